@@ -1,0 +1,106 @@
+"""Squads and the squad building rules (rulebook Building Your Squad)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from skirmbot.rules.cards import UnitCard, card_from_json
+from skirmbot.rules.errors import ContentError
+
+DEFAULT_EP_LIMIT = 100
+MIN_UNITS = 1
+MAX_UNITS = 12
+
+
+@dataclass(frozen=True, slots=True)
+class Squad:
+    name: str
+    units: tuple[UnitCard, ...]
+
+    @property
+    def total_ep(self) -> int:
+        return sum(card.total_ep for card in self.units)
+
+
+def squad_from_json(data: Any, ep_limit: int = DEFAULT_EP_LIMIT) -> Squad:
+    """Read a squad file's data and check it against the building rules."""
+    if not isinstance(data, dict):
+        raise ContentError("A squad must be an object with a 'name' and a list of 'units'.")
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise ContentError("The squad needs a 'name'.")
+    units_raw = data.get("units")
+    if not isinstance(units_raw, list) or not units_raw:
+        raise ContentError(f"Squad {name}: 'units' must list the squad's units.")
+    squad = Squad(name.strip(), tuple(card_from_json(item, f"Squad {name}") for item in units_raw))
+    check_building_rules(squad, ep_limit)
+    return squad
+
+
+def check_building_rules(squad: Squad, ep_limit: int = DEFAULT_EP_LIMIT) -> None:
+    """Raise ContentError naming the first building rule the squad breaks."""
+    where = f"Squad {squad.name}"
+    if not MIN_UNITS <= len(squad.units) <= MAX_UNITS:
+        raise ContentError(
+            f"{where} has {len(squad.units)} units; a squad has {MIN_UNITS} to {MAX_UNITS}."
+        )
+    if squad.total_ep > ep_limit:
+        costs = ", ".join(f"{card.name} {card.total_ep}" for card in squad.units)
+        raise ContentError(
+            f"{where} costs {squad.total_ep} EP, over the limit of {ep_limit} ({costs})."
+        )
+    _check_unique_names(squad, where)
+    _check_one_leader(squad, where)
+    _check_unique_units(squad, where)
+    _check_gear(squad, where)
+
+
+def _check_unique_names(squad: Squad, where: str) -> None:
+    seen: set[str] = set()
+    for card in squad.units:
+        key = card.name.casefold()
+        if key in seen:
+            raise ContentError(
+                f"{where}: two units are called {card.name}; give each unit its own name."
+            )
+        seen.add(key)
+
+
+def _check_one_leader(squad: Squad, where: str) -> None:
+    leaders = [card.name for card in squad.units if card.is_leader]
+    if len(leaders) != 1:
+        found = ", ".join(leaders) if leaders else "none"
+        raise ContentError(f"{where} needs exactly one Leader (a unit with LDx); it has {found}.")
+
+
+def _check_unique_units(squad: Squad, where: str) -> None:
+    seen: set[str] = set()
+    for card in squad.units:
+        if card.has("UNQ"):
+            if card.unit_type in seen:
+                raise ContentError(
+                    f"{where}: {card.unit_type} is Unique (UNQ) and may be taken only once."
+                )
+            seen.add(card.unit_type)
+
+
+def _check_gear(squad: Squad, where: str) -> None:
+    unique_gear: set[str] = set()
+    for card in squad.units:
+        for weapon in card.weapons:
+            if weapon.has("*"):
+                if weapon.name.casefold() in unique_gear:
+                    raise ContentError(
+                        f"{where}: {weapon.name} is Unique gear (*) and may be taken only once."
+                    )
+                unique_gear.add(weapon.name.casefold())
+            if card.has("NEQ") and weapon.ep > 0:
+                raise ContentError(
+                    f"{where}: {card.name} has No Equipment (NEQ) and cannot carry {weapon.name}, "
+                    f"which costs {weapon.ep} EP."
+                )
+            if weapon.value("XP") > card.xp:
+                raise ContentError(
+                    f"{where}: {weapon.name} needs XP {weapon.value('XP')}; {card.name} has {card.xp} XP."
+                )
