@@ -1,0 +1,160 @@
+"""The automatic player: legal moves only, with some sense.
+
+It deploys near the objectives, activates the unit with the best attack (or the one furthest
+from where it is needed), shoots or fights the target it is most likely to take out, walks
+toward objectives it does not hold, opens crates it stands on, and re-rolls failed attack dice
+while it has Tactical Orders to spare. It is deterministic: the same match state gives the same
+command, so a demo's record depends only on its seed.
+"""
+
+from __future__ import annotations
+
+from skirmbot.rules import commands
+from skirmbot.rules.adjacency import adjacent
+from skirmbot.rules.cards import MELEE, RANGED
+from skirmbot.rules.costs import DASH, MOVE
+from skirmbot.rules.dice import succeeds
+from skirmbot.rules.legal import failed_dice, legal_commands
+from skirmbot.rules.squares import Square
+from skirmbot.rules.state import DEPLOYMENT, MatchState, UnitState
+from skirmbot.rules.turns import objective_controller
+
+RESERVE_ORDERS = 1  # keep one TO for a later activation's re-roll
+
+
+def deployment(state: MatchState, side: int) -> commands.Deploy:
+    """Place the squad in its zone: fighters nearest the objectives, the leader further back."""
+    zone = state.mission.zones[side].squares(state.board)
+    taken = {u.square for u in state.units.values() if u.square is not None}
+    free = [s for s in zone if s not in taken]
+    goals = state.objectives or [Square(state.board.width // 2, state.board.height // 2)]
+    free.sort(key=lambda s: (min(s.distance(g) for g in goals), s.y, s.x))
+    units = sorted(state.units_of(side), key=lambda u: (u.card.is_leader, -u.card.hit, u.id))
+    spread: list[Square] = []
+    for square in free:  # keep a square between units where the zone allows, so one blast hits one
+        if len(spread) < len(units) and all(square.distance(other) > 1 for other in spread):
+            spread.append(square)
+    spread += [s for s in free if s not in spread][: len(units) - len(spread)]
+    return commands.Deploy(
+        side, {unit.id: str(square) for unit, square in zip(units, spread, strict=False)}
+    )
+
+
+def choose(state: MatchState, side: int) -> commands.Command:
+    """The automatic player's next command for `side` (which must be able to act)."""
+    if state.phase == DEPLOYMENT:
+        return deployment(state, side)
+    options = legal_commands(state, side)
+    if not options:
+        raise ValueError("The automatic player was asked to act when it cannot.")
+    activation = state.activation
+    if activation is not None and activation.pending is not None:
+        return _decide_roll(state, side, options)
+    return max(options, key=lambda command: (_score(state, command), -options.index(command)))
+
+
+def _decide_roll(state: MatchState, side: int, options: list[commands.Command]) -> commands.Command:
+    if state.squads[side].orders > RESERVE_ORDERS:
+        for number in failed_dice(state):
+            for option in options:
+                if isinstance(option, commands.Reroll) and option.die == number:
+                    return option
+    return commands.Accept(side)
+
+
+def _score(state: MatchState, command: commands.Command) -> float:
+    """How much the command is worth now; ending the activation is worth 0."""
+    if isinstance(command, commands.EndActivation | commands.Delay):
+        return 0.0
+    unit = state.units[str(command.unit)]
+    cost_penalty = 0.6 * getattr(command, "orders", 0)
+    if isinstance(command, commands.Shoot | commands.Melee | commands.UseTurret):
+        return _attack_value(state, unit, command) - cost_penalty
+    if isinstance(command, commands.OpenCrate):
+        wounded = unit.hit < unit.card.hit
+        return {"mp": 4.0, "medpack": 3.5 if wounded else 0.2, "to": 1.5, "ammo": 1.0}.get(
+            command.option, 0.0
+        ) - cost_penalty
+    if isinstance(command, commands.Move | commands.Dash):
+        return _move_value(state, unit, command) - cost_penalty
+    if isinstance(command, commands.PickUp):
+        return 1.0 - cost_penalty
+    return -1.0  # doors and drops: not worth an action to this player
+
+
+def _attack_value(
+    state: MatchState,
+    unit: UnitState,
+    command: commands.Shoot | commands.Melee | commands.UseTurret,
+) -> float:
+    kind = MELEE if isinstance(command, commands.Melee) else RANGED
+    target = state.units.get(command.target)
+    if target is None:
+        return 0.5  # a barrel or turret: only when nothing better
+    weapon = (
+        unit.card.weapon(command.weapon)
+        if not isinstance(command, commands.UseTurret) and command.weapon
+        else None
+    )
+    roa, dam = (weapon.roa, weapon.dam) if weapon else (2, 1)
+    skill = unit.card.msk if kind == MELEE else unit.card.rsk
+    p_strike = sum(1 for face in range(1, 7) if succeeds(face, skill)) / 6
+    p_fail_save = sum(1 for face in range(1, 7) if not succeeds(face, target.card.arm)) / 6
+    expected = roa * p_strike * dam * p_fail_save
+    finish = 3.0 if expected >= target.hit * 0.8 else 0.0
+    leader = 1.0 if target.card.is_leader else 0.0
+    return 2.0 + expected * 2 + finish + leader
+
+
+def _move_value(
+    state: MatchState, unit: UnitState, command: commands.Move | commands.Dash
+) -> float:
+    """Worth moving when it brings the unit closer to an objective it does not hold or an enemy."""
+    assert unit.square is not None
+    if _holds_objective(state, unit):
+        return -1.0
+    destination = Square.parse(command.square)
+    goal_now, goal_then = (
+        _goal_distance(state, unit, unit.square),
+        _goal_distance(state, unit, destination),
+    )
+    if goal_then >= goal_now:
+        return -0.5
+    gain = goal_now - goal_then
+    second_move = (
+        state.activation is not None
+        and state.activation.uses.get(MOVE if isinstance(command, commands.Move) else DASH, 0) > 0
+    )
+    return (
+        0.8
+        + 0.3 * gain
+        - (0.9 if second_move else 0.0)
+        - (0.3 if isinstance(command, commands.Dash) else 0.0)
+    )
+
+
+def _holds_objective(state: MatchState, unit: UnitState) -> bool:
+    return any(
+        unit.square == square and objective_controller(state, n) == unit.side
+        for n, square in enumerate(state.objectives)
+    )
+
+
+def _goal_distance(state: MatchState, unit: UnitState, square: Square) -> int:
+    """Distance to the nearest objective not held by this squad, else to the nearest enemy."""
+    others = {u.square for u in state.on_map(unit.side) if u is not unit}
+    goals = [
+        s
+        for n, s in enumerate(state.objectives)
+        if objective_controller(state, n) != unit.side and s not in others
+    ]
+    if not goals:
+        goals = [e.square for e in state.on_map(1 - unit.side) if e.square is not None]
+    if not goals:
+        return 0
+    distance = min(square.distance(goal) for goal in goals)
+    near_enemy = any(
+        e.square is not None and adjacent(state.board, square, e.square)
+        for e in state.on_map(1 - unit.side)
+    )
+    return distance + (1 if near_enemy and unit.card.rsk > unit.card.msk else 0)

@@ -1,0 +1,84 @@
+"""The `skirmbot` command line: replay records and play the offline demo."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from skirmbot.rules.errors import RulesError
+from skirmbot.rules.record import MatchRecord, ReplayError, replay
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="skirmbot", description="Play Skirm play-by-post.")
+    sub = parser.add_subparsers(dest="command")
+    p_replay = sub.add_parser("replay", help="replay a match record and print its event log")
+    p_replay.add_argument("record", type=Path)
+    p_replay.add_argument(
+        "--json", action="store_true", help="print the final state as JSON instead"
+    )
+    p_demo = sub.add_parser("demo", help="the automatic player plays a whole match against itself")
+    p_demo.add_argument("--seed", type=int, default=1)
+    p_demo.add_argument("--out", type=Path, default=Path("out/demo"))
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "replay":
+            return _replay(args.record, args.json)
+        if args.command == "demo":
+            return _demo(args.seed, args.out)
+        return _default()
+    except RulesError as error:
+        print(f"skirmbot: {error}", file=sys.stderr)
+        return 2
+
+
+def _replay(path: Path, as_json: bool) -> int:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        print(f"skirmbot: cannot read {path}: {error.strerror}", file=sys.stderr)
+        return 2
+    record = MatchRecord.loads(text)
+    try:
+        match = replay(record)
+    except ReplayError as error:
+        print(
+            f"skirmbot: replay stopped at command {error.position}: {error.reason}", file=sys.stderr
+        )
+        print(f"  the command: {json.dumps(error.command)}", file=sys.stderr)
+        return 1
+    if as_json:
+        print(json.dumps(match.state.to_json(), indent=1, ensure_ascii=False))
+    else:
+        for event in match.log:
+            if event.kind != "cost_paid":
+                print(event.text)
+    return 0
+
+
+def _demo(seed: int, out: Path) -> int:
+    from skirmbot.demo import play_demo
+
+    match, record = play_demo(seed)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "match.json").write_text(record.dumps(), encoding="utf-8")
+    assert match.state.result is not None
+    print(match.state.result.reason)
+    print(f"{len(record.commands)} commands; record written to {out / 'match.json'}")
+    return 0
+
+
+def _default() -> int:
+    """No sub-command: the offline demo (the Discord bot needs DISCORD_TOKEN and a later release)."""
+    if os.environ.get("DISCORD_TOKEN"):
+        print(
+            "skirmbot: the Discord bot is not part of this release yet; playing the offline demo instead."
+        )
+    return _demo(1, Path("out/demo"))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,54 @@
+"""A whole match of the automatic player against itself, on the default content."""
+
+from __future__ import annotations
+
+from skirmbot import autoplayer, content
+from skirmbot.rules.engine import Match
+from skirmbot.rules.record import MatchRecord, content_of, record_of, start_match
+from skirmbot.rules.state import ENDED
+
+# A 4-turn match takes a few hundred commands; this bound only catches a player that loops.
+MAX_COMMANDS = 10_000
+
+
+def default_content(
+    map_name: str = content.DEFAULT_MAP,
+    mission_name: str = content.DEFAULT_MISSION,
+    squad_names: tuple[str, str] = content.DEFAULT_SQUADS,
+) -> dict[str, object]:
+    return content_of(
+        content.raw("maps", map_name),
+        content.raw("missions", mission_name),
+        [content.raw("squads", squad_names[0]), content.raw("squads", squad_names[1])],
+    )
+
+
+def new_demo_match(
+    seed: int, match_content: dict[str, object] | None = None
+) -> tuple[Match, dict[str, object]]:
+    data = match_content or default_content()
+    record = MatchRecord(content=data, dice={"seed": seed})
+    return start_match(record), data
+
+
+def play_out(match: Match) -> None:
+    """Let the automatic player take every decision until the match ends."""
+    state = match.state
+    for _ in range(MAX_COMMANDS):
+        if state.phase == ENDED:
+            return
+        side = (
+            next(s for s in (0, 1) if not state.squads[s].deployed)
+            if state.to_act is None
+            else state.to_act
+        )
+        match.apply(autoplayer.choose(state, side))
+    raise RuntimeError(
+        f"The automatic players did not finish the match within {MAX_COMMANDS} commands."
+    )
+
+
+def play_demo(seed: int) -> tuple[Match, MatchRecord]:
+    match, data = new_demo_match(seed)
+    play_out(match)
+    return match, record_of(match, data, ["Automatic player 1", "Automatic player 2"])

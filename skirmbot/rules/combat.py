@@ -1,0 +1,560 @@
+"""Combat (rulebook Combat, Ranged/Melee Combat Modifiers; rulings: Combat, Tactical Orders in
+play-by-post, Items).
+
+An attack is declared (weapon and target checked), its attack dice are rolled, and, when the
+active player could still spend Tactical Orders on a failed die, the roll waits for their
+decision (re-roll, +/-1, accept). Accepting resolves strikes, damage, cover, saves (the target's
+player's standing orders apply automatically) and Taken Out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from skirmbot.rules.adjacency import adjacent, adjacent_squares
+from skirmbot.rules.cards import MELEE, RANGED, SpecialRule, Weapon
+from skirmbot.rules.dice import Dice, succeeds
+from skirmbot.rules.errors import IllegalCommand
+from skirmbot.rules.events import Event
+from skirmbot.rules.maps import BARREL, TURRET
+from skirmbot.rules.sight import sight
+from skirmbot.rules.squares import Square
+from skirmbot.rules.state import (
+    TAKEN_OUT,
+    TURRET_ARM,
+    Die,
+    ItemState,
+    MatchState,
+    PendingRoll,
+    UnitState,
+)
+from skirmbot.rules.targeting import ranged_target_problem
+
+# Rulings: Items. The two turret types and what they fire.
+TURRET_WEAPONS: dict[str, Weapon] = {
+    "machine_gun": Weapon(
+        "Machine Gun Turret", RANGED, 4, 1, (SpecialRule("RG", 8), SpecialRule("SPR"))
+    ),
+    "rocket_launcher": Weapon(
+        "Rocket Launcher Turret", RANGED, 1, 3, (SpecialRule("RG", 10), SpecialRule("XPL"))
+    ),
+}
+BARREL_DAMAGE = 2
+TURRET_WRECK_DAMAGE = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """What an attack is aimed at: a unit, or an item targeted like a unit (barrel, turret)."""
+
+    square: Square
+    unit: UnitState | None = None
+    item: ItemState | None = None
+
+    @property
+    def label(self) -> str:
+        if self.unit is not None:
+            return self.unit.name
+        assert self.item is not None
+        return self.item.label
+
+    @property
+    def reference(self) -> str:
+        """How a command names this target: a unit's id, or `barrel@E5` for an item."""
+        if self.unit is not None:
+            return self.unit.id
+        assert self.item is not None
+        return f"{self.item.kind}@{self.square}"
+
+
+@dataclass(frozen=True, slots=True)
+class AttackPlan:
+    attacker: UnitState
+    kind: str
+    weapon: Weapon
+    target: Target
+    skill: int
+    cover: bool
+    support: bool
+    turret: ItemState | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "weapon": self.weapon.name,
+            "target_unit": self.target.unit.id if self.target.unit else None,
+            "target_item": self.target.item.id if self.target.item else None,
+            "target_square": str(self.target.square),
+            "skill": self.skill,
+            "cover": self.cover,
+            "support": self.support,
+            "turret": self.turret.id if self.turret else None,
+        }
+
+
+# --- declaring an attack -------------------------------------------------------------------
+def find_target(state: MatchState, attacker: UnitState, text: str) -> Target:
+    """Read a target: a unit's name, a square, or `barrel@E5` / `turret@E5`."""
+    kind, _, where = text.strip().partition("@")
+    if where and kind.lower() in (BARREL, TURRET):
+        square = state.board.parse_square(where)
+        items = state.items_at(square, kind.lower())
+        if not items:
+            raise IllegalCommand(f"There is no {kind.lower()} on {square}.")
+        return Target(square, item=items[0])
+    unit = next(
+        (
+            u
+            for u in state.units.values()
+            if u.on_map and u.id.casefold() == text.strip().casefold()
+        ),
+        None,
+    )
+    if unit is not None:
+        assert unit.square is not None
+        return Target(unit.square, unit=unit)
+    try:
+        square = state.board.parse_square(text)
+    except Exception as error:
+        names = ", ".join(u.name for u in state.on_map(1 - attacker.side))
+        raise IllegalCommand(
+            f"'{text}' is not a unit on the map or a square. Enemy units: {names}."
+        ) from error
+    standing = state.unit_at(square)
+    if standing is not None:
+        return Target(square, unit=standing)
+    items = [i for i in state.items_at(square) if i.kind in (BARREL, TURRET)]
+    if not items:
+        raise IllegalCommand(f"There is nothing to attack on {square}.")
+    return Target(square, item=items[0])
+
+
+def choose_weapon(unit: UnitState, kind: str, name: str | None) -> Weapon:
+    """The named weapon of that kind, or the unit's only one; errors list what would work."""
+    options = unit.card.weapons_of(kind)
+    listed = ", ".join(w.name for w in options) or "none"
+    if name:
+        weapon = unit.card.weapon(name)
+        if weapon is None or weapon.kind != kind:
+            raise IllegalCommand(
+                f"{unit.name} has no {kind} weapon called '{name}'. {kind.title()} weapons: {listed}."
+            )
+    elif len(options) == 1:
+        weapon = options[0]
+    elif not options:
+        raise IllegalCommand(f"{unit.name} has no {kind} weapon.")
+    else:
+        raise IllegalCommand(f"{unit.name} has several {kind} weapons; name one: {listed}.")
+    if weapon.has("LIM") and unit.lim_uses_left.get(weapon.name, 0) <= 0:
+        raise IllegalCommand(
+            f"{weapon.name} has Limited Ammo (LIM) and has already been used in this battle."
+        )
+    return weapon
+
+
+def plan_attack(
+    state: MatchState,
+    attacker: UnitState,
+    kind: str,
+    weapon: Weapon,
+    target: Target,
+    turret: ItemState | None = None,
+) -> AttackPlan:
+    """Check the target against the combat rules and work out cover and support."""
+    assert attacker.square is not None
+    if target.unit is not None and target.unit.side == attacker.side:
+        raise IllegalCommand(f"{target.unit.name} is in your own squad.")
+    if target.square == attacker.square:
+        raise IllegalCommand(f"{attacker.name} cannot attack something on its own square.")
+    occupancy = state.occupancy()
+    cover = False
+    if kind == MELEE:
+        if not adjacent(state.board, attacker.square, target.square):
+            reach = _adjacent_targets(state, attacker)
+            raise IllegalCommand(
+                f"{target.label} is not adjacent to {attacker.name}: a Melee Attack needs an adjacent target. "
+                f"In reach: {reach or 'nothing'}."
+            )
+    else:
+        problem = ranged_target_problem(
+            state.board, attacker.square, target.square, weapon.range, occupancy, str(attacker.side)
+        )
+        if problem:
+            raise IllegalCommand(f"{attacker.name} cannot shoot {target.label}: {problem}")
+        cover = _has_cover(state, attacker, target, weapon)
+    support = kind == MELEE and _has_support(state, attacker, target)
+    skill = attacker.card.msk if kind == MELEE else attacker.card.rsk
+    return AttackPlan(attacker, kind, weapon, target, skill, cover, support, turret)
+
+
+def _adjacent_targets(state: MatchState, attacker: UnitState) -> str:
+    assert attacker.square is not None
+    squares = adjacent_squares(state.board, attacker.square)
+    names = [u.name for u in state.on_map(1 - attacker.side) if u.square in squares]
+    return ", ".join(names)
+
+
+def _has_cover(state: MatchState, attacker: UnitState, target: Target, weapon: Weapon) -> bool:
+    """Terrain cover (with high ground) for units and turrets; items never get it for barrels."""
+    if (
+        weapon.has("NCV")
+        or target.unit is None
+        and target.item is not None
+        and target.item.kind == BARREL
+    ):
+        return False
+    assert attacker.square is not None
+    return sight(state.board, attacker.square, target.square, set(state.occupancy())).cover
+
+
+def _has_support(state: MatchState, attacker: UnitState, target: Target) -> bool:
+    """A squadmate of the attacker adjacent to the target (rulebook Melee Combat Modifiers)."""
+    return any(
+        mate.square is not None and adjacent(state.board, mate.square, target.square)
+        for mate in state.on_map(attacker.side)
+        if mate is not attacker
+    )
+
+
+# --- the attack roll and the active player's decision ---------------------------------------
+def roll_attack(state: MatchState, plan: AttackPlan, dice: Dice) -> tuple[PendingRoll, Event]:
+    faces = [dice.roll() for _ in range(plan.weapon.roa)]
+    pending = PendingRoll(
+        plan.attacker.id, plan.skill, [Die(face) for face in faces], plan.to_json()
+    )
+    verb = "attacks" if plan.kind == MELEE else "shoots"
+    text = (
+        f"{plan.attacker.name} {verb} {plan.target.label} with {plan.weapon.name} "
+        f"({'MSK' if plan.kind == MELEE else 'RSK'} {plan.skill}): {_faces(pending.dice)}."
+    )
+    return pending, Event(
+        "roll",
+        text,
+        {
+            "unit": plan.attacker.id,
+            "purpose": f"{plan.kind} attack",
+            "faces": faces,
+            "skill": plan.skill,
+        },
+    )
+
+
+def needs_decision(state: MatchState, pending: PendingRoll) -> bool:
+    """Wait for the active player only if a Tactical Order could still turn a failed die."""
+    side = state.units[pending.unit].side
+    if state.squads[side].orders <= 0:
+        return False
+    return any(not succeeds(die.value, pending.skill) for die in pending.dice)
+
+
+def reroll_die(state: MatchState, pending: PendingRoll, index: int, dice: Dice) -> Event:
+    die = _die(pending, index)
+    if die.rerolled:
+        raise IllegalCommand(f"Die {index} has already been re-rolled; a re-rolled die is final.")
+    if die.modifier:
+        raise IllegalCommand(
+            f"Die {index} has been changed with Tactical Orders; re-roll before changing a die."
+        )
+    squad = state.squads[state.units[pending.unit].side]
+    _need_order(squad.orders)
+    squad.orders -= 1
+    old = die.face
+    die.face, die.rerolled = dice.roll(), True
+    return Event(
+        "reroll",
+        f"{squad.name} spends 1 TO to re-roll die {index}: {old} → {die.face}. Dice now: {_faces(pending.dice)}.",
+        {"die": index, "old": old, "new": die.face},
+    )
+
+
+def modify_die(state: MatchState, pending: PendingRoll, index: int, delta: int) -> Event:
+    die = _die(pending, index)
+    if delta not in (-1, 1):
+        raise IllegalCommand(
+            "A Tactical Order changes a die by +1 or -1; spend another to change it again."
+        )
+    if not 1 <= die.value + delta <= 6:
+        raise IllegalCommand(f"Die {index} shows {die.value}; it cannot go to {die.value + delta}.")
+    squad = state.squads[state.units[pending.unit].side]
+    _need_order(squad.orders)
+    squad.orders -= 1
+    old = die.value
+    die.modifier += delta
+    return Event(
+        "modify",
+        f"{squad.name} spends 1 TO to change die {index}: {old} → {die.value}. Dice now: {_faces(pending.dice)}.",
+        {"die": index, "old": old, "new": die.value},
+    )
+
+
+def _die(pending: PendingRoll, index: int) -> Die:
+    if not 1 <= index <= len(pending.dice):
+        raise IllegalCommand(
+            f"There is no die {index}; the roll has dice 1 to {len(pending.dice)}."
+        )
+    return pending.dice[index - 1]
+
+
+def _need_order(orders: int) -> None:
+    if orders < 1:
+        raise IllegalCommand("Your squad has no Tactical Orders left.")
+
+
+def _faces(dice: list[Die]) -> str:
+    return " ".join(
+        f"{d.value}{'*' if d.rerolled else ''}{'′' if d.modifier else ''}" for d in dice
+    )
+
+
+# --- resolving an accepted roll -------------------------------------------------------------
+def resolve_attack(state: MatchState, pending: PendingRoll, dice: Dice) -> list[Event]:
+    plan = pending.attack
+    attacker = state.units[pending.unit]
+    weapon = _weapon_of(state, attacker, plan)
+    strikes = [d for d in pending.dice if succeeds(d.value, pending.skill)]
+    naturals = sum(1 for d in strikes if d.face == 1 and d.modifier == 0)
+    damage = len(strikes) * weapon.dam + naturals
+    if plan["support"]:
+        damage += weapon.dam
+    target_square = Square.parse(plan["target_square"])
+    target_unit = state.units.get(plan["target_unit"]) if plan["target_unit"] else None
+    target_item = state.items.get(plan["target_item"]) if plan["target_item"] is not None else None
+    label = (
+        target_unit.name
+        if target_unit
+        else (target_item.label if target_item else str(target_square))
+    )
+    strike_count = len(strikes) + (1 if plan["support"] else 0)
+    parts = [f"{strike_count} strike{'s' if strike_count != 1 else ''}"]
+    if naturals:
+        parts.append(f"{naturals} natural 1{'s' if naturals > 1 else ''} (+1 DAM each)")
+    if plan["support"]:
+        parts.append("support adds 1 strike")
+    auto_saves = 1 if plan["cover"] and damage > 0 else 0
+    if plan["cover"]:
+        parts.append("target in cover: the first point is saved")
+    events = [
+        Event(
+            "attack",
+            f"{attacker.name} → {label}: {', '.join(parts)}; {damage} damage.",
+            {
+                "attacker": attacker.id,
+                "target": target_unit.id if target_unit else None,
+                "item": target_item.id if target_item else None,
+                "weapon": weapon.name,
+                "kind": plan["kind"],
+                "from": str(attacker.square),
+                "to": str(target_square),
+                "strikes": strike_count,
+                "damage": damage,
+                "cover": plan["cover"],
+                "support": plan["support"],
+            },
+        )
+    ]
+    cause = Cause(
+        attacker.id,
+        attacker.side,
+        weapon.name,
+        plan["kind"],
+        "turret" if plan["turret"] is not None else None,
+    )
+    if target_unit is not None and target_unit.on_map:
+        events += damage_unit(state, target_unit, damage, auto_saves, dice, cause)
+    elif target_item is not None and target_item.kind == BARREL and strike_count:
+        events += explode_barrels(state, target_item, dice, cause)
+    elif target_item is not None and target_item.kind == TURRET:
+        events += damage_turret(state, target_item, damage, auto_saves, dice, cause)
+    return events
+
+
+def _weapon_of(state: MatchState, attacker: UnitState, plan: dict[str, Any]) -> Weapon:
+    if plan["turret"] is not None:
+        turret = state.items[plan["turret"]]
+        assert turret.turret_type is not None
+        return TURRET_WEAPONS[turret.turret_type]
+    weapon = attacker.card.weapon(plan["weapon"])
+    assert weapon is not None
+    return weapon
+
+
+@dataclass(frozen=True, slots=True)
+class Cause:
+    """Who is credited with damage: for the log, mission scoring and campaign medals."""
+
+    unit: str | None
+    side: int | None
+    weapon: str | None
+    kind: str  # "ranged", "melee" or "explosion"
+    item: str | None = None  # "barrel" or "turret" when an item did it
+
+
+def damage_unit(
+    state: MatchState, victim: UnitState, damage: int, auto_saves: int, dice: Dice, cause: Cause
+) -> list[Event]:
+    """Save dice for the damage (after automatic saves); each failure removes 1 HIT."""
+    to_roll = max(0, damage - auto_saves)
+    if to_roll == 0:
+        return []
+    squad = state.squads[victim.side]
+    faces = [dice.roll() for _ in range(to_roll)]
+    rerolled: list[int] = []
+    if squad.reroll_saves_above is not None:
+        for i, face in enumerate(faces):
+            if not succeeds(face, victim.card.arm) and squad.orders > squad.reroll_saves_above:
+                squad.orders -= 1
+                faces[i] = dice.roll()
+                rerolled.append(i + 1)
+    saved = sum(1 for face in faces if succeeds(face, victim.card.arm))
+    lost = min(victim.hit, to_roll - saved)
+    hit_before = victim.hit
+    victim.hit -= lost
+    note = (
+        f" (standing order: re-rolled {', '.join(map(str, rerolled))} for {len(rerolled)} TO)"
+        if rerolled
+        else ""
+    )
+    events = [
+        Event(
+            "saves",
+            f"{victim.name} rolls {to_roll} save{'s' if to_roll > 1 else ''} (ARM {victim.card.arm}): "
+            f"{' '.join(map(str, faces))}{note}: {saved} saved, loses {lost} HIT ({victim.hit} left).",
+            {
+                "unit": victim.id,
+                "faces": faces,
+                "needed": victim.card.arm,
+                "saved": saved,
+                "rerolled": rerolled,
+                "lost": lost,
+            },
+        )
+    ]
+    if victim.hit == 0:
+        events += take_out(state, victim, cause, unsaved=to_roll - saved, hit_before=hit_before)
+    return events
+
+
+def take_out(
+    state: MatchState, victim: UnitState, cause: Cause, unsaved: int, hit_before: int
+) -> list[Event]:
+    """At 0 HIT the unit is Taken Out and leaves the map at once, dropping what it carries."""
+    square = victim.square
+    victim.status = TAKEN_OUT
+    victim.square = None
+    events: list[Event] = []
+    if victim.carrying is not None:
+        marker = state.items[victim.carrying]
+        marker.square, marker.carried_by, victim.carrying = square, None, None
+        events.append(
+            Event(
+                "dropped",
+                f"{victim.name} drops the marker on {square}.",
+                {"unit": victim.id, "item": marker.id, "square": str(square)},
+            )
+        )
+    state.taken_out_this_turn.append((victim.id, None if cause.side == victim.side else cause.side))
+    by = f" by {state.units[cause.unit].name}" if cause.unit else ""
+    events.insert(
+        0,
+        Event(
+            "taken_out",
+            f"{victim.name} is Taken Out{by}.",
+            {
+                "unit": victim.id,
+                "side": victim.side,
+                "square": str(square),
+                "by": cause.unit,
+                "by_side": cause.side,
+                "weapon": cause.weapon,
+                "kind": cause.kind,
+                "item": cause.item,
+                "unsaved": unsaved,
+                "hit_before": hit_before,
+                "overkill": unsaved - hit_before,
+                "turn": state.turn,
+            },
+        ),
+    )
+    return events
+
+
+def damage_turret(
+    state: MatchState, turret: ItemState, damage: int, auto_saves: int, dice: Dice, cause: Cause
+) -> list[Event]:
+    """Turrets take damage like units with 2 ARM; at 0 HIT they are removed and hurt their user."""
+    to_roll = max(0, damage - auto_saves)
+    if to_roll == 0:
+        return []
+    faces = [dice.roll() for _ in range(to_roll)]
+    lost = min(turret.hit, sum(1 for face in faces if not succeeds(face, TURRET_ARM)))
+    turret.hit -= lost
+    events = [
+        Event(
+            "saves",
+            f"The {turret.label} rolls {to_roll} save{'s' if to_roll > 1 else ''} (ARM {TURRET_ARM}): "
+            f"{' '.join(map(str, faces))}: loses {lost} HIT ({turret.hit} left).",
+            {
+                "item": turret.id,
+                "faces": faces,
+                "needed": TURRET_ARM,
+                "saved": to_roll - lost,
+                "rerolled": [],
+                "lost": lost,
+            },
+        )
+    ]
+    if turret.hit == 0:
+        square = turret.square
+        assert square is not None
+        events.append(
+            Event(
+                "item_destroyed",
+                f"The {turret.label} is destroyed.",
+                {"item": turret.id, "kind": TURRET, "square": str(square)},
+            )
+        )
+        turret.square = None
+        user = state.unit_at(square)
+        if user is not None:
+            wreck = Cause(cause.unit, cause.side, cause.weapon, "explosion", "turret")
+            events += damage_unit(state, user, TURRET_WRECK_DAMAGE, 0, dice, wreck)
+    return events
+
+
+def explode_barrels(state: MatchState, first: ItemState, dice: Dice, cause: Cause) -> list[Event]:
+    """Rulings: Barrel. Removed, then 2 damage to every unit on its square and adjacent squares;
+    barrels caught explode in turn, one at a time, nearest first, then in reading order."""
+    blast = Cause(cause.unit, cause.side, cause.weapon, "explosion", "barrel")
+    events: list[Event] = []
+    queue = [first]
+    while queue:
+        barrel = queue.pop(0)
+        square = barrel.square
+        if square is None:
+            continue
+        barrel.square = None
+        events.append(
+            Event(
+                "explosion",
+                f"The barrel on {square} explodes!",
+                {"item": barrel.id, "square": str(square), "kind": BARREL},
+            )
+        )
+        caught = sorted([square, *adjacent_squares(state.board, square)], key=lambda s: (s.y, s.x))
+        for spot in caught:
+            unit = state.unit_at(spot)
+            if unit is not None:
+                events += damage_unit(state, unit, BARREL_DAMAGE, 0, dice, blast)
+            for turret in state.items_at(spot, TURRET):
+                events += damage_turret(state, turret, BARREL_DAMAGE, 0, dice, blast)
+        more = [b for spot in caught for b in state.items_at(spot, BARREL) if b not in queue]
+        more.sort(
+            key=lambda b: (
+                square.distance(b.square) if b.square else 0,
+                b.square.y if b.square else 0,
+                b.square.x if b.square else 0,
+            )
+        )
+        queue.extend(more)
+    return events

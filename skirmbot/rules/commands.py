@@ -1,0 +1,199 @@
+"""Commands: what a player (or the turn timer, or the automatic player) asks the engine to do.
+
+Commands are plain data that round-trip through JSON, so a match record is just the ordered list
+of the commands the engine accepted. `side` is 0 or 1: the squad whose player sends it.
+`orders` is how many Tactical Orders to spend on the action's cost (the rest comes from ACT).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, ClassVar
+
+from skirmbot.rules.errors import RulesError
+
+
+@dataclass(frozen=True)
+class Command:
+    type: ClassVar[str] = ""
+    side: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, **asdict(self)}
+
+
+@dataclass(frozen=True)
+class Deploy(Command):
+    """Place every unit of the squad in its deployment zone: {unit id: square}."""
+
+    type: ClassVar[str] = "deploy"
+    placements: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SetStandingOrders(Command):
+    """Reactions for when the player is not online: re-roll failed saves while the squad has more
+    than `reroll_saves_above` TO (None: never spend TO on reactions). Rulings: Tactical Orders."""
+
+    type: ClassVar[str] = "standing_orders"
+    reroll_saves_above: int | None = None
+
+
+@dataclass(frozen=True)
+class Activate(Command):
+    type: ClassVar[str] = "activate"
+    unit: str = ""
+
+
+@dataclass(frozen=True)
+class Move(Command):
+    type: ClassVar[str] = "move"
+    unit: str = ""
+    square: str = ""
+    orders: int = 0
+
+
+@dataclass(frozen=True)
+class Dash(Command):
+    type: ClassVar[str] = "dash"
+    unit: str = ""
+    square: str = ""
+    orders: int = 0
+
+
+@dataclass(frozen=True)
+class Shoot(Command):
+    """Ranged Attack. `target` is a unit id, a square, or `barrel@E5` / `turret@E5`."""
+
+    type: ClassVar[str] = "shoot"
+    unit: str = ""
+    target: str = ""
+    weapon: str | None = None
+    orders: int = 0
+
+
+@dataclass(frozen=True)
+class Melee(Command):
+    type: ClassVar[str] = "melee"
+    unit: str = ""
+    target: str = ""
+    weapon: str | None = None
+    orders: int = 0
+
+
+@dataclass(frozen=True)
+class Door(Command):
+    """Open or close the door on an edge of the unit's square; `toward` is the square across it."""
+
+    type: ClassVar[str] = "door"
+    unit: str = ""
+    toward: str | None = None
+    orders: int = 0
+
+
+@dataclass(frozen=True)
+class PickUp(Command):
+    type: ClassVar[str] = "pickup"
+    unit: str = ""
+    orders: int = 0
+
+
+@dataclass(frozen=True)
+class Drop(Command):
+    type: ClassVar[str] = "drop"
+    unit: str = ""
+    orders: int = 0
+
+
+@dataclass(frozen=True)
+class OpenCrate(Command):
+    """`option` is one of mp, medpack, ammo, to (rulebook Crate)."""
+
+    type: ClassVar[str] = "crate"
+    unit: str = ""
+    option: str = ""
+    orders: int = 0
+
+
+@dataclass(frozen=True)
+class UseTurret(Command):
+    type: ClassVar[str] = "turret"
+    unit: str = ""
+    target: str = ""
+    orders: int = 0
+
+
+@dataclass(frozen=True)
+class EndActivation(Command):
+    type: ClassVar[str] = "end"
+    unit: str | None = None
+    reason: str = "ended by its player"
+
+
+@dataclass(frozen=True)
+class Reroll(Command):
+    """Spend 1 TO to re-roll die number `die` (1-based) of the roll waiting for a decision."""
+
+    type: ClassVar[str] = "reroll"
+    die: int = 1
+
+
+@dataclass(frozen=True)
+class Modify(Command):
+    """Spend 1 TO to change die number `die` by `delta` (+1 or -1)."""
+
+    type: ClassVar[str] = "modify"
+    die: int = 1
+    delta: int = -1
+
+
+@dataclass(frozen=True)
+class Accept(Command):
+    """Accept the roll waiting for a decision; the attack goes on."""
+
+    type: ClassVar[str] = "accept"
+
+
+@dataclass(frozen=True)
+class Delay(Command):
+    type: ClassVar[str] = "delay"
+
+
+@dataclass(frozen=True)
+class Concede(Command):
+    type: ClassVar[str] = "concede"
+    reason: str = "conceded"
+
+
+@dataclass(frozen=True)
+class AgreeDraw(Command):
+    """Both players agreed to a draw (the service collects the agreement; `side` proposed it)."""
+
+    type: ClassVar[str] = "draw"
+
+
+COMMAND_TYPES: dict[str, type[Command]] = {
+    cls.type: cls
+    for cls in (
+        Deploy, SetStandingOrders, Activate, Move, Dash, Shoot, Melee, Door, PickUp, Drop,
+        OpenCrate, UseTurret, EndActivation, Reroll, Modify, Accept, Delay, Concede, AgreeDraw,
+    )
+}  # fmt: skip
+
+
+def command_from_json(data: Any) -> Command:
+    """Build a command from its JSON form; a RulesError names what is wrong."""
+    if not isinstance(data, dict) or data.get("type") not in COMMAND_TYPES:
+        known = ", ".join(COMMAND_TYPES)
+        raise RulesError(f"{data!r} is not a command; a command has a 'type' of {known}.")
+    cls = COMMAND_TYPES[data["type"]]
+    names = {f.name for f in fields(cls)}
+    unknown = set(data) - names - {"type"}
+    if unknown:
+        raise RulesError(f"A {cls.type} command has no field {', '.join(sorted(unknown))}.")
+    if data.get("side") not in (0, 1):
+        raise RulesError(f"A {cls.type} command needs a 'side' of 0 or 1.")
+    try:
+        return cls(**{key: value for key, value in data.items() if key != "type"})
+    except TypeError as error:
+        raise RulesError(f"A {cls.type} command is malformed: {error}.") from error

@@ -1,0 +1,486 @@
+"""The match engine: applies commands to a match, one at a time, all or nothing.
+
+`Match` holds the state, the dice and the accepted commands. `apply` checks a command against
+every rule before it changes anything: an illegal command raises IllegalCommand, with a message
+for the player, and leaves the match exactly as it was (no die is rolled either).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from skirmbot.rules import actions, combat, commands, turns
+from skirmbot.rules.cards import MELEE, RANGED
+from skirmbot.rules.costs import CRATE as CRATE_ACTION
+from skirmbot.rules.costs import (
+    DASH,
+    DOOR,
+    MOVE,
+    PICK_UP_DROP,
+    TURRET,
+    action_cost,
+    attack_action,
+    check_payment,
+    pay,
+)
+from skirmbot.rules.dice import Dice
+from skirmbot.rules.errors import IllegalCommand
+from skirmbot.rules.events import Event
+from skirmbot.rules.maps import TURRET as TURRET_ITEM
+from skirmbot.rules.maps import BattleMap
+from skirmbot.rules.missions import Mission, check_map_fits
+from skirmbot.rules.squads import Squad, check_building_rules
+from skirmbot.rules.squares import Square
+from skirmbot.rules.state import (
+    ACTIVATED,
+    DEPLOYMENT,
+    ENDED,
+    PLAYING,
+    READY,
+    TURRET_HIT,
+    Activation,
+    ItemState,
+    MatchState,
+    SquadState,
+    UnitState,
+)
+
+
+def new_state(battle_map: BattleMap, mission: Mission, squads: tuple[Squad, Squad]) -> MatchState:
+    """A match before deployment: the squads' units off the map, the map's items in place."""
+    for squad in squads:
+        check_building_rules(squad, mission.ep_limit)
+    check_map_fits(mission, battle_map.board, (len(squads[0].units), len(squads[1].units)))
+    names = [card.name.casefold() for squad in squads for card in squad.units]
+    units: dict[str, UnitState] = {}
+    for side, squad in enumerate(squads):
+        for card in squad.units:
+            unit_id = (
+                card.name if names.count(card.name.casefold()) == 1 else f"{card.name} {side + 1}"
+            )
+            lim = {w.name: 1 for w in card.weapons if w.has("LIM")}
+            units[unit_id] = UnitState(unit_id, side, card, card.hit, lim_uses_left=lim)
+    items = {
+        n: ItemState(n, p.kind, p.square, p.turret_type, TURRET_HIT if p.kind == TURRET_ITEM else 0)
+        for n, p in enumerate(battle_map.items)
+    }
+    return MatchState(
+        battle_map=battle_map,
+        mission=mission,
+        board=battle_map.board.copy(),
+        squads=[SquadState(0, squads[0]), SquadState(1, squads[1])],
+        units=units,
+        items=items,
+        objectives=list(battle_map.objectives),
+    )
+
+
+class Match:
+    def __init__(
+        self, battle_map: BattleMap, mission: Mission, squads: tuple[Squad, Squad], dice: Dice
+    ) -> None:
+        self.state = new_state(battle_map, mission, squads)
+        self.dice = dice
+        self.commands: list[commands.Command] = []
+        self.log: list[Event] = []
+        self._handlers: dict[type[commands.Command], Callable[[Any], list[Event]]] = {
+            commands.Deploy: self._deploy,
+            commands.SetStandingOrders: self._standing_orders,
+            commands.Activate: self._activate,
+            commands.Move: self._move,
+            commands.Dash: self._move,
+            commands.Shoot: self._shoot,
+            commands.Melee: self._melee,
+            commands.UseTurret: self._turret,
+            commands.Door: self._door,
+            commands.PickUp: self._pick_up,
+            commands.Drop: self._drop,
+            commands.OpenCrate: self._crate,
+            commands.EndActivation: self._end,
+            commands.Reroll: self._reroll,
+            commands.Modify: self._modify,
+            commands.Accept: self._accept,
+            commands.Delay: self._delay,
+            commands.Concede: self._concede,
+            commands.AgreeDraw: self._draw,
+        }
+
+    def apply(self, command: commands.Command) -> list[Event]:
+        """Apply one command: its events, or IllegalCommand and no change at all."""
+        if command.side not in (0, 1):
+            raise IllegalCommand("A command comes from side 0 or side 1.")
+        events = self._handlers[type(command)](command)
+        self.commands.append(command)
+        self.log.extend(events)
+        return events
+
+    # --- checks shared by the handlers ----------------------------------------------------
+    def _playing(self) -> None:
+        if self.state.phase == DEPLOYMENT:
+            raise IllegalCommand("The match has not started: both squads must deploy first.")
+        if self.state.phase == ENDED:
+            raise IllegalCommand("The match is over.")
+
+    def _your_turn(self, side: int) -> None:
+        self._playing()
+        if self.state.to_act != side:
+            assert self.state.to_act is not None
+            raise IllegalCommand(
+                f"It is {self.state.squads[self.state.to_act].name}'s activation, not yours."
+            )
+
+    def _no_pending_roll(self) -> None:
+        activation = self.state.activation
+        if activation is not None and activation.pending is not None:
+            raise IllegalCommand(
+                "A roll is waiting for your decision: re-roll a die, change one, or accept it first."
+            )
+
+    def _acting_unit(self, command: Any) -> tuple[UnitState, Activation, bool]:
+        """The unit a command acts with, and its activation (a new one if it starts now)."""
+        self._your_turn(command.side)
+        self._no_pending_roll()
+        unit = self.state.unit(command.unit)
+        if unit.side != command.side:
+            raise IllegalCommand(f"{unit.name} is not in your squad.")
+        if not unit.on_map:
+            raise IllegalCommand(f"{unit.name} has been Taken Out.")
+        current = self.state.activation
+        if current is not None:
+            if current.unit != unit.id:
+                raise IllegalCommand(
+                    f"{current.unit} is activating; end its activation before activating {unit.name}."
+                )
+            return unit, current, False
+        if unit.status != READY:
+            ready = ", ".join(u.name for u in self.state.ready_units(unit.side))
+            raise IllegalCommand(f"{unit.name} has already activated this turn. Ready: {ready}.")
+        return unit, Activation(unit.id, unit.card.act), True
+
+    def _begin(self, unit: UnitState, activation: Activation, is_new: bool) -> list[Event]:
+        if not is_new:
+            return []
+        self.state.activation = activation
+        return [
+            Event(
+                "activation_started",
+                f"{unit.name} activates ({activation.act_left} ACT, {self.state.squads[unit.side].orders} TO).",
+                {"unit": unit.id, "side": unit.side},
+            )
+        ]
+
+    def _pay(
+        self,
+        unit: UnitState,
+        activation: Activation,
+        is_new: bool,
+        action: str,
+        cost: int,
+        orders: int,
+    ) -> list[Event]:
+        squad = self.state.squads[unit.side]
+        check_payment(unit, squad, activation, action, cost, orders)
+        return [
+            *self._begin(unit, activation, is_new),
+            pay(unit, squad, activation, action, cost, orders),
+        ]
+
+    def _after_action(self) -> list[Event]:
+        """End the activation by itself when the unit is gone or can do nothing more."""
+        activation = self.state.activation
+        if activation is None or activation.pending is not None:
+            return []
+        unit = self.state.units[activation.unit]
+        if not unit.on_map:
+            return self._finish_activation(unit, "its unit was Taken Out")
+        if activation.act_left == 0 and self.state.squads[unit.side].orders == 0:
+            return self._finish_activation(unit, "no ACT or Tactical Orders left")
+        return []
+
+    def _finish_activation(self, unit: UnitState, reason: str) -> list[Event]:
+        self.state.activation = None
+        if unit.on_map:
+            unit.status = ACTIVATED
+        self.state.activations_done += 1
+        events = [
+            Event(
+                "activation_ended",
+                f"{unit.name}'s activation ends ({reason}).",
+                {"unit": unit.id, "side": unit.side, "reason": reason},
+            )
+        ]
+        return events + turns.next_activation(self.state, self.dice)
+
+    # --- set-up ---------------------------------------------------------------------------
+    def _deploy(self, command: commands.Deploy) -> list[Event]:
+        state = self.state
+        if state.phase != DEPLOYMENT:
+            raise IllegalCommand("Deployment is over.")
+        squad = state.squads[command.side]
+        if squad.deployed:
+            raise IllegalCommand(f"{squad.name} has already deployed.")
+        placements = self._check_placements(command.side, command.placements)
+        for unit_id, square in placements.items():
+            state.units[unit_id].square = square
+        squad.deployed = True
+        where = ", ".join(f"{unit_id} {square}" for unit_id, square in placements.items())
+        events = [
+            Event(
+                "deployed",
+                f"{squad.name} deploys: {where}.",
+                {"side": command.side, "placements": {u: str(s) for u, s in placements.items()}},
+            )
+        ]
+        if all(s.deployed for s in state.squads):
+            events += turns.start_turn(state, self.dice)
+        return events
+
+    def _check_placements(self, side: int, placements: dict[str, str]) -> dict[str, Square]:
+        state = self.state
+        zone = state.mission.zones[side]
+        mine = state.units_of(side)
+        chosen: dict[str, Square] = {}
+        for name, text in placements.items():
+            unit = state.unit(name)
+            if unit.side != side:
+                raise IllegalCommand(f"{unit.name} is not in your squad.")
+            square = state.board.parse_square(text)
+            if not state.board.is_open(square) or not zone.contains(state.board, square):
+                raise IllegalCommand(
+                    f"{unit.name} must deploy in your zone, {zone.describe()}; {square} is not in it."
+                )
+            if square in chosen.values() or state.unit_at(square) is not None:
+                raise IllegalCommand(f"Two units cannot deploy on {square}.")
+            chosen[unit.id] = square
+        missing = [u.name for u in mine if u.id not in chosen]
+        if missing:
+            raise IllegalCommand(f"Every unit must deploy; missing: {', '.join(missing)}.")
+        return chosen
+
+    def _standing_orders(self, command: commands.SetStandingOrders) -> list[Event]:
+        if self.state.phase == ENDED:
+            raise IllegalCommand("The match is over.")
+        threshold = command.reroll_saves_above
+        if threshold is not None and not 0 <= threshold <= 20:
+            raise IllegalCommand(
+                "Keep a number of Tactical Orders from 0 to 20 in reserve, or choose never."
+            )
+        squad = self.state.squads[command.side]
+        squad.reroll_saves_above = threshold
+        rule = (
+            "never spend TO on reactions"
+            if threshold is None
+            else f"re-roll failed saves while more than {threshold} TO are left"
+        )
+        return [
+            Event(
+                "standing_orders",
+                f"{squad.name}'s standing orders: {rule}.",
+                {"side": command.side, "reroll_saves_above": threshold},
+            )
+        ]
+
+    # --- activations ----------------------------------------------------------------------
+    def _activate(self, command: commands.Activate) -> list[Event]:
+        unit, activation, is_new = self._acting_unit(command)
+        if not is_new:
+            raise IllegalCommand(f"{unit.name} is already activating.")
+        return self._begin(unit, activation, True) + self._after_action()
+
+    def _end(self, command: commands.EndActivation) -> list[Event]:
+        self._your_turn(command.side)
+        self._no_pending_roll()
+        activation = self.state.activation
+        if activation is None:
+            if command.unit is None:
+                raise IllegalCommand(
+                    "No unit is activating; name the Ready unit whose activation to end."
+                )
+            unit, activation, _ = self._acting_unit(command)
+            return self._begin(unit, activation, True) + self._finish_activation(
+                unit, command.reason
+            )
+        unit = self.state.units[activation.unit]
+        if command.unit is not None and self.state.unit(command.unit) is not unit:
+            raise IllegalCommand(f"{unit.name} is activating, not {command.unit}.")
+        return self._finish_activation(unit, command.reason)
+
+    def _delay(self, command: commands.Delay) -> list[Event]:
+        self._your_turn(command.side)
+        if self.state.activation is not None:
+            raise IllegalCommand("A unit is activating; delay before choosing a unit.")
+        problem = turns.can_delay(self.state, command.side)
+        if problem:
+            raise IllegalCommand(problem)
+        return turns.delay(self.state, command.side)
+
+    def _concede(self, command: commands.Concede) -> list[Event]:
+        if self.state.phase == ENDED:
+            raise IllegalCommand("The match is over.")
+        loser = self.state.squads[command.side].name
+        winner = 1 - command.side
+        text = f"{loser} {command.reason}: {self.state.squads[winner].name} wins."
+        return turns.finish(self.state, winner, text)
+
+    def _draw(self, command: commands.AgreeDraw) -> list[Event]:
+        if self.state.phase == ENDED:
+            raise IllegalCommand("The match is over.")
+        return turns.finish(self.state, None, "Both players agreed to a draw.")
+
+    # --- actions --------------------------------------------------------------------------
+    def _move(self, command: commands.Move | commands.Dash) -> list[Event]:
+        unit, activation, is_new = self._acting_unit(command)
+        action = MOVE if isinstance(command, commands.Move) else DASH
+        route = actions.check_move(
+            self.state, unit, action, self.state.board.parse_square(command.square)
+        )
+        cost = action_cost(unit, activation, action)
+        events = self._pay(unit, activation, is_new, action, cost, command.orders)
+        events.append(actions.do_move(self.state, unit, action, route))
+        return events + self._after_action()
+
+    def _door(self, command: commands.Door) -> list[Event]:
+        unit, activation, is_new = self._acting_unit(command)
+        toward = self.state.board.parse_square(command.toward) if command.toward else None
+        across = actions.check_door(self.state, unit, toward)
+        events = self._pay(
+            unit, activation, is_new, DOOR, action_cost(unit, activation, DOOR), command.orders
+        )
+        events.append(actions.do_door(self.state, unit, across))
+        return events + self._after_action()
+
+    def _pick_up(self, command: commands.PickUp) -> list[Event]:
+        unit, activation, is_new = self._acting_unit(command)
+        marker = actions.check_pick_up(self.state, unit)
+        events = self._pay(
+            unit,
+            activation,
+            is_new,
+            PICK_UP_DROP,
+            action_cost(unit, activation, PICK_UP_DROP),
+            command.orders,
+        )
+        events.append(actions.do_pick_up(unit, marker))
+        return events + self._after_action()
+
+    def _drop(self, command: commands.Drop) -> list[Event]:
+        unit, activation, is_new = self._acting_unit(command)
+        actions.check_drop(unit)
+        events = self._pay(
+            unit,
+            activation,
+            is_new,
+            PICK_UP_DROP,
+            action_cost(unit, activation, PICK_UP_DROP),
+            command.orders,
+        )
+        events.append(actions.do_drop(self.state, unit))
+        return events + self._after_action()
+
+    def _crate(self, command: commands.OpenCrate) -> list[Event]:
+        unit, activation, is_new = self._acting_unit(command)
+        crate = actions.check_crate(self.state, unit, command.option)
+        events = self._pay(
+            unit,
+            activation,
+            is_new,
+            CRATE_ACTION,
+            action_cost(unit, activation, CRATE_ACTION),
+            command.orders,
+        )
+        events += actions.do_crate(self.state, unit, crate, command.option, self.dice)
+        return events + self._after_action()
+
+    # --- combat ---------------------------------------------------------------------------
+    def _shoot(self, command: commands.Shoot) -> list[Event]:
+        return self._attack(command, RANGED)
+
+    def _melee(self, command: commands.Melee) -> list[Event]:
+        return self._attack(command, MELEE)
+
+    def _attack(self, command: commands.Shoot | commands.Melee, kind: str) -> list[Event]:
+        unit, activation, is_new = self._acting_unit(command)
+        weapon = combat.choose_weapon(unit, kind, command.weapon)
+        target = combat.find_target(self.state, unit, command.target)
+        plan = combat.plan_attack(self.state, unit, kind, weapon, target)
+        action = attack_action(kind)
+        events = self._pay(
+            unit,
+            activation,
+            is_new,
+            action,
+            action_cost(unit, activation, action, weapon),
+            command.orders,
+        )
+        activation.attack_weapons.setdefault(kind, []).append(weapon.name)
+        if weapon.has("LIM"):
+            unit.lim_uses_left[weapon.name] -= 1
+        return events + self._roll(activation, plan)
+
+    def _turret(self, command: commands.UseTurret) -> list[Event]:
+        unit, activation, is_new = self._acting_unit(command)
+        assert unit.square is not None
+        turrets = self.state.items_at(unit.square, TURRET_ITEM)
+        if not turrets:
+            raise IllegalCommand(
+                f"There is no turret on {unit.square}; {unit.name} must stand on a turret to use it."
+            )
+        turret = turrets[0]
+        assert turret.turret_type is not None
+        weapon = combat.TURRET_WEAPONS[turret.turret_type]
+        target = combat.find_target(self.state, unit, command.target)
+        plan = combat.plan_attack(self.state, unit, RANGED, weapon, target, turret=turret)
+        events = self._pay(
+            unit, activation, is_new, TURRET, action_cost(unit, activation, TURRET), command.orders
+        )
+        return events + self._roll(activation, plan)
+
+    def _roll(self, activation: Activation, plan: combat.AttackPlan) -> list[Event]:
+        pending, event = combat.roll_attack(self.state, plan, self.dice)
+        if combat.needs_decision(self.state, pending):
+            activation.pending = pending
+            return [event]
+        return [
+            event,
+            *combat.resolve_attack(self.state, pending, self.dice),
+            *self._after_action(),
+        ]
+
+    def _decision(self, command: commands.Command) -> Activation:
+        self._your_turn(command.side)
+        activation = self.state.activation
+        if activation is None or activation.pending is None:
+            raise IllegalCommand("No roll is waiting for a decision.")
+        return activation
+
+    def _reroll(self, command: commands.Reroll) -> list[Event]:
+        activation = self._decision(command)
+        assert activation.pending is not None
+        event = combat.reroll_die(self.state, activation.pending, command.die, self.dice)
+        return [event, *self._resolve_if_settled(activation)]
+
+    def _modify(self, command: commands.Modify) -> list[Event]:
+        activation = self._decision(command)
+        assert activation.pending is not None
+        event = combat.modify_die(self.state, activation.pending, command.die, command.delta)
+        return [event, *self._resolve_if_settled(activation)]
+
+    def _accept(self, command: commands.Accept) -> list[Event]:
+        activation = self._decision(command)
+        return self._resolve(activation)
+
+    def _resolve_if_settled(self, activation: Activation) -> list[Event]:
+        assert activation.pending is not None
+        if combat.needs_decision(self.state, activation.pending):
+            return []
+        return self._resolve(activation)
+
+    def _resolve(self, activation: Activation) -> list[Event]:
+        pending = activation.pending
+        assert pending is not None
+        activation.pending = None
+        return [*combat.resolve_attack(self.state, pending, self.dice), *self._after_action()]
+
+
+__all__ = ["Match", "new_state", "PLAYING"]

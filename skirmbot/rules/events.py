@@ -1,0 +1,42 @@
+"""Events: what happened, in English for the log and as data for the picture and the medals.
+
+Every event has a `kind`, a sentence a player can read, and JSON-ready `data` whose keys are
+listed per kind below (renderers and campaign medals read them, never the text).
+
+    turn_started        turn
+    initiative          rolls: [[face0, face1], ...], side
+    orders_rolled       side, faces, orders
+    activation_started  unit, side
+    moved               unit, path: [squares], cost, action ("move"/"dash")
+    cost_paid           unit, action, act, orders
+    door                unit, edge: "A1|B1", open: bool
+    picked_up/dropped   unit, item, square
+    crate_opened        unit, item, option, square
+    roll                unit, purpose, faces, skill
+    reroll / modify     die (1-based), old, new
+    attack              attacker, target, weapon, kind ("ranged"/"melee"), from, to, strikes, damage, cover, support, item?
+    saves               unit, faces, needed, saved, rerolled, lost
+    taken_out           unit, side, by (unit id or null), by_side, weapon, kind, item?, overkill, turn
+    explosion           item, square, kind ("barrel"/"turret")
+    item_destroyed      item, kind, square
+    activation_ended    unit, side, reason
+    delayed             side
+    scored              side, points, reason
+    turn_ended          turn
+    match_ended         winner (side or null), reason, mp: [mp0, mp1]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: str
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, **self.data}

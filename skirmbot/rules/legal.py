@@ -1,0 +1,215 @@
+"""What a player may do now: reachable squares, legal targets, and every legal command.
+
+Like python-chess's `legal_moves`: everything listed here applies without an error, and nothing
+here changes the match. Autocomplete, the automatic player and the property tests use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from skirmbot.rules import actions, combat, commands
+from skirmbot.rules.adjacency import adjacent_squares
+from skirmbot.rules.cards import MELEE, RANGED, Weapon
+from skirmbot.rules.costs import (
+    CRATE,
+    DASH,
+    DOOR,
+    MOVE,
+    PICK_UP_DROP,
+    TURRET,
+    action_cost,
+    attack_action,
+    minimum_orders,
+)
+from skirmbot.rules.dice import succeeds
+from skirmbot.rules.errors import IllegalCommand
+from skirmbot.rules.maps import BARREL, MARKER
+from skirmbot.rules.maps import TURRET as TURRET_ITEM
+from skirmbot.rules.movement import Route
+from skirmbot.rules.squares import Square
+from skirmbot.rules.state import DEPLOYMENT, ENDED, READY, Activation, MatchState, UnitState
+from skirmbot.rules.turns import can_delay
+
+
+@dataclass(frozen=True, slots=True)
+class TargetOption:
+    target: str  # what to put in the command: a unit id or `barrel@E5`
+    label: str
+    square: Square
+    distance: int
+    cover: bool
+
+
+def reachable_squares(
+    state: MatchState, unit: UnitState, action: str = MOVE
+) -> dict[Square, Route]:
+    """End squares of a Move or Dash (the start square excluded), with their cheapest paths."""
+    if not unit.on_map:
+        return {}
+    return {
+        square: route
+        for square, route in actions.routes(state, unit, action).items()
+        if square != unit.square
+    }
+
+
+def attack_targets(
+    state: MatchState, unit: UnitState, kind: str, weapon: Weapon
+) -> list[TargetOption]:
+    """Every target the weapon may attack now, with distance and cover."""
+    if not unit.on_map:
+        return []
+    assert unit.square is not None
+    candidates: list[combat.Target] = [
+        combat.Target(enemy.square, unit=enemy)
+        for enemy in state.on_map(1 - unit.side)
+        if enemy.square is not None
+    ]
+    candidates += [
+        combat.Target(item.square, item=item)
+        for item in state.items.values()
+        if item.square is not None and item.kind in (BARREL, TURRET_ITEM)
+    ]
+    if kind == MELEE:
+        near = set(adjacent_squares(state.board, unit.square))
+        candidates = [c for c in candidates if c.square in near]
+    options = []
+    for candidate in candidates:
+        try:
+            plan = combat.plan_attack(state, unit, kind, weapon, candidate)
+        except IllegalCommand:
+            continue
+        options.append(
+            TargetOption(
+                candidate.reference,
+                candidate.label,
+                candidate.square,
+                unit.square.distance(candidate.square),
+                plan.cover,
+            )
+        )
+    return options
+
+
+def usable_weapons(unit: UnitState, kind: str) -> list[Weapon]:
+    return [
+        w
+        for w in unit.card.weapons_of(kind)
+        if not w.has("LIM") or unit.lim_uses_left.get(w.name, 0) > 0
+    ]
+
+
+def legal_commands(state: MatchState, side: int) -> list[commands.Command]:
+    """Every command `side` may send now that plays the game (concede and draw left out)."""
+    if state.phase in (DEPLOYMENT, ENDED) or state.to_act != side:
+        return []
+    activation = state.activation
+    if activation is not None and activation.pending is not None:
+        return _decisions(state, side, activation)
+    if activation is not None:
+        unit = state.units[activation.unit]
+        return [*_unit_actions(state, unit, activation), commands.EndActivation(side, unit.id)]
+    listed: list[commands.Command] = []
+    for unit in state.ready_units(side):
+        fresh = Activation(unit.id, unit.card.act)
+        listed += _unit_actions(state, unit, fresh)
+        listed.append(commands.EndActivation(side, unit.id))
+    if can_delay(state, side) is None:
+        listed.append(commands.Delay(side))
+    return listed
+
+
+def _decisions(state: MatchState, side: int, activation: Activation) -> list[commands.Command]:
+    pending = activation.pending
+    assert pending is not None
+    listed: list[commands.Command] = [commands.Accept(side)]
+    if state.squads[side].orders <= 0:
+        return listed
+    for index, die in enumerate(pending.dice, start=1):
+        if not die.rerolled and not die.modifier:
+            listed.append(commands.Reroll(side, index))
+        for delta in (-1, 1):
+            if 1 <= die.value + delta <= 6:
+                listed.append(commands.Modify(side, index, delta))
+    return listed
+
+
+def _payable(state: MatchState, unit: UnitState, activation: Activation, cost: int) -> int | None:
+    """The Tactical Orders needed to pay `cost` (ACT first), or None if it cannot be paid."""
+    orders = minimum_orders(activation, cost)
+    return orders if orders <= state.squads[unit.side].orders else None
+
+
+def _unit_actions(
+    state: MatchState, unit: UnitState, activation: Activation
+) -> list[commands.Command]:
+    if unit.status != READY and state.activation is None:
+        return []
+    side = unit.side
+    listed: list[commands.Command] = []
+    for action, cls in ((MOVE, commands.Move), (DASH, commands.Dash)):
+        orders = _payable(state, unit, activation, action_cost(unit, activation, action))
+        if orders is not None:
+            listed += [
+                cls(side, unit.id, str(square), orders)
+                for square in reachable_squares(state, unit, action)
+            ]
+    for kind, attack_cls in ((RANGED, commands.Shoot), (MELEE, commands.Melee)):
+        for weapon in usable_weapons(unit, kind):
+            orders = _payable(
+                state, unit, activation, action_cost(unit, activation, attack_action(kind), weapon)
+            )
+            if orders is None:
+                continue
+            listed += [
+                attack_cls(side, unit.id, t.target, weapon.name, orders)
+                for t in attack_targets(state, unit, kind, weapon)
+            ]
+    listed += _item_actions(state, unit, activation)
+    return listed
+
+
+def _item_actions(
+    state: MatchState, unit: UnitState, activation: Activation
+) -> list[commands.Command]:
+    assert unit.square is not None
+    side, here = unit.side, unit.square
+    listed: list[commands.Command] = []
+    door_orders = _payable(state, unit, activation, action_cost(unit, activation, DOOR))
+    if door_orders is not None:
+        for n in (here.offset(0, -1), here.offset(1, 0), here.offset(0, 1), here.offset(-1, 0)):
+            if state.board.on_board(n) and state.board.has_door(here, n):
+                listed.append(commands.Door(side, unit.id, str(n), door_orders))
+    carry_orders = _payable(state, unit, activation, action_cost(unit, activation, PICK_UP_DROP))
+    if carry_orders is not None:
+        if unit.carrying is not None:
+            listed.append(commands.Drop(side, unit.id, carry_orders))
+        elif state.items_at(here, MARKER):
+            listed.append(commands.PickUp(side, unit.id, carry_orders))
+    crate_orders = _payable(state, unit, activation, action_cost(unit, activation, CRATE))
+    if crate_orders is not None and state.items_at(here, "crate"):
+        listed += [
+            commands.OpenCrate(side, unit.id, option, crate_orders)
+            for option in actions.crate_options(state, unit)
+        ]
+    turret_orders = _payable(state, unit, activation, action_cost(unit, activation, TURRET))
+    turrets = state.items_at(here, TURRET_ITEM)
+    if turret_orders is not None and turrets and turrets[0].turret_type:
+        weapon = combat.TURRET_WEAPONS[turrets[0].turret_type]
+        listed += [
+            commands.UseTurret(side, unit.id, t.target, turret_orders)
+            for t in attack_targets(state, unit, RANGED, weapon)
+        ]
+    return listed
+
+
+def failed_dice(state: MatchState) -> list[int]:
+    """1-based numbers of the failed dice of the roll waiting for a decision."""
+    activation = state.activation
+    if activation is None or activation.pending is None:
+        return []
+    pending = activation.pending
+    return [
+        i for i, die in enumerate(pending.dice, start=1) if not succeeds(die.value, pending.skill)
+    ]

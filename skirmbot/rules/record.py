@@ -1,0 +1,146 @@
+"""The match record: ruleset, content, dice and the accepted commands (rulings; ARCHITECTURE:
+"a match is its record"). Replaying a record rebuilds the match exactly, like a chess PGN.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from skirmbot.rules.commands import Command, command_from_json
+from skirmbot.rules.dice import Dice, dice_from_json
+from skirmbot.rules.engine import Match
+from skirmbot.rules.errors import RulesError
+from skirmbot.rules.maps import map_from_json
+from skirmbot.rules.missions import mission_from_json
+from skirmbot.rules.squads import squad_from_json
+
+RECORD_FORMAT = "skirmbot-record"
+RECORD_VERSION = 1
+SKIRM = "skirm"
+
+
+class ReplayError(RulesError):
+    """A record could not be replayed; `position` is the 1-based number of the failing command."""
+
+    def __init__(self, position: int, command: dict[str, Any], reason: str) -> None:
+        super().__init__(f"Command {position} ({json.dumps(command)}) is illegal: {reason}")
+        self.position = position
+        self.command = command
+        self.reason = reason
+
+
+@dataclass
+class MatchRecord:
+    content: dict[
+        str, Any
+    ]  # {"map": ..., "mission": ..., "squads": [..., ...]} as in the content files
+    dice: dict[str, Any]  # {"seed": N} or {"script": [faces]}
+    commands: list[dict[str, Any]] = field(default_factory=list)
+    players: list[str] = field(default_factory=lambda: ["Player 1", "Player 2"])
+    ruleset: str = SKIRM
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "ruleset": self.ruleset,
+            "players": list(self.players),
+            "content": self.content,
+            "dice": self.dice,
+            "commands": self.commands,
+        }
+
+    def dumps(self) -> str:
+        """The record as text; the same record always gives the same bytes."""
+        return json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def from_json(cls, data: Any) -> MatchRecord:
+        if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+            raise RulesError(
+                f'This is not a skirmbot match record (it needs "format": "{RECORD_FORMAT}").'
+            )
+        if data.get("version") != RECORD_VERSION:
+            raise RulesError(
+                f"Record version {data.get('version')!r} is not supported; this skirmbot reads version {RECORD_VERSION}."
+            )
+        if data.get("ruleset", SKIRM) != SKIRM:
+            raise RulesError(
+                f"Ruleset {data.get('ruleset')!r} is not available; this skirmbot plays {SKIRM}."
+            )
+        content, dice, commands = data.get("content"), data.get("dice"), data.get("commands", [])
+        if (
+            not isinstance(content, dict)
+            or not isinstance(dice, dict)
+            or not isinstance(commands, list)
+        ):
+            raise RulesError("A record needs 'content' and 'dice' objects and a 'commands' list.")
+        players = data.get("players", ["Player 1", "Player 2"])
+        return cls(content, dice, list(commands), list(players), data.get("ruleset", SKIRM))
+
+    @classmethod
+    def loads(cls, text: str) -> MatchRecord:
+        try:
+            return cls.from_json(json.loads(text))
+        except json.JSONDecodeError as error:
+            raise RulesError(f"The record is not valid JSON: {error}.") from error
+
+
+def start_match(record: MatchRecord, dice: Dice | None = None) -> Match:
+    """A match at its start, built from the record's content and dice."""
+    content = record.content
+    squads = content.get("squads")
+    if not isinstance(squads, list) or len(squads) != 2:
+        raise RulesError("A record's content needs exactly two squads.")
+    mission = mission_from_json(content.get("mission"))
+    return Match(
+        map_from_json(content.get("map")),
+        mission,
+        (
+            squad_from_json(squads[0], mission.ep_limit),
+            squad_from_json(squads[1], mission.ep_limit),
+        ),
+        dice if dice is not None else dice_from_json(record.dice),
+    )
+
+
+def replay(record: MatchRecord, upto: int | None = None) -> Match:
+    """Apply the record's commands in order (the first `upto` of them if given)."""
+    match = start_match(record)
+    for position, data in enumerate(record.commands[:upto], start=1):
+        try:
+            match.apply(command_from_json(data))
+        except RulesError as error:
+            raise ReplayError(position, data, str(error)) from error
+    return match
+
+
+def record_of(
+    match: Match, content: dict[str, Any], players: list[str] | None = None
+) -> MatchRecord:
+    """The record of a live match: its content, dice and every accepted command."""
+    return MatchRecord(
+        content=content,
+        dice=match.dice.to_json(),
+        commands=[command.to_json() for command in match.commands],
+        players=players or ["Player 1", "Player 2"],
+    )
+
+
+def content_of(
+    map_data: dict[str, Any], mission_data: dict[str, Any], squads: list[dict[str, Any]]
+) -> dict[str, Any]:
+    return {"map": map_data, "mission": mission_data, "squads": squads}
+
+
+__all__ = [
+    "MatchRecord",
+    "ReplayError",
+    "replay",
+    "start_match",
+    "record_of",
+    "content_of",
+    "Command",
+]

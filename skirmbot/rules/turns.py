@@ -1,0 +1,194 @@
+"""The turn cycle (rulebook Game Cycle, Alternate Activations; rulings: Turns and activations)."""
+
+from __future__ import annotations
+
+from skirmbot.rules.adjacency import adjacent
+from skirmbot.rules.dice import Dice
+from skirmbot.rules.events import Event
+from skirmbot.rules.state import ENDED, PLAYING, READY, MatchState, Result
+
+BASE_ORDER_DICE = 3  # rulebook Tactical Orders: 3D6 plus the LDx dice
+
+
+def start_turn(state: MatchState, dice: Dice) -> list[Event]:
+    """Reset orders, ready the units, roll initiative and Tactical Orders."""
+    state.turn += 1
+    state.phase = PLAYING
+    events = [
+        Event(
+            "turn_started",
+            f"Turn {state.turn} of {state.mission.turns} begins.",
+            {"turn": state.turn},
+        )
+    ]
+    for squad in state.squads:
+        squad.orders = 0
+        squad.delayed_this_turn = False
+    for unit in state.units.values():
+        if unit.on_map:
+            unit.status = READY
+    state.taken_out_this_turn = []
+    events.append(_roll_initiative(state, dice))
+    assert state.initiative is not None
+    for side in (state.initiative, 1 - state.initiative):
+        events.append(_roll_orders(state, side, dice))
+    state.to_act = state.initiative
+    state.in_a_row = 0
+    return events
+
+
+def _roll_initiative(state: MatchState, dice: Dice) -> Event:
+    """Roll-off: lowest wins, both re-roll ties (rulebook Roll-Off)."""
+    rolls: list[list[int]] = []
+    while True:
+        pair = [dice.roll(), dice.roll()]
+        rolls.append(pair)
+        if pair[0] != pair[1]:
+            break
+    winner = 0 if rolls[-1][0] < rolls[-1][1] else 1
+    state.initiative = winner
+    shown = "; then ".join(
+        f"{state.squads[0].name} {a}, {state.squads[1].name} {b}" for a, b in rolls
+    )
+    return Event(
+        "initiative",
+        f"Initiative roll-off (lowest wins): {shown}. {state.squads[winner].name} has the initiative.",
+        {"rolls": rolls, "side": winner},
+    )
+
+
+def _roll_orders(state: MatchState, side: int, dice: Dice) -> Event:
+    """3D6 plus one die per LDx of every unit on the map; each 1-3 is one Tactical Order."""
+    extra = sum(unit.card.value("LD") for unit in state.on_map(side))
+    faces = [dice.roll() for _ in range(BASE_ORDER_DICE + extra)]
+    orders = sum(1 for face in faces if face <= 3)
+    squad = state.squads[side]
+    squad.orders = orders
+    shown = " ".join(str(face) for face in faces)
+    return Event(
+        "orders_rolled",
+        f"{squad.name} rolls {len(faces)} dice for Tactical Orders: {shown} = {orders} TO.",
+        {"side": side, "faces": faces, "orders": orders},
+    )
+
+
+def next_activation(state: MatchState, dice: Dice) -> list[Event]:
+    """After an activation: who activates next, or the end of the turn (and maybe the match)."""
+    assert state.to_act is not None
+    current = state.to_act
+    other = 1 - current
+    if not state.ready_units(0) and not state.ready_units(1):
+        return end_turn(state, dice)
+    if state.in_a_row > 0 and state.ready_units(current):
+        state.in_a_row -= 1
+    elif state.ready_units(other):
+        state.to_act = other
+        state.in_a_row = 0
+    else:
+        state.in_a_row = 0  # the other squad has no Ready unit: this one activates the rest
+    return []
+
+
+def can_delay(state: MatchState, side: int) -> str | None:
+    """None if `side` may delay now, otherwise why not (rulebook Alternate Activations)."""
+    squad = state.squads[side]
+    mine, theirs = len(state.on_map(side)), len(state.on_map(1 - side))
+    if squad.delayed_this_turn:
+        return "Your squad has already delayed once this turn."
+    if mine > theirs - 2:
+        return f"Only a squad with at least 2 fewer units on the map may delay; you have {mine}, they have {theirs}."
+    if not state.ready_units(1 - side):
+        return "The other squad has no Ready unit left to activate."
+    return None
+
+
+def delay(state: MatchState, side: int) -> list[Event]:
+    """The opponent then activates two units in a row (rulings: Alternate activations)."""
+    state.squads[side].delayed_this_turn = True
+    other = 1 - side
+    state.to_act = other
+    state.in_a_row = 1 if len(state.ready_units(other)) >= 2 else 0
+    name, other_name = state.squads[side].name, state.squads[other].name
+    return [
+        Event(
+            "delayed", f"{name} delays: {other_name} activates two units in a row.", {"side": side}
+        ),
+    ]
+
+
+def end_turn(state: MatchState, dice: Dice) -> list[Event]:
+    events = score_turn(state)
+    events.append(Event("turn_ended", f"Turn {state.turn} ends.", {"turn": state.turn}))
+    wiped_out = [side for side in (0, 1) if not state.on_map(side)]
+    if state.turn >= state.mission.turns or wiped_out:
+        reason = (
+            "after the last turn"
+            if not wiped_out
+            else f"{state.squads[wiped_out[0]].name} has no unit left on the map"
+        )
+        events.extend(finish_by_points(state, reason))
+        return events
+    events.extend(start_turn(state, dice))
+    return events
+
+
+def objective_controller(state: MatchState, index: int) -> int | None:
+    """The side whose unit stands on the objective with no enemy adjacent (rulebook Scoring)."""
+    square = state.objectives[index]
+    holder = state.unit_at(square)
+    if holder is None:
+        return None
+    for enemy in state.on_map(1 - holder.side):
+        assert enemy.square is not None
+        if adjacent(state.board, square, enemy.square):
+            return None
+    return holder.side
+
+
+def score_turn(state: MatchState) -> list[Event]:
+    """End-of-turn Mission Points as the mission's scoring says."""
+    events: list[Event] = []
+    for scoring in state.mission.scoring:
+        if state.turn < scoring.from_turn:
+            continue
+        for side in (0, 1):
+            if scoring.kind == "control":
+                held = [
+                    n + 1
+                    for n in range(len(state.objectives))
+                    if objective_controller(state, n) == side
+                ]
+                count, what = (
+                    len(held),
+                    f"controls objective{'s' if len(held) != 1 else ''} {', '.join(map(str, held))}",
+                )
+            else:
+                count = sum(1 for _victim, by_side in state.taken_out_this_turn if by_side == side)
+                what = f"took out {count} enem{'ies' if count != 1 else 'y'} this turn"
+            if count:
+                points = count * scoring.points
+                state.squads[side].mp += points
+                events.append(
+                    Event(
+                        "scored",
+                        f"{state.squads[side].name} {what}: +{points} MP (total {state.squads[side].mp}).",
+                        {"side": side, "points": points, "reason": scoring.kind},
+                    )
+                )
+    return events
+
+
+def finish_by_points(state: MatchState, reason: str) -> list[Event]:
+    """Highest MP wins; equal MP is a draw (rulings: The match ends)."""
+    mp = [squad.mp for squad in state.squads]
+    winner = None if mp[0] == mp[1] else (0 if mp[0] > mp[1] else 1)
+    outcome = "a draw" if winner is None else f"{state.squads[winner].name} wins"
+    return finish(state, winner, f"The match ends {reason}: {mp[0]} MP to {mp[1]} MP, {outcome}.")
+
+
+def finish(state: MatchState, winner: int | None, text: str) -> list[Event]:
+    state.phase = ENDED
+    state.activation = None
+    state.result = Result(winner, text)
+    mp = [squad.mp for squad in state.squads]
+    return [Event("match_ended", text, {"winner": winner, "reason": text, "mp": mp})]
