@@ -64,9 +64,9 @@ def _decide_roll(state: MatchState, side: int, options: list[commands.Command]) 
 
 def _score(state: MatchState, command: commands.Command) -> float:
     """How much the command is worth now; ending the activation is worth 0."""
-    if isinstance(command, commands.EndActivation | commands.Delay):
-        return 0.0
-    unit = state.units[str(command.unit)]
+    if not isinstance(command, commands.UnitCommand):
+        return 0.0  # ending the activation, delaying
+    unit = state.units[command.unit]
     cost_penalty = 0.6 * getattr(command, "orders", 0)
     if isinstance(command, commands.Shoot | commands.Melee | commands.UseTurret):
         return _attack_value(state, unit, command) - cost_penalty

@@ -23,6 +23,13 @@ class Command:
 
 
 @dataclass(frozen=True)
+class UnitCommand(Command):
+    """A command that one unit carries out (its activation starts with it if need be)."""
+
+    unit: str = ""
+
+
+@dataclass(frozen=True)
 class Deploy(Command):
     """Place every unit of the squad in its deployment zone: {unit id: square}."""
 
@@ -40,85 +47,75 @@ class SetStandingOrders(Command):
 
 
 @dataclass(frozen=True)
-class Activate(Command):
+class Activate(UnitCommand):
     type: ClassVar[str] = "activate"
-    unit: str = ""
 
 
 @dataclass(frozen=True)
-class Move(Command):
+class Move(UnitCommand):
     type: ClassVar[str] = "move"
-    unit: str = ""
     square: str = ""
     orders: int = 0
 
 
 @dataclass(frozen=True)
-class Dash(Command):
+class Dash(UnitCommand):
     type: ClassVar[str] = "dash"
-    unit: str = ""
     square: str = ""
     orders: int = 0
 
 
 @dataclass(frozen=True)
-class Shoot(Command):
+class Shoot(UnitCommand):
     """Ranged Attack. `target` is a unit id, a square, or `barrel@E5` / `turret@E5`."""
 
     type: ClassVar[str] = "shoot"
-    unit: str = ""
     target: str = ""
     weapon: str | None = None
     orders: int = 0
 
 
 @dataclass(frozen=True)
-class Melee(Command):
+class Melee(UnitCommand):
     type: ClassVar[str] = "melee"
-    unit: str = ""
     target: str = ""
     weapon: str | None = None
     orders: int = 0
 
 
 @dataclass(frozen=True)
-class Door(Command):
+class Door(UnitCommand):
     """Open or close the door on an edge of the unit's square; `toward` is the square across it."""
 
     type: ClassVar[str] = "door"
-    unit: str = ""
     toward: str | None = None
     orders: int = 0
 
 
 @dataclass(frozen=True)
-class PickUp(Command):
+class PickUp(UnitCommand):
     type: ClassVar[str] = "pickup"
-    unit: str = ""
     orders: int = 0
 
 
 @dataclass(frozen=True)
-class Drop(Command):
+class Drop(UnitCommand):
     type: ClassVar[str] = "drop"
-    unit: str = ""
     orders: int = 0
 
 
 @dataclass(frozen=True)
-class OpenCrate(Command):
+class OpenCrate(UnitCommand):
     """`option` is one of mp, medpack, ammo, to (rulebook Crate)."""
 
     type: ClassVar[str] = "crate"
-    unit: str = ""
     option: str = ""
     orders: int = 0
 
 
 @dataclass(frozen=True)
-class UseTurret(Command):
+class UseTurret(UnitCommand):
     type: ClassVar[str] = "turret"
-    unit: str = ""
     target: str = ""
     orders: int = 0
 
