@@ -90,7 +90,7 @@ def _attack_value(
     kind = MELEE if isinstance(command, commands.Melee) else RANGED
     target = state.units.get(command.target)
     if target is None:
-        return 0.5  # a barrel or turret: only when nothing better
+        return _item_attack_value(state, unit, command.target)
     weapon = (
         unit.card.weapon(command.weapon)
         if not isinstance(command, commands.UseTurret) and command.weapon
@@ -104,6 +104,18 @@ def _attack_value(
     finish = 3.0 if expected >= target.hit * 0.8 else 0.0
     leader = 1.0 if target.card.is_leader else 0.0
     return 2.0 + expected * 2 + finish + leader
+
+
+def _item_attack_value(state: MatchState, unit: UnitState, target: str) -> float:
+    """A barrel is worth shooting for the enemies its blast catches, never near our own units."""
+    kind, _, where = target.partition("@")
+    if kind != "barrel":
+        return -1.0  # turrets: not worth an action to this player
+    square = Square.parse(where)
+    caught = [u for u in state.on_map() if u.square is not None and u.square.distance(square) <= 1]
+    if any(u.side == unit.side for u in caught):
+        return -1.0
+    return sum(2.0 + (2.0 if u.hit <= 2 else 0.0) for u in caught) - 0.5
 
 
 def _move_value(

@@ -57,7 +57,7 @@ def check_move(state: MatchState, unit: UnitState, action: str, destination: Squ
         assert unit.square is not None
         why = _why_unreachable(state, unit, destination, budget)
         raise IllegalCommand(
-            f"{unit.name} cannot reach {destination} with {verb} ({budget} squares of movement){why}. "
+            f"{unit.name} cannot reach {destination} with {verb} ({budget} square{'s' if budget != 1 else ''} of movement){why}. "
             f"{unit.name} can reach: {', '.join(ends) or 'nowhere'}."
         )
     return route

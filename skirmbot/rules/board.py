@@ -13,8 +13,9 @@ Terrain is fixed for a match; only doors open and close, so door states are the 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from skirmbot.rules.errors import ContentError, RulesError
 from skirmbot.rules.squares import MAX_BOARD_SIDE, Square
@@ -43,6 +44,20 @@ class EdgeFeature:
 
 
 NO_FEATURE = EdgeFeature()
+T = TypeVar("T")
+
+
+class DoorStates(dict[EdgeKey, bool]):
+    """Door states (True: open) that tell their board when a door opens or closes, so the
+    board can forget what it worked out for the old doors."""
+
+    def __init__(self, states: dict[EdgeKey, bool], on_change: Callable[[], None]) -> None:
+        super().__init__(states)
+        self._on_change = on_change
+
+    def __setitem__(self, key: EdgeKey, value: bool) -> None:
+        super().__setitem__(key, value)
+        self._on_change()
 
 
 class Board:
@@ -64,10 +79,24 @@ class Board:
         self.impassable = impassable
         self._edges = edges
         # Doors are the only terrain that changes during a match: True means open.
-        self.doors: dict[EdgeKey, bool] = {
-            key: feature.door == "open" for key, feature in edges.items() if feature.door
-        }
+        self.doors: dict[EdgeKey, bool] = DoorStates(
+            {key: feature.door == "open" for key, feature in edges.items() if feature.door},
+            self._forget,
+        )
+        self._memo: dict[Any, Any] = {}
         _validate(self)
+
+    def memo(self, key: Any, compute: Callable[[], T]) -> T:
+        """Remember a result that depends only on the terrain and the doors (adjacency, steps):
+        path searches and sight checks ask the same questions thousands of times a match."""
+        try:
+            return self._memo[key]  # type: ignore[no-any-return]
+        except KeyError:
+            value = self._memo[key] = compute()
+            return value
+
+    def _forget(self) -> None:
+        self._memo.clear()
 
     # --- squares -------------------------------------------------------------------------
     def on_board(self, square: Square) -> bool:
@@ -131,7 +160,8 @@ class Board:
         """A board sharing this one's fixed terrain, with its own door states."""
         clone = object.__new__(Board)
         clone.__dict__.update(self.__dict__)
-        clone.doors = dict(self.doors)
+        clone._memo = {}
+        clone.doors = DoorStates(dict(self.doors), clone._forget)
         return clone
 
     def door_states(self) -> dict[str, bool]:

@@ -15,7 +15,7 @@ from typing import Any
 from skirmbot.rules.adjacency import adjacent, adjacent_squares
 from skirmbot.rules.cards import MELEE, RANGED, SpecialRule, Weapon
 from skirmbot.rules.dice import Dice, succeeds
-from skirmbot.rules.errors import IllegalCommand
+from skirmbot.rules.errors import IllegalCommand, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import BARREL, TURRET
 from skirmbot.rules.sight import sight
@@ -98,7 +98,10 @@ def find_target(state: MatchState, attacker: UnitState, text: str) -> Target:
     """Read a target: a unit's name, a square, or `barrel@E5` / `turret@E5`."""
     kind, _, where = text.strip().partition("@")
     if where and kind.lower() in (BARREL, TURRET):
-        square = state.board.parse_square(where)
+        try:
+            square = state.board.parse_square(where)
+        except RulesError as error:
+            raise IllegalCommand(f"'{text}' names no square: {error}") from error
         items = state.items_at(square, kind.lower())
         if not items:
             raise IllegalCommand(f"There is no {kind.lower()} on {square}.")
@@ -399,6 +402,7 @@ def damage_unit(
         return []
     squad = state.squads[victim.side]
     faces = [dice.roll() for _ in range(to_roll)]
+    first_faces = list(faces)  # rulings: every die is logged, with its re-roll
     rerolled: list[int] = []
     if squad.reroll_saves_above is not None:
         for i, face in enumerate(faces):
@@ -410,11 +414,7 @@ def damage_unit(
     lost = min(victim.hit, to_roll - saved)
     hit_before = victim.hit
     victim.hit -= lost
-    note = (
-        f" (standing order: re-rolled {', '.join(map(str, rerolled))} for {len(rerolled)} TO)"
-        if rerolled
-        else ""
-    )
+    note = _standing_reroll_note(first_faces, faces, rerolled)
     events = [
         Event(
             "saves",
@@ -423,6 +423,7 @@ def damage_unit(
             {
                 "unit": victim.id,
                 "faces": faces,
+                "first_faces": first_faces,
                 "needed": victim.card.arm,
                 "saved": saved,
                 "rerolled": rerolled,
@@ -433,6 +434,14 @@ def damage_unit(
     if victim.hit == 0:
         events += take_out(state, victim, cause, unsaved=to_roll - saved, hit_before=hit_before)
     return events
+
+
+def _standing_reroll_note(first_faces: list[int], faces: list[int], rerolled: list[int]) -> str:
+    """How the standing order changed the save dice, die by die, for the log."""
+    if not rerolled:
+        return ""
+    changes = ", ".join(f"die {n}: {first_faces[n - 1]} → {faces[n - 1]}" for n in rerolled)
+    return f" (standing order, {len(rerolled)} TO: re-rolled {changes})"
 
 
 def take_out(
@@ -497,6 +506,7 @@ def damage_turret(
             {
                 "item": turret.id,
                 "faces": faces,
+                "first_faces": faces,
                 "needed": TURRET_ARM,
                 "saved": to_roll - lost,
                 "rerolled": [],

@@ -25,7 +25,7 @@ from skirmbot.rules.costs import (
     pay,
 )
 from skirmbot.rules.dice import Dice
-from skirmbot.rules.errors import IllegalCommand
+from skirmbot.rules.errors import IllegalCommand, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import TURRET as TURRET_ITEM
 from skirmbot.rules.maps import BattleMap
@@ -137,6 +137,13 @@ class Match:
                 "A roll is waiting for your decision: re-roll a die, change one, or accept it first."
             )
 
+    def _square(self, text: str) -> Square:
+        """A square of this map; a mistyped or off-map square makes the command illegal."""
+        try:
+            return self.state.board.parse_square(text)
+        except RulesError as error:
+            raise IllegalCommand(str(error)) from error
+
     def _acting_unit(self, command: Any) -> tuple[UnitState, Activation, bool]:
         """The unit a command acts with, and its activation (a new one if it starts now)."""
         self._your_turn(command.side)
@@ -245,7 +252,7 @@ class Match:
             unit = state.unit(name)
             if unit.side != side:
                 raise IllegalCommand(f"{unit.name} is not in your squad.")
-            square = state.board.parse_square(text)
+            square = self._square(text)
             if not state.board.is_open(square) or not zone.contains(state.board, square):
                 raise IllegalCommand(
                     f"{unit.name} must deploy in your zone, {zone.describe()}; {square} is not in it."
@@ -332,9 +339,7 @@ class Match:
     def _move(self, command: commands.Move | commands.Dash) -> list[Event]:
         unit, activation, is_new = self._acting_unit(command)
         action = MOVE if isinstance(command, commands.Move) else DASH
-        route = actions.check_move(
-            self.state, unit, action, self.state.board.parse_square(command.square)
-        )
+        route = actions.check_move(self.state, unit, action, self._square(command.square))
         cost = action_cost(unit, activation, action)
         events = self._pay(unit, activation, is_new, action, cost, command.orders)
         events.append(actions.do_move(self.state, unit, action, route))
@@ -342,7 +347,7 @@ class Match:
 
     def _door(self, command: commands.Door) -> list[Event]:
         unit, activation, is_new = self._acting_unit(command)
-        toward = self.state.board.parse_square(command.toward) if command.toward else None
+        toward = self._square(command.toward) if command.toward else None
         across = actions.check_door(self.state, unit, toward)
         events = self._pay(
             unit, activation, is_new, DOOR, action_cost(unit, activation, DOOR), command.orders

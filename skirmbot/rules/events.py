@@ -15,7 +15,7 @@ listed per kind below (renderers and campaign medals read them, never the text).
     roll                unit, purpose, faces, skill
     reroll / modify     die (1-based), old, new
     attack              attacker, target, weapon, kind ("ranged"/"melee"), from, to, strikes, damage, cover, support, item?
-    saves               unit, faces, needed, saved, rerolled, lost
+    saves               unit (or item), faces, first_faces (before standing-order re-rolls), needed, saved, rerolled, lost
     taken_out           unit, side, by (unit id or null), by_side, weapon, kind, item?, overkill, turn
     explosion           item, square, kind ("barrel"/"turret")
     item_destroyed      item, kind, square

@@ -1,0 +1,244 @@
+"""Movement: the cost of single steps and the squares a Move or Dash can end on.
+
+Rulings: Movement. A path is a sequence of steps to one of the 8 neighbours; the bot finds the
+cheapest legal path itself (Dijkstra), so a player only names the destination. Replays must
+redraw the very same path, so ties between equally cheap paths are broken deterministically:
+fewest steps first, then the path whose squares, read from the start, come first in `Square`
+order (column, then row).
+
+Terrain only changes when a door opens or closes, so what terrain alone says about each step
+is remembered per board and door state; Units are applied on every call. Inside, squares are
+numbered `x * height + y`, which sorts exactly like `Square`.
+"""
+
+from __future__ import annotations
+
+import heapq
+import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from skirmbot.rules.adjacency import adjacent_squares
+from skirmbot.rules.board import Board, EdgeKey
+from skirmbot.rules.squares import Square
+
+# Leaving a difficult square costs this much more (rulings: Step cost).
+DIFFICULT_EXTRA = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Mover:
+    """The Unit that moves, as far as movement cares."""
+
+    squad: str  # the mover's Squad id; Units of other Squads are enemies
+    fly: bool = False  # FLY: no climbing costs, no climbable edges needed, no difficult terrain
+    ranger: bool = False  # RGR: ignores difficult terrain
+    nimble: bool = False  # NMB: ignores the restrictions on passing enemies
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """The cheapest legal path to a square: start square first, destination last."""
+
+    cost: int
+    path: tuple[Square, ...]
+
+
+def step_cost(
+    board: Board, frm: Square, to: Square, mover: Mover, units: Mapping[Square, str]
+) -> int | None:
+    """Movement points for one step from `frm` to the neighbour `to`, or None when the step
+    is illegal. `units` maps occupied squares to their Unit's Squad id.
+
+    Entering a squadmate's square is a legal step (passing through); ending there is not, and
+    that is `reachable`'s business. Only an NMB mover may step onto an enemy's square.
+    """
+    if not (board.is_open(frm) and board.is_open(to)) or frm.distance(to) != 1:
+        return None
+    grid = _grid(board)
+    occupancy = grid.occupancy(units)
+    target = grid.index(to)
+    for step in grid.steps_from(board, grid.index(frm)):
+        if step.to == target:
+            return _cost(grid, step, mover, occupancy)
+    return None
+
+
+def reachable(
+    board: Board, start: Square, budget: int, mover: Mover, units: Mapping[Square, str]
+) -> dict[Square, Route]:
+    """Every square the mover may end on with at most `budget` movement points, with the
+    cheapest path there; the start square is included at cost 0.
+
+    `units` maps each occupied square to its Unit's Squad id, the mover's own `start` included;
+    these are the positions as at the start of the move.
+    """
+    if not board.is_open(start):
+        return {}
+    grid = _grid(board)
+    origin = grid.index(start)
+    # The mover has left its square: it no longer blocks diagonals or counts as a squadmate.
+    occupancy = grid.occupancy(units)
+    occupancy.pop(origin, None)
+    no_passing: set[int] = set()
+    if not mover.nimble:
+        no_passing = _held_by_enemies(board, grid, start, budget, mover.squad, occupancy)
+    done: set[int] = set()
+    ends: dict[Square, Route] = {}
+    queue: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, (origin,))]
+    while queue:
+        cost, steps, path = heapq.heappop(queue)
+        here = path[-1]
+        if here in done:
+            continue
+        done.add(here)
+        if here == origin or here not in occupancy:
+            ends[grid.squares[here]] = Route(cost, tuple(grid.squares[i] for i in path))
+        # Non-NMB movers never step onto enemies, so these are the only squares reached
+        # that may not be passed through (the start square never counts as passed).
+        if here != origin and here in no_passing:
+            continue
+        for step in grid.steps_from(board, here):
+            if step.to in done:
+                continue
+            extra = _cost(grid, step, mover, occupancy)
+            if extra is not None and cost + extra <= budget:
+                heapq.heappush(queue, (cost + extra, steps + 1, (*path, step.to)))
+    return ends
+
+
+# --- what terrain alone says about steps -----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """A step that terrain allows, by square number: its cost walking and flying (None when
+    only the other is possible), and for a diagonal the two squares beside the corner."""
+
+    frm: int
+    to: int
+    walk: int | None
+    fly: int | None
+    beside: tuple[int, int] | None
+
+
+class _Grid:
+    """Square numbering and the remembered terrain steps of one board and door state."""
+
+    __slots__ = ("width", "height", "squares", "difficult", "_steps")
+
+    def __init__(self, board: Board) -> None:
+        self.width, self.height = board.width, board.height
+        self.squares = [Square(x, y) for x in range(board.width) for y in range(board.height)]
+        self.difficult = [square in board.difficult for square in self.squares]
+        self._steps: dict[int, tuple[_Step, ...]] = {}
+
+    def index(self, square: Square) -> int:
+        return square.x * self.height + square.y
+
+    def occupancy(self, units: Mapping[Square, str]) -> dict[int, str]:
+        return {
+            self.index(square): squad
+            for square, squad in units.items()
+            if 0 <= square.x < self.width and 0 <= square.y < self.height
+        }
+
+    def steps_from(self, board: Board, frm: int) -> tuple[_Step, ...]:
+        steps = self._steps.get(frm)
+        if steps is None:
+            square = self.squares[frm]
+            steps = self._steps[frm] = tuple(
+                step
+                for to in square.around()
+                if board.is_open(to)
+                and (step := _terrain_step(board, self, square, to)) is not None
+            )
+        return steps
+
+
+def _terrain_step(board: Board, grid: _Grid, frm: Square, to: Square) -> _Step | None:
+    if frm.x != to.x and frm.y != to.y:
+        beside = (Square(to.x, frm.y), Square(frm.x, to.y))
+        if not _corner_clear(board, frm, to, beside):
+            return None
+        numbers = (grid.index(beside[0]), grid.index(beside[1]))
+        return _Step(grid.index(frm), grid.index(to), 1, 1, numbers)
+    if board.door_closed(frm, to):
+        return None
+    return _Step(grid.index(frm), grid.index(to), _climb_cost(board, frm, to), 1, None)
+
+
+def _climb_cost(board: Board, frm: Square, to: Square) -> int | None:
+    """1 + U + max(0, D - 1) across the edge; a climb or drop of more than 1 needs a
+    climbable edge (rulings: Step cost). FLY pays none of it."""
+    feature = board.feature(frm, to)
+    if feature.stairs:
+        return 1
+    top = board.top(frm, to)
+    up, down = top - board.level(frm), top - board.level(to)
+    if (up > 1 or down > 1) and not feature.climbable:
+        return None
+    return 1 + up + max(0, down - 1)
+
+
+def _corner_clear(
+    board: Board, frm: Square, to: Square, beside: tuple[Square, Square]
+) -> bool:
+    """Diagonal steps only between squares of one level across a corner with no wall, door
+    or level difference on the four edges meeting there, and both squares beside the corner
+    open (rulebook Diagonal Movement); whether those are empty is for `_cost`."""
+    if not all(board.is_open(square) for square in beside):
+        return False
+    level = board.level(frm)
+    if any(board.level(square) != level for square in (to, *beside)):
+        return False
+    return not any(
+        board.feature(square, end).wall or board.has_door(square, end)
+        for square in beside
+        for end in (frm, to)
+    )
+
+
+def _cost(grid: _Grid, step: _Step, mover: Mover, occupancy: Mapping[int, str]) -> int | None:
+    """The step's cost for this mover among these Units, or None when it may not take it."""
+    squad = occupancy.get(step.to)
+    if squad is not None and squad != mover.squad and not mover.nimble:
+        return None
+    if step.beside is not None and (step.beside[0] in occupancy or step.beside[1] in occupancy):
+        return None
+    cost = step.fly if mover.fly else step.walk
+    if cost is not None and grid.difficult[step.frm] and not (mover.fly or mover.ranger):
+        cost += DIFFICULT_EXTRA
+    return cost
+
+
+def _held_by_enemies(
+    board: Board, grid: _Grid, start: Square, budget: int, squad: str, others: Mapping[int, str]
+) -> set[int]:
+    """Squares adjacent to an enemy that no other squadmate of the mover stands adjacent to:
+    a move may end there but not pass through (rulings: Units in the way). Enemies further
+    than the budget + 1 from the start cannot hold any square the move could pass."""
+    held: set[int] = set()
+    for number, enemy_squad in others.items():
+        enemy = grid.squares[number]
+        if enemy_squad == squad or enemy.distance(start) > budget + 1:
+            continue
+        around = [grid.index(square) for square in adjacent_squares(board, enemy)]
+        if True:
+            held.update(around)
+    return held
+
+
+# Per board (weakly held, so boards are not kept alive): per set of closed doors, the grid.
+_GRIDS: weakref.WeakKeyDictionary[Board, dict[frozenset[EdgeKey], _Grid]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _grid(board: Board) -> _Grid:
+    closed = frozenset(key for key, is_open in board.doors.items() if not is_open)
+    by_doors = _GRIDS.setdefault(board, {})
+    grid = by_doors.get(closed)
+    if grid is None:
+        grid = by_doors[closed] = _Grid(board)
+    return grid
