@@ -152,21 +152,30 @@ def _holds_objective(state: MatchState, unit: UnitState) -> bool:
     )
 
 
+def _prefers_melee(unit: UnitState) -> bool:
+    """A unit whose melee hurts more than its shooting goes for the enemy, not the objectives."""
+
+    def punch(kind: str, skill: int) -> float:
+        hits = sum(1 for face in range(1, 7) if succeeds(face, skill)) / 6
+        return max((w.roa * w.dam * hits for w in unit.card.weapons_of(kind)), default=0.0)
+
+    return punch(MELEE, unit.card.msk) > punch(RANGED, unit.card.rsk)
+
+
 def _goal_distance(state: MatchState, unit: UnitState, square: Square) -> int:
-    """Distance to the nearest objective not held by this squad, else to the nearest enemy."""
+    """Distance to the nearest objective not held by this squad, else to the nearest enemy;
+    melee fighters go for the nearest enemy straight away."""
+    enemies = [e.square for e in state.on_map(1 - unit.side) if e.square is not None]
     others = {u.square for u in state.on_map(unit.side) if u is not unit}
     goals = [
         s
         for n, s in enumerate(state.objectives)
         if objective_controller(state, n) != unit.side and s not in others
     ]
-    if not goals:
-        goals = [e.square for e in state.on_map(1 - unit.side) if e.square is not None]
+    if not goals or (_prefers_melee(unit) and enemies):
+        goals = enemies
     if not goals:
         return 0
     distance = min(square.distance(goal) for goal in goals)
-    near_enemy = any(
-        e.square is not None and adjacent(state.board, square, e.square)
-        for e in state.on_map(1 - unit.side)
-    )
-    return distance + (1 if near_enemy and unit.card.rsk > unit.card.msk else 0)
+    near_enemy = any(adjacent(state.board, square, e) for e in enemies)
+    return distance + (1 if near_enemy and not _prefers_melee(unit) else 0)

@@ -33,6 +33,10 @@ def main(argv: list[str] | None = None) -> int:
     except RulesError as error:
         print(f"skirmbot: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`skirmbot replay x.json | head`): stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def _replay(path: Path, as_json: bool) -> int:

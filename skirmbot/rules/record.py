@@ -8,17 +8,15 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from skirmbot.rules.commands import Command, command_from_json
+from skirmbot.rules.commands import Command
 from skirmbot.rules.dice import Dice, dice_from_json
 from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import RulesError
-from skirmbot.rules.maps import map_from_json
-from skirmbot.rules.missions import mission_from_json
-from skirmbot.rules.squads import squad_from_json
+from skirmbot.rules.ruleset import DEFAULT_RULESET, ruleset
 
 RECORD_FORMAT = "skirmbot-record"
 RECORD_VERSION = 1
-SKIRM = "skirm"
+SKIRM = DEFAULT_RULESET
 
 
 class ReplayError(RulesError):
@@ -89,29 +87,20 @@ class MatchRecord:
 
 
 def start_match(record: MatchRecord, dice: Dice | None = None) -> Match:
-    """A match at its start, built from the record's content and dice."""
-    content = record.content
-    squads = content.get("squads")
-    if not isinstance(squads, list) or len(squads) != 2:
-        raise RulesError("A record's content needs exactly two squads.")
-    mission = mission_from_json(content.get("mission"))
-    return Match(
-        map_from_json(content.get("map")),
-        mission,
-        (
-            squad_from_json(squads[0], mission.ep_limit),
-            squad_from_json(squads[1], mission.ep_limit),
-        ),
-        dice if dice is not None else dice_from_json(record.dice),
+    """A match at its start, built from the record's content and dice by its ruleset."""
+    rules = ruleset(record.ruleset)
+    return rules.new_match(
+        record.content, dice if dice is not None else dice_from_json(record.dice)
     )
 
 
 def replay(record: MatchRecord, upto: int | None = None) -> Match:
     """Apply the record's commands in order (the first `upto` of them if given)."""
     match = start_match(record)
+    rules = ruleset(record.ruleset)
     for position, data in enumerate(record.commands[:upto], start=1):
         try:
-            match.apply(command_from_json(data))
+            rules.apply(match, rules.parse_command(data))
         except RulesError as error:
             raise ReplayError(position, data, str(error)) from error
     return match
