@@ -41,7 +41,11 @@ def automatic_play(seeds: range) -> tuple[int, float, float]:
         match, _ = new_demo_match(seed)
         state = match.state
         while state.phase != ENDED:
-            side = next(s for s in (0, 1) if not state.squads[s].deployed) if state.to_act is None else state.to_act
+            side = (
+                next(s for s in (0, 1) if not state.squads[s].deployed)
+                if state.to_act is None
+                else state.to_act
+            )
             command = autoplayer.choose(state, side)
             start = time.perf_counter()
             match.apply(command)
@@ -59,14 +63,22 @@ def main() -> None:
     records = [play_demo(seed)[1] for seed in range(5)]
     texts = [record.dumps() for record in records]
     replay_time = statistics.median(median_seconds(lambda r=r: replay(r), 5) for r in records)  # type: ignore[misc]
-    parse_time = statistics.median(median_seconds(lambda t=t: MatchRecord.loads(t), 20) for t in texts)  # type: ignore[misc]
-    print(f"replay of a whole 4-turn record: {replay_time * 1000:.2f} ms median ({statistics.mean(len(r.commands) for r in records):.0f} commands)")
+    parse_time = statistics.median(
+        median_seconds(lambda t=t: MatchRecord.loads(t), 20) for t in texts
+    )  # type: ignore[misc]
+    print(
+        f"replay of a whole 4-turn record: {replay_time * 1000:.2f} ms median ({statistics.mean(len(r.commands) for r in records):.0f} commands)"
+    )
 
     match = replay(records[0], upto=20)
     state = match.state
     unit = next(u for u in state.on_map())
-    weapon = usable_weapons(unit, RANGED)[0] if usable_weapons(unit, RANGED) else unit.card.weapons[0]
-    listing = median_seconds(lambda: (reachable_squares(state, unit, MOVE), reachable_squares(state, unit, DASH)), 50)
+    weapon = (
+        usable_weapons(unit, RANGED)[0] if usable_weapons(unit, RANGED) else unit.card.weapons[0]
+    )
+    listing = median_seconds(
+        lambda: (reachable_squares(state, unit, MOVE), reachable_squares(state, unit, DASH)), 50
+    )
     targets = median_seconds(lambda: attack_targets(state, unit, weapon.kind, weapon), 50)
     print(f"reachable squares (Move + Dash) of one unit: {listing * 1000:.3f} ms median")
     print(f"legal targets of one weapon: {targets * 1000:.3f} ms median")

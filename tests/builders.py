@@ -100,14 +100,18 @@ def skirm_match(
     squads = []
     for side in (0, 1):
         cards = _with_leader([card for card, _ in placed[side]])
-        squads.append(squad_from_json({"name": ["Red", "Blue"][side], "units": cards}, ep_limit=1000))
+        squads.append(
+            squad_from_json({"name": ["Red", "Blue"][side], "units": cards}, ep_limit=1000)
+        )
     battle_map, mission = map_from_json(map_data), mission_from_json(mission_data)
     if turns_total is not None:
         object.__setattr__(mission, "turns", turns_total)
     leader_dice = [sum(c.value("LD") for c in squad.units) for squad in squads]
     setup = [1, 2] if initiative == 0 else [2, 1]
     first, second = initiative, 1 - initiative
-    setup += _order_faces(3 + leader_dice[first], orders[first]) + _order_faces(3 + leader_dice[second], orders[second])
+    setup += _order_faces(3 + leader_dice[first], orders[first]) + _order_faces(
+        3 + leader_dice[second], orders[second]
+    )
     dice = ScriptedDice(setup + list(faces or []))
     match = Match(battle_map, mission, (squads[0], squads[1]), dice)
     for side in (0, 1):

@@ -45,7 +45,9 @@ def refused(match: Match, command: Command, phrase: str) -> None:
 
 def paid(events: list[Event]) -> list[tuple[str, int, int]]:
     """(action, ACT, TO) of every cost paid in these events."""
-    return [(e.data["action"], e.data["act"], e.data["orders"]) for e in events if e.kind == "cost_paid"]
+    return [
+        (e.data["action"], e.data["act"], e.data["orders"]) for e in events if e.kind == "cost_paid"
+    ]
 
 
 def of(events: list[Event], kind: str) -> list[dict[str, Any]]:
@@ -72,7 +74,11 @@ def test_third_repeat_costs_three() -> None:
     match.apply(Move(0, "Remus", "C4"))
     match.apply(Move(0, "Remus", "C5"))
     assert match.state.activation is not None and match.state.activation.act_left == 1
-    refused(match, Move(0, "Remus", "C6"), "Move costs 3 and Remus has 1 ACT left: spend 2 Tactical Orders")
+    refused(
+        match,
+        Move(0, "Remus", "C6"),
+        "Move costs 3 and Remus has 1 ACT left: spend 2 Tactical Orders",
+    )
     events = match.apply(Move(0, "Remus", "C6", orders=2))
     assert paid(events) == [("move", 1, 2)]
     assert match.state.squads[0].orders == 0
@@ -195,9 +201,17 @@ def test_short_of_act_without_orders_refused_naming_the_orders_needed() -> None:
 def test_orders_offered_must_fit_the_cost_and_the_squad() -> None:
     """Rulebook Tactical Orders: only TO the squad has, and no more than the action costs."""
     match = skirm_match(duel(), orders=(1, 0))
-    refused(match, Move(0, "Remus", "C4", orders=2), "Move costs 1; you cannot spend 2 Tactical Orders on it.")
+    refused(
+        match,
+        Move(0, "Remus", "C4", orders=2),
+        "Move costs 1; you cannot spend 2 Tactical Orders on it.",
+    )
     match.apply(Move(0, "Remus", "C4"))
-    refused(match, Move(0, "Remus", "C6", orders=2), "You asked to spend 2 Tactical Orders but your squad has 1.")
+    refused(
+        match,
+        Move(0, "Remus", "C6", orders=2),
+        "You asked to spend 2 Tactical Orders but your squad has 1.",
+    )
     refused(match, Move(0, "Remus", "C6", orders=-1), "cannot be negative")
 
 
@@ -251,7 +265,9 @@ def test_dash_moves_one_square() -> None:
     """Rulebook Basic Actions: Dash/Crawl moves up to 1 square, following the Move rules."""
     match = skirm_match(duel())
     events = match.apply(Dash(0, "Remus", "D4"))
-    assert of(events, "moved") == [{"unit": "Remus", "path": ["C3", "D4"], "cost": 1, "action": "dash"}]
+    assert of(events, "moved") == [
+        {"unit": "Remus", "path": ["C3", "D4"], "cost": 1, "action": "dash"}
+    ]
 
 
 def test_unreachable_square_refused_with_the_reachable_list() -> None:
@@ -381,7 +397,9 @@ def test_crate_mp() -> None:
     match = crate_match()
     events = match.apply(OpenCrate(0, "Remus", "mp"))
     assert paid(events) == [("crate", 1, 0)]
-    assert of(events, "crate_opened") == [{"unit": "Remus", "item": 0, "option": "mp", "square": "C3"}]
+    assert of(events, "crate_opened") == [
+        {"unit": "Remus", "item": 0, "option": "mp", "square": "C3"}
+    ]
     assert match.state.squads[0].mp == 1
     assert match.state.items[0].square is None
     refused(match, OpenCrate(0, "Remus", "to"), "There is no crate on C3")
@@ -442,7 +460,9 @@ def test_crate_ammo_refill_only_for_a_used_lim_weapon() -> None:
         items=[{"kind": "crate", "square": "C6"}],
         faces=[6, 6],
     )
-    refused(match, OpenCrate(0, "Remus", "ammo"), "Remus has no used Limited Ammo weapon to refill.")
+    refused(
+        match, OpenCrate(0, "Remus", "ammo"), "Remus has no used Limited Ammo weapon to refill."
+    )
     match.apply(Shoot(0, "Remus", "Vex", "Grenade"))
     assert match.state.units["Remus"].lim_uses_left == {"Grenade": 0}
     refused(match, Shoot(0, "Remus", "Vex", "Grenade"), "has already been used in this battle")
@@ -500,6 +520,10 @@ def test_lim_weapon_usable_once_per_battle() -> None:
 def test_weapon_choice_refusals() -> None:
     """Rulebook Combat 1.1: the attacker picks one of its weapons of the right type."""
     match = skirm_match(duel(weapons=[PISTOL, CARBINE]))
-    refused(match, Shoot(0, "Remus", "Vex"), "Remus has several ranged weapons; name one: Pistol, Carbine.")
+    refused(
+        match,
+        Shoot(0, "Remus", "Vex"),
+        "Remus has several ranged weapons; name one: Pistol, Carbine.",
+    )
     refused(match, Shoot(0, "Remus", "Vex", "Knife"), "Remus has no ranged weapon called 'Knife'")
     refused(match, Melee(0, "Remus", "Vex"), "Remus has no melee weapon.")

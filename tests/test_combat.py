@@ -64,7 +64,10 @@ def shootout(
 ) -> Match:
     """Remus (Red) and Vex (Blue), 7 squares apart on open ground unless told otherwise."""
     return skirm_match(
-        {0: [unit("Remus", red_square, **(red or {}))], 1: [unit("Vex", blue_square, **(blue or {}))]},
+        {
+            0: [unit("Remus", red_square, **(red or {}))],
+            1: [unit("Vex", blue_square, **(blue or {}))],
+        },
         faces=faces,
         orders=orders,
         **options,
@@ -82,10 +85,25 @@ def test_ranged_attack_rolls_strikes_then_saves() -> None:
     match = shootout(faces=[3, 4, 4])
     events = match.apply(Shoot(0, "Remus", "Vex"))
     assert kinds(events) == ["activation_started", "cost_paid", "roll", "attack", "saves"]
-    assert one(events, "roll") == {"unit": "Remus", "purpose": "ranged attack", "faces": [3, 4], "skill": 3}
+    assert one(events, "roll") == {
+        "unit": "Remus",
+        "purpose": "ranged attack",
+        "faces": [3, 4],
+        "skill": 3,
+    }
     attack = one(events, "attack")
-    assert (attack["strikes"], attack["damage"], attack["cover"], attack["support"]) == (1, 1, False, False)
-    assert (attack["kind"], attack["weapon"], attack["from"], attack["to"]) == ("ranged", "Rifle", "C3", "C10")
+    assert (attack["strikes"], attack["damage"], attack["cover"], attack["support"]) == (
+        1,
+        1,
+        False,
+        False,
+    )
+    assert (attack["kind"], attack["weapon"], attack["from"], attack["to"]) == (
+        "ranged",
+        "Rifle",
+        "C3",
+        "C10",
+    )
     assert one(events, "saves") == {
         "unit": "Vex", "faces": [4], "first_faces": [4], "needed": 3, "saved": 0,
         "rerolled": [], "lost": 1,
@@ -160,9 +178,19 @@ def test_melee_attack_uses_msk_and_the_same_steps() -> None:
     (4 strikes for MSK 4, 5 misses), then saves as for ranged combat."""
     match = shootout({"msk": 4, "rsk": 2}, blue_square="D4", faces=[4, 5, 5])
     events = match.apply(Melee(0, "Remus", "Vex"))
-    assert one(events, "roll") == {"unit": "Remus", "purpose": "melee attack", "faces": [4, 5], "skill": 4}
+    assert one(events, "roll") == {
+        "unit": "Remus",
+        "purpose": "melee attack",
+        "faces": [4, 5],
+        "skill": 4,
+    }
     attack = one(events, "attack")
-    assert (attack["kind"], attack["weapon"], attack["strikes"], attack["damage"]) == ("melee", "Knife", 1, 1)
+    assert (attack["kind"], attack["weapon"], attack["strikes"], attack["damage"]) == (
+        "melee",
+        "Knife",
+        1,
+        1,
+    )
     assert one(events, "saves")["lost"] == 1 and vex(match) == 2
     assert match.dice.remaining == 0
 
@@ -170,7 +198,11 @@ def test_melee_attack_uses_msk_and_the_same_steps() -> None:
 def test_melee_needs_an_adjacent_target() -> None:
     """Rulebook Combat 1.2.2: the melee target must be in an adjacent square."""
     match = shootout(blue_square="C5", faces=[])
-    refused(match, Melee(0, "Remus", "Vex"), "Vex is not adjacent to Remus: a Melee Attack needs an adjacent target. In reach: nothing.")
+    refused(
+        match,
+        Melee(0, "Remus", "Vex"),
+        "Vex is not adjacent to Remus: a Melee Attack needs an adjacent target. In reach: nothing.",
+    )
 
 
 def test_melee_refused_across_a_high_wall() -> None:
@@ -290,13 +322,17 @@ def test_ranged_refused_at_an_adjacent_target() -> None:
 def test_ranged_refused_with_an_enemy_adjacent_to_the_attacker() -> None:
     """Rulebook Combat 1.2.1: no Ranged Attack with an enemy unit in an adjacent square."""
     match = skirm_match({0: [unit("Remus", "C3")], 1: [unit("Vex", "C10"), unit("Bo", "D4")]})
-    refused(match, Shoot(0, "Remus", "Vex"), "ranged attacks need no enemy adjacent to the attacker")
+    refused(
+        match, Shoot(0, "Remus", "Vex"), "ranged attacks need no enemy adjacent to the attacker"
+    )
 
 
 def test_ranged_refused_with_a_squadmate_adjacent_to_the_target() -> None:
     """Rulebook Combat 1.2.1: the attacker has no squadmate adjacent to the target."""
     match = skirm_match({0: [unit("Remus", "C3"), unit("Ann", "D9")], 1: [unit("Vex", "C10")]})
-    refused(match, Shoot(0, "Remus", "Vex"), "ranged attacks need no squadmate adjacent to the target")
+    refused(
+        match, Shoot(0, "Remus", "Vex"), "ranged attacks need no squadmate adjacent to the target"
+    )
 
 
 def test_ranged_refused_out_of_range() -> None:
@@ -498,4 +534,3 @@ def test_standing_orders_values_checked() -> None:
     refused(match, SetStandingOrders(1, reroll_saves_above=21), "from 0 to 20")
     events = match.apply(SetStandingOrders(1, reroll_saves_above=None))
     assert "never spend TO on reactions" in events[0].text
-

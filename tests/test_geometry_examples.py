@@ -36,7 +36,9 @@ class ExampleUnit:
 
     def mover(self) -> Mover:
         return Mover(
-            self.squad, fly="FLY" in self.flags, ranger="RGR" in self.flags,
+            self.squad,
+            fly="FLY" in self.flags,
+            ranger="RGR" in self.flags,
             nimble="NMB" in self.flags,
         )
 
@@ -68,15 +70,21 @@ class Example:
             return step_cost(self.board, frm, to, mover, self.occupancy)
         if kind in ("los", "cover"):
             seen = sight(
-                self.board, self.square(query["attacker"]), self.square(query["target"]),
+                self.board,
+                self.square(query["attacker"]),
+                self.square(query["target"]),
                 self.occupancy.keys(),
             )
             return seen.visible if kind == "los" else seen.cover
         if kind == "ranged":
             attacker = self.units[query["attacker"]]
             problem = ranged_target_problem(
-                self.board, attacker.square, self.square(query["target"]), query["range"],
-                self.occupancy, attacker.squad,
+                self.board,
+                attacker.square,
+                self.square(query["target"]),
+                query["range"],
+                self.occupancy,
+                attacker.squad,
             )
             return problem is None
         raise AssertionError(f"unknown query kind {kind}")

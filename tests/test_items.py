@@ -256,14 +256,22 @@ def test_item_on_the_attackers_own_square_cannot_be_attacked() -> None:
     """docs/rulings.md (Combat and items): an item on the unit's own square is not a valid
     target (a ranged target is at least 2 squares away, a melee target adjacent)."""
     match = skirm_match({0: [unit("Remus", "C3")], 1: [unit("Vex", "C10")]}, items=[turret("C3")])
-    refused(match, Shoot(0, "Remus", "turret@C3"), "Remus cannot attack something on its own square.")
-    refused(match, Melee(0, "Remus", "turret@C3"), "Remus cannot attack something on its own square.")
+    refused(
+        match, Shoot(0, "Remus", "turret@C3"), "Remus cannot attack something on its own square."
+    )
+    refused(
+        match, Melee(0, "Remus", "turret@C3"), "Remus cannot attack something on its own square."
+    )
 
 
 def test_turret_needs_the_unit_on_its_square() -> None:
     """Rulebook Turret: to use a turret a unit must occupy its square."""
     match = skirm_match({0: [unit("Remus", "C3")], 1: [unit("Vex", "C10")]}, items=[turret("C4")])
-    refused(match, UseTurret(0, "Remus", "Vex"), "There is no turret on C3; Remus must stand on a turret to use it.")
+    refused(
+        match,
+        UseTurret(0, "Remus", "Vex"),
+        "There is no turret on C3; Remus must stand on a turret to use it.",
+    )
 
 
 def test_turret_takes_damage_with_2_arm() -> None:
@@ -276,8 +284,15 @@ def test_turret_takes_damage_with_2_arm() -> None:
     )
     events = match.apply(Shoot(0, "Remus", "turret@C8"))
     assert of(events, "saves") == [
-        {"item": 0, "faces": [2, 3], "first_faces": [2, 3], "needed": 2, "saved": 1,
-         "rerolled": [], "lost": 1}
+        {
+            "item": 0,
+            "faces": [2, 3],
+            "first_faces": [2, 3],
+            "needed": 2,
+            "saved": 1,
+            "rerolled": [],
+            "lost": 1,
+        }
     ]
     assert match.state.items[0].hit == 1 and str(match.state.items[0].square) == "C8"
     assert match.dice.remaining == 0
@@ -296,7 +311,12 @@ def test_destroyed_turret_deals_3_damage_to_the_unit_on_its_square() -> None:
     assert of(events, "item_destroyed") == [{"item": 0, "kind": "turret", "square": "C10"}]
     assert of(events, "saves")[1]["unit"] == "Vex" and of(events, "saves")[1]["faces"] == [6, 6, 6]
     taken = of(events, "taken_out")[0]
-    assert (taken["unit"], taken["by"], taken["kind"], taken["item"]) == ("Vex", "Remus", "explosion", "turret")
+    assert (taken["unit"], taken["by"], taken["kind"], taken["item"]) == (
+        "Vex",
+        "Remus",
+        "explosion",
+        "turret",
+    )
     assert match.state.items[0].square is None
     assert match.dice.remaining == 0
 

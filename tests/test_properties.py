@@ -93,8 +93,10 @@ def verify_alternation(match: Match, content: dict[str, Any]) -> None:
     last_turn = 0
     for command in match.commands:
         state = live.state
-        starts = state.phase != DEPLOYMENT and state.activation is None and isinstance(
-            command, commands.UnitCommand | commands.EndActivation
+        starts = (
+            state.phase != DEPLOYMENT
+            and state.activation is None
+            and isinstance(command, commands.UnitCommand | commands.EndActivation)
         )
         if starts:
             side = command.side
@@ -105,9 +107,14 @@ def verify_alternation(match: Match, content: dict[str, Any]) -> None:
                 assert side == owed_to or not state.ready_units(owed_to)
                 owed -= 1
             elif last_side is not None and side == last_side:
-                assert not state.ready_units(1 - side), "a squad went twice while the other had Ready units"
+                assert not state.ready_units(1 - side), (
+                    "a squad went twice while the other had Ready units"
+                )
             last_side = side
         if isinstance(command, commands.Delay):
+            if state.turn != last_turn:  # the initiative squad delays its very first activation
+                assert command.side == state.initiative
+                last_turn, last_side = state.turn, command.side
             owed_to, owed = 1 - command.side, 2
         live.apply(command)
 
@@ -129,7 +136,13 @@ def test_random_matches_keep_the_invariants(seed: int, noise: int) -> None:
             break
         if rng.random() < 0.3:
             try_illegal(match, random_command(names, rng))
-        side = next(s for s in (0, 1) if not state.squads[s].deployed) if state.to_act is None else state.to_act
+            if state.phase == ENDED:
+                break  # the random command happened to be legal, a concession for example
+        side = (
+            next(s for s in (0, 1) if not state.squads[s].deployed)
+            if state.to_act is None
+            else state.to_act
+        )
         options = legal_commands(state, side)
         if options and rng.random() < 0.35:
             match.apply(rng.choice(options))  # every listed command must be accepted

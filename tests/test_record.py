@@ -204,7 +204,9 @@ def test_record_that_is_not_a_record_refused() -> None:
 
 
 # --- the command line ---------------------------------------------------------------------------
-def test_cli_replay_prints_the_readable_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_replay_prints_the_readable_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """CLI `skirmbot replay FILE`: the match log in sentences (costs left out), exit 0."""
     match, _ = live_match()
     path = write(tmp_path, record_of(match, CONTENT).to_json())
@@ -214,7 +216,9 @@ def test_cli_replay_prints_the_readable_log(tmp_path: Path, capsys: pytest.Captu
     assert "Turn 1 of 4 begins." in out and "Blue conceded: Red wins." in out
 
 
-def test_cli_replay_json_prints_the_final_state(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_replay_json_prints_the_final_state(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """CLI `skirmbot replay FILE --json`: the final state as JSON, exit 0."""
     match, _ = live_match()
     path = write(tmp_path, record_of(match, CONTENT).to_json())
@@ -234,7 +238,9 @@ def test_cli_broken_record_exits_non_zero_with_the_position(
     assert "replay stopped at command 4: It is Red's activation, not yours." in err
 
 
-def test_cli_unreadable_record_exits_non_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_unreadable_record_exits_non_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """CLI: a file that is not a record, or no file, exits non-zero with a message."""
     path = write(tmp_path, {"hello": "world"})
     assert main(["replay", str(path)]) != 0

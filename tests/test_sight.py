@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from skirmbot.rules.board import Board, edge_key, parse_board
 from skirmbot.rules.sight import in_cover, line_of_sight, sight
 from skirmbot.rules.squares import Square
+from skirmbot.rules.targeting import ranged_target_problem
 
 FLAT = [". . . . . ."] * 6
 TENTH = Fraction(1, 10)
@@ -28,9 +29,7 @@ Interval = tuple[Fraction, Fraction]
 def sight_points(square: Square) -> list[tuple[Fraction, Fraction]]:
     """TL, TR, BL, BR: 1/10 inside each corner (rulings: Sight points)."""
     return [
-        (square.x + dx, square.y + dy)
-        for dy in (TENTH, 1 - TENTH)
-        for dx in (TENTH, 1 - TENTH)
+        (square.x + dx, square.y + dy) for dy in (TENTH, 1 - TENTH) for dx in (TENTH, 1 - TENTH)
     ]
 
 
@@ -90,10 +89,7 @@ def reference_obstructed(
         for b in (a.offset(1, 0), a.offset(0, 1)):
             if not (board.is_open(a) and board.is_open(b)):
                 continue  # off the board, or meeting it means meeting an impassable square
-            if a.x == b.x:
-                box = (a.x, b.y, a.x + 1, b.y)
-            else:
-                box = (b.x, a.y, b.x, a.y + 1)
+            box = (a.x, b.y, a.x + 1, b.y) if a.x == b.x else (b.x, a.y, b.x, a.y + 1)
             meeting = box_meeting(p, q, tuple(Fraction(v) for v in box))
             if meeting is None:
                 continue
@@ -131,9 +127,7 @@ def reference_sight(
     pairs_seen, pairs_covered = 0, 0
     for p in sight_points(attacker):
         for _, box, side in target_edges(target):
-            faces = {
-                0: p[1] < box[1], 1: p[1] > box[1], 2: p[0] < box[0], 3: p[0] > box[0]
-            }[side]
+            faces = {0: p[1] < box[1], 1: p[1] > box[1], 2: p[0] < box[0], 3: p[0] > box[0]}[side]
             if not faces:
                 continue
             ends = [targets[j] for j in next_to[side]]
@@ -157,10 +151,9 @@ def boards_and_units(draw: st.DrawFn) -> tuple[Board, list[Square]]:
     width = draw(st.integers(6, 7))
     height = draw(st.integers(6, 7))
     cells = [[draw(st.sampled_from(CELLS)) for _ in range(width)] for _ in range(height)]
+    cells[0][:2] = [".", "."]  # room for two units
     rows = [" ".join(row) for row in cells]
-    open_squares = [
-        Square(x, y) for y in range(height) for x in range(width) if cells[y][x] != "#"
-    ]
+    open_squares = [Square(x, y) for y in range(height) for x in range(width) if cells[y][x] != "#"]
     candidates = sorted(
         {
             edge_key(a, b)
@@ -169,7 +162,9 @@ def boards_and_units(draw: st.DrawFn) -> tuple[Board, list[Square]]:
             if b in open_squares
         }
     )
-    chosen = draw(st.lists(st.sampled_from(candidates), unique=True, max_size=12)) if candidates else []
+    chosen = []
+    if candidates:
+        chosen = draw(st.lists(st.sampled_from(candidates), unique=True, max_size=12))
     edges = []
     for a, b in chosen:
         feature = draw(st.sampled_from(["wall=1", "wall=2", "wall=3", "door=closed", "door=open"]))
@@ -179,8 +174,9 @@ def boards_and_units(draw: st.DrawFn) -> tuple[Board, list[Square]]:
     return board, units
 
 
-@settings(max_examples=100, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(boards_and_units())
 def test_sight_agrees_with_a_word_for_word_reference(drawn: tuple[Board, list[Square]]) -> None:
     """Rulings: Line of sight, What obstructs a segment (a)-(d), Cover, High ground."""
@@ -276,3 +272,48 @@ def test_repeated_queries_give_the_same_answer_with_and_without_units() -> None:
     first = sight(board, attacker, target, [])
     assert not sight(board, attacker, target, [Square.parse("C3")]).visible
     assert sight(board, attacker, target, []) == first
+
+
+# --- ranged restrictions -----------------------------------------------------------------------
+
+
+def test_a_target_across_a_cliff_at_distance_1_may_be_shot() -> None:
+    """Rulings: Ranged restrictions; a target across a cliff at distance 1 is not adjacent,
+    and from the cliff top the near sight points see over the edge."""
+    board = parse_board([". . . . . .", ". 2 . . . ."] + FLAT[2:], [])
+    a, t = Square.parse("B2"), Square.parse("C2")
+    assert ranged_target_problem(board, a, t, 3, {a: "red", t: "blue"}, "red") is None
+
+
+def test_a_target_behind_a_closed_door_at_distance_1_is_not_adjacent_but_unseen() -> None:
+    """Rulings: Ranged restrictions and Doors: not adjacent, but hidden by the door."""
+    board = parse_board(FLAT, ["B2|C2: door=closed"])
+    units = {Square.parse("B2"): "red", Square.parse("C2"): "blue"}
+    problem = ranged_target_problem(board, Square.parse("B2"), Square.parse("C2"), 3, units, "red")
+    assert problem == "No line of sight from B2 to C2."
+
+
+def test_each_ranged_restriction_says_why() -> None:
+    """Rulings: Ranged restrictions: adjacency, enemy next to the attacker, range, squadmate
+    next to the target; cover is no restriction."""
+    board = parse_board(FLAT, ["D3|E3: wall=1"])
+    a, t = Square.parse("B3"), Square.parse("E3")
+
+    def problem(units: dict[str, str], weapon_range: int = 6, target: Square = t) -> str | None:
+        placed = {a: "red", target: "blue"} | {Square.parse(k): v for k, v in units.items()}
+        return ranged_target_problem(board, a, target, weapon_range, placed, "red")
+
+    assert problem({}) is None  # in cover behind the low wall, still a fair shot
+    assert problem({}, target=Square.parse("C3")) == (
+        "The target on C3 is adjacent to B3: ranged attacks need a target that is not adjacent."
+    )
+    assert problem({"A2": "blue"}) == (
+        "An enemy on A2 is adjacent to the attacker on B3: ranged attacks need no enemy "
+        "adjacent to the attacker."
+    )
+    assert problem({}, weapon_range=2) == "E3 is 3 squares away; this weapon's range is 2."
+    assert problem({"F4": "red"}) == (
+        "A squadmate on F4 is adjacent to the target on E3: ranged attacks need no squadmate "
+        "adjacent to the target."
+    )
+    assert problem({"D3": "green"}) == "No line of sight from B3 to E3."

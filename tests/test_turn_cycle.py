@@ -161,6 +161,7 @@ def test_initiative_ties_are_rerolled() -> None:
 
 def test_first_turn_starts_when_both_squads_have_deployed() -> None:
     """Rulebook Game Cycle 3: the first turn starts (ready, initiative, orders) after set-up."""
+
     def squad(name: str, leader: str) -> dict[str, object]:
         card = unit(leader, "A1", specials=["LD1"])[0]
         return {"name": name, "units": [card]}
@@ -181,7 +182,13 @@ def test_first_turn_starts_when_both_squads_have_deployed() -> None:
     refused(match, Deploy(0, {"Remus": "C13"}), "C13 is off the map")
     assert match.apply(Deploy(0, {"Remus": "C1"}))[0].kind == "deployed"
     events = match.apply(Deploy(1, {"Vex": "C12"}))
-    assert kinds(events) == ["deployed", "turn_started", "initiative", "orders_rolled", "orders_rolled"]
+    assert kinds(events) == [
+        "deployed",
+        "turn_started",
+        "initiative",
+        "orders_rolled",
+        "orders_rolled",
+    ]
     assert events[2].data == {"rolls": [[2, 2], [6, 1]], "side": 1}
     assert [s.orders for s in match.state.squads] == [3, 0]
     assert (match.state.turn, match.state.to_act) == (1, 1)
@@ -481,7 +488,11 @@ def test_commands_out_of_turn_are_refused() -> None:
     refused(match, EndActivation(0), "No unit is activating")
     refused(match, Move(0, "Nobody", "C4"), "There is no unit called 'Nobody'")
     match.apply(Move(0, "Remus", "C4"))
-    refused(match, Move(0, "Ann", "E4"), "Remus is activating; end its activation before activating Ann.")
+    refused(
+        match,
+        Move(0, "Ann", "E4"),
+        "Remus is activating; end its activation before activating Ann.",
+    )
     refused(match, Activate(0, "Remus"), "Remus is already activating.")
     refused(match, Deploy(0, {"Remus": "C1"}), "Deployment is over.")
     match.apply(EndActivation(0))

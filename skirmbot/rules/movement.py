@@ -7,23 +7,26 @@ fewest steps first, then the path whose squares, read from the start, come first
 order (column, then row).
 
 Terrain only changes when a door opens or closes, so what terrain alone says about each step
-is remembered per board and door state; Units are applied on every call. Inside, squares are
+is remembered in the board's memo, which the board clears when a door opens or closes; Units
+are applied on every call. Inside, squares are
 numbered `x * height + y`, which sorts exactly like `Square`.
 """
 
 from __future__ import annotations
 
 import heapq
-import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from skirmbot.rules.adjacency import adjacent_squares
-from skirmbot.rules.board import Board, EdgeKey
+from skirmbot.rules.board import Board, edge_key
 from skirmbot.rules.squares import Square
 
 # Leaving a difficult square costs this much more (rulings: Step cost).
 DIFFICULT_EXTRA = 1
+# A path found by the search: (cost, steps, square numbers). Labels sort exactly as the
+# tie-break wants, so the first label taken from the queue for a square is its route.
+_Label = tuple[int, int, tuple[int, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +86,10 @@ def reachable(
     no_passing: set[int] = set()
     if not mover.nimble:
         no_passing = _held_by_enemies(board, grid, start, budget, mover.squad, occupancy)
+    best: dict[int, _Label] = {origin: (0, 0, (origin,))}
     done: set[int] = set()
     ends: dict[Square, Route] = {}
-    queue: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, (origin,))]
+    queue: list[_Label] = [best[origin]]
     while queue:
         cost, steps, path = heapq.heappop(queue)
         here = path[-1]
@@ -93,7 +97,7 @@ def reachable(
             continue
         done.add(here)
         if here == origin or here not in occupancy:
-            ends[grid.squares[here]] = Route(cost, tuple(grid.squares[i] for i in path))
+            ends[grid.squares[here]] = Route(cost, tuple([grid.squares[i] for i in path]))
         # Non-NMB movers never step onto enemies, so these are the only squares reached
         # that may not be passed through (the start square never counts as passed).
         if here != origin and here in no_passing:
@@ -102,8 +106,13 @@ def reachable(
             if step.to in done:
                 continue
             extra = _cost(grid, step, mover, occupancy)
-            if extra is not None and cost + extra <= budget:
-                heapq.heappush(queue, (cost + extra, steps + 1, (*path, step.to)))
+            if extra is None or cost + extra > budget:
+                continue
+            label = (cost + extra, steps + 1, (*path, step.to))
+            known = best.get(step.to)
+            if known is None or label < known:
+                best[step.to] = label
+                heapq.heappush(queue, label)
     return ends
 
 
@@ -112,35 +121,41 @@ def reachable(
 
 @dataclass(frozen=True, slots=True)
 class _Step:
-    """A step that terrain allows, by square number: its cost walking and flying (None when
-    only the other is possible), and for a diagonal the two squares beside the corner."""
+    """A step that terrain allows, by square number: its cost walking (None when only FLY can
+    take it; FLY always pays 1), and for a diagonal the two squares beside the corner."""
 
     frm: int
     to: int
     walk: int | None
-    fly: int | None
     beside: tuple[int, int] | None
 
 
 class _Grid:
     """Square numbering and the remembered terrain steps of one board and door state."""
 
-    __slots__ = ("width", "height", "squares", "difficult", "_steps")
+    __slots__ = ("width", "height", "squares", "levels", "difficult", "marked", "_steps")
 
     def __init__(self, board: Board) -> None:
         self.width, self.height = board.width, board.height
         self.squares = [Square(x, y) for x in range(board.width) for y in range(board.height)]
+        # None for impassable squares, which have no level.
+        self.levels = [board.level(sq) if board.is_open(sq) else None for sq in self.squares]
         self.difficult = [square in board.difficult for square in self.squares]
+        # Edges whose wall or door (open or closed) forbids the diagonals past their ends.
+        self.marked = frozenset(
+            key for key, feature in board.edges() if feature.wall or feature.door
+        )
         self._steps: dict[int, tuple[_Step, ...]] = {}
 
     def index(self, square: Square) -> int:
         return square.x * self.height + square.y
 
+    def on_board(self, square: Square) -> bool:
+        return 0 <= square.x < self.width and 0 <= square.y < self.height
+
     def occupancy(self, units: Mapping[Square, str]) -> dict[int, str]:
         return {
-            self.index(square): squad
-            for square, squad in units.items()
-            if 0 <= square.x < self.width and 0 <= square.y < self.height
+            self.index(square): squad for square, squad in units.items() if self.on_board(square)
         }
 
     def steps_from(self, board: Board, frm: int) -> tuple[_Step, ...]:
@@ -150,27 +165,38 @@ class _Grid:
             steps = self._steps[frm] = tuple(
                 step
                 for to in square.around()
-                if board.is_open(to)
-                and (step := _terrain_step(board, self, square, to)) is not None
+                if (step := self._terrain_step(board, square, to)) is not None
             )
         return steps
 
-
-def _terrain_step(board: Board, grid: _Grid, frm: Square, to: Square) -> _Step | None:
-    if frm.x != to.x and frm.y != to.y:
-        beside = (Square(to.x, frm.y), Square(frm.x, to.y))
-        if not _corner_clear(board, frm, to, beside):
+    def _terrain_step(self, board: Board, frm: Square, to: Square) -> _Step | None:
+        if not self.on_board(to) or self.levels[self.index(to)] is None:
             return None
-        numbers = (grid.index(beside[0]), grid.index(beside[1]))
-        return _Step(grid.index(frm), grid.index(to), 1, 1, numbers)
-    if board.door_closed(frm, to):
-        return None
-    return _Step(grid.index(frm), grid.index(to), _climb_cost(board, frm, to), 1, None)
+        if frm.x != to.x and frm.y != to.y:
+            beside = (Square(to.x, frm.y), Square(frm.x, to.y))
+            if not self._corner_clear(frm, to, beside):
+                return None
+            numbers = (self.index(beside[0]), self.index(beside[1]))
+            return _Step(self.index(frm), self.index(to), 1, numbers)
+        if board.door_closed(frm, to):
+            return None
+        return _Step(self.index(frm), self.index(to), _climb_cost(board, frm, to), None)
+
+    def _corner_clear(self, frm: Square, to: Square, beside: tuple[Square, Square]) -> bool:
+        """Diagonal steps only between squares of one level across a corner with no wall,
+        door or level difference on the four edges meeting there, and both squares beside the
+        corner open (rulebook Diagonal Movement); whether those are empty is for `_cost`."""
+        level = self.levels[self.index(frm)]
+        if any(self.levels[self.index(square)] != level for square in (to, *beside)):
+            return False  # impassable squares (None) included
+        return not any(
+            edge_key(square, end) in self.marked for square in beside for end in (frm, to)
+        )
 
 
 def _climb_cost(board: Board, frm: Square, to: Square) -> int | None:
     """1 + U + max(0, D - 1) across the edge; a climb or drop of more than 1 needs a
-    climbable edge (rulings: Step cost). FLY pays none of it."""
+    climbable edge (rulings: Step cost)."""
     feature = board.feature(frm, to)
     if feature.stairs:
         return 1
@@ -181,24 +207,6 @@ def _climb_cost(board: Board, frm: Square, to: Square) -> int | None:
     return 1 + up + max(0, down - 1)
 
 
-def _corner_clear(
-    board: Board, frm: Square, to: Square, beside: tuple[Square, Square]
-) -> bool:
-    """Diagonal steps only between squares of one level across a corner with no wall, door
-    or level difference on the four edges meeting there, and both squares beside the corner
-    open (rulebook Diagonal Movement); whether those are empty is for `_cost`."""
-    if not all(board.is_open(square) for square in beside):
-        return False
-    level = board.level(frm)
-    if any(board.level(square) != level for square in (to, *beside)):
-        return False
-    return not any(
-        board.feature(square, end).wall or board.has_door(square, end)
-        for square in beside
-        for end in (frm, to)
-    )
-
-
 def _cost(grid: _Grid, step: _Step, mover: Mover, occupancy: Mapping[int, str]) -> int | None:
     """The step's cost for this mover among these Units, or None when it may not take it."""
     squad = occupancy.get(step.to)
@@ -206,7 +214,8 @@ def _cost(grid: _Grid, step: _Step, mover: Mover, occupancy: Mapping[int, str]) 
         return None
     if step.beside is not None and (step.beside[0] in occupancy or step.beside[1] in occupancy):
         return None
-    cost = step.fly if mover.fly else step.walk
+    # FLY pays U = D = 0, needs no climbable edge and ignores difficult terrain.
+    cost = 1 if mover.fly else step.walk
     if cost is not None and grid.difficult[step.frm] and not (mover.fly or mover.ranger):
         cost += DIFFICULT_EXTRA
     return cost
@@ -224,21 +233,11 @@ def _held_by_enemies(
         if enemy_squad == squad or enemy.distance(start) > budget + 1:
             continue
         around = [grid.index(square) for square in adjacent_squares(board, enemy)]
-        if True:
+        if not any(others.get(neighbour) == squad for neighbour in around):
             held.update(around)
     return held
 
 
-# Per board (weakly held, so boards are not kept alive): per set of closed doors, the grid.
-_GRIDS: weakref.WeakKeyDictionary[Board, dict[frozenset[EdgeKey], _Grid]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
 def _grid(board: Board) -> _Grid:
-    closed = frozenset(key for key, is_open in board.doors.items() if not is_open)
-    by_doors = _GRIDS.setdefault(board, {})
-    grid = by_doors.get(closed)
-    if grid is None:
-        grid = by_doors[closed] = _Grid(board)
-    return grid
+    # The board forgets its memo whenever a door opens or closes.
+    return board.memo(_Grid, lambda: _Grid(board))

@@ -12,12 +12,12 @@ is crossed at an integer `s`; heights along it are kept multiplied by `span`. Ev
 then a comparison of integers.
 
 Terrain never changes during a match except for doors, so the terrain part of each
-attacker/target answer is remembered per board and door state; Units are checked on each call.
+attacker/target answer is remembered in the board's memo, which the board clears when a door
+opens or closes; Units are checked on each call.
 """
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Collection
 from dataclasses import dataclass
 from fractions import Fraction
@@ -38,7 +38,7 @@ _SIGHT_SPREAD = 4
 _TOP, _BOTTOM, _LEFT, _RIGHT = (0, 1), (2, 3), (0, 2), (1, 3)
 # High ground: an attacker this many levels above the target ignores cover.
 HIGH_GROUND = 2
-# Beyond this many remembered attacker/target answers per door state, start afresh.
+# Beyond this many remembered attacker/target answers, start afresh.
 _MEMORY_LIMIT = 100_000
 
 
@@ -71,22 +71,21 @@ def sight(board: Board, attacker: Square, target: Square, occupied: Collection[S
     view = _view(board, attacker, target)
     if not view.pairs:
         return NOT_VISIBLE
+    corridor = view.corridor
+    # Impassable squares hold nobody and obstruct anyway.
     in_the_way = [
         square
         for square in occupied
-        if view.x_min <= square.x <= view.x_max
-        and view.y_min <= square.y <= view.y_max
+        if corridor.near_square(square)
         and square != attacker
         and square != target
+        and board.is_open(square)
     ]
     if not in_the_way:
         return view.terrain_verdict()
     clear = list(view.clear)
     for square in in_the_way:
-        x0, y0 = square.x * SCALE, square.y * SCALE
-        if not view.centre.near(x0, y0, x0 + SCALE, y0 + SCALE):
-            continue
-        head = board.level(square) + 1
+        x0, y0, head = square.x * SCALE, square.y * SCALE, board.level(square) + 1
         for index, segment in enumerate(view.segments):
             if clear[index] and segment.reaches_head(x0, y0, head):
                 clear[index] = False
@@ -173,13 +172,6 @@ class _Segment:
     def meets(self, x0: int, y0: int, x1: int, y1: int) -> bool:
         return self.meeting(x0, y0, x1, y1) is not None
 
-    def near(self, x0: int, y0: int, x1: int, y1: int) -> bool:
-        """For the centre line between two squares: whether any line between their sight
-        points may meet the box. Those lines fill the centre line widened by the sight
-        points' spread, so a box they meet lies within that spread of the centre line."""
-        spread = _SIGHT_SPREAD
-        return self.meets(x0 - spread, y0 - spread, x1 + spread, y1 + spread)
-
     def lowest_over(self, x0: int, y0: int) -> int | None:
         """The lowest height (times span) of the line where it meets the square with top-left
         corner (x0, y0), or None if it misses it. Heights are linear in s: take an end."""
@@ -227,6 +219,39 @@ class _Segment:
         )
 
 
+class _Corridor:
+    """Where the lines between two squares run: strictly inside the box of the two squares
+    (x and y in squares), and near the line between their centres."""
+
+    __slots__ = ("x_min", "x_max", "y_min", "y_max", "centre")
+
+    def __init__(self, attacker: Square, target: Square) -> None:
+        self.x_min, self.x_max = sorted((attacker.x, target.x))
+        self.y_min, self.y_max = sorted((attacker.y, target.y))
+        half = SCALE // 2
+        self.centre = _Segment(
+            (attacker.x * SCALE + half, attacker.y * SCALE + half),
+            (target.x * SCALE + half, target.y * SCALE + half),
+            0,
+            0,
+        )
+
+    def holds(self, square: Square) -> bool:
+        """Whether the square is in the box: squares outside it meet no line."""
+        return self.x_min <= square.x <= self.x_max and self.y_min <= square.y <= self.y_max
+
+    def near(self, x0: int, y0: int, x1: int, y1: int) -> bool:
+        """Whether some line may meet the scaled box [x0, x1] x [y0, y1]. The lines between
+        sight points fill the centre line widened by the sight points' spread around their
+        square's centre, so a box they meet is within that spread of the centre line."""
+        spread = _SIGHT_SPREAD
+        return self.centre.meets(x0 - spread, y0 - spread, x1 + spread, y1 + spread)
+
+    def near_square(self, square: Square) -> bool:
+        x0, y0 = square.x * SCALE, square.y * SCALE
+        return self.holds(square) and self.near(x0, y0, x0 + SCALE, y0 + SCALE)
+
+
 # --- the terrain of one board and door state -----------------------------------------------
 
 
@@ -266,8 +291,10 @@ class _Terrain:
             edges = self._cover_edges[target] = [
                 _edge_between(target, other)
                 for other in (
-                    target.offset(0, -1), target.offset(0, 1),
-                    target.offset(-1, 0), target.offset(1, 0),
+                    target.offset(0, -1),
+                    target.offset(0, 1),
+                    target.offset(-1, 0),
+                    target.offset(1, 0),
                 )
                 if board.is_open(other) and board.top(target, other) >= head
             ]
@@ -278,24 +305,30 @@ class _View:
     """The terrain-only answer for one attacker square and target square."""
 
     __slots__ = (
-        "segments", "clear", "covered", "pairs", "high_ground", "centre",
-        "x_min", "x_max", "y_min", "y_max", "_terrain_verdict",
+        "segments",
+        "pairs",
+        "clear",
+        "covered",
+        "high_ground",
+        "corridor",
+        "_terrain_verdict",
     )
 
     def __init__(
         self,
         segments: list[_Segment],
         pairs: list[tuple[int, int]],
-        centre: _Segment,
-        box: tuple[int, int, int, int],
+        clear: list[bool],
+        covered: list[bool],
+        high_ground: bool,
+        corridor: _Corridor,
     ) -> None:
         self.segments = segments
         self.pairs = pairs  # sight-point/edge pairs, as the indices of their two segments
-        self.centre = centre  # between the two squares' centres, to rule things out quickly
-        self.x_min, self.x_max, self.y_min, self.y_max = box  # the two squares' box, in squares
-        self.clear = [True] * len(segments)
-        self.covered = [False] * len(segments)
-        self.high_ground = False
+        self.clear = clear  # per segment: no terrain obstructs it
+        self.covered = covered  # per segment: clear, and meets a target edge that gives cover
+        self.high_ground = high_ground
+        self.corridor = corridor
         self._terrain_verdict: Sight | None = None
 
     def terrain_verdict(self) -> Sight:
@@ -316,18 +349,9 @@ class _View:
         return Sight(True, not exposed and not self.high_ground, lines)
 
 
-# Per board (weakly held, so boards are not kept alive): per set of closed doors, the terrain.
-_TERRAIN: weakref.WeakKeyDictionary[Board, dict[frozenset[EdgeKey], _Terrain]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
 def _view(board: Board, attacker: Square, target: Square) -> _View:
-    closed = frozenset(key for key, is_open in board.doors.items() if not is_open)
-    by_doors = _TERRAIN.setdefault(board, {})
-    terrain = by_doors.get(closed)
-    if terrain is None:
-        terrain = by_doors[closed] = _Terrain(board)
+    # The board forgets its memo whenever a door opens or closes.
+    terrain = board.memo(_Terrain, lambda: _Terrain(board))
     view = terrain.views.get((attacker, target))
     if view is None:
         if len(terrain.views) >= _MEMORY_LIMIT:
@@ -351,22 +375,16 @@ def _build_view(board: Board, terrain: _Terrain, attacker: Square, target: Squar
             for j in ends
         )
         pairs.extend((number[first], number[second]) for first, second in facing)
-    half = SCALE // 2
-    centre = _Segment((ax + half, ay + half), (tx + half, ty + half), la, lt)
-    box = (
-        min(attacker.x, target.x), max(attacker.x, target.x),
-        min(attacker.y, target.y), max(attacker.y, target.y),
-    )
-    view = _View(segments, pairs, centre, box)
-    obstacles = _Obstacles(board, terrain, attacker, target, view)
-    view.clear = [not obstacles.obstruct(segment) for segment in segments]
+    corridor = _Corridor(attacker, target)
+    obstacles = _Obstacles(board, terrain, attacker, target, corridor)
+    clear = [not obstacles.obstruct(segment) for segment in segments]
     cover_edges = terrain.cover_edges(board, target)
-    view.covered = [
-        clear and any(segment.crossing(edge) is not None for edge in cover_edges)
-        for segment, clear in zip(segments, view.clear, strict=True)
+    covered = [
+        is_clear and any(segment.crossing(edge) is not None for edge in cover_edges)
+        for segment, is_clear in zip(segments, clear, strict=True)
     ]
-    view.high_ground = la - lt >= HIGH_GROUND
-    return view
+    high_ground = la - lt >= HIGH_GROUND
+    return _View(segments, pairs, clear, covered, high_ground, corridor)
 
 
 def _facing_edges(attacker: Square, target: Square) -> list[tuple[int, int]]:
@@ -392,30 +410,29 @@ class _Obstacles:
     """Terrain that may obstruct lines between two squares: (a) walls, (b) impassable squares
     and (c) raised ground, scaled, with squares by their top-left corners.
 
-    Every line runs strictly inside the box of the two squares and near their centre line,
-    and none is lower than the lower Unit's head: anything else is left out.
+    Lines run in the corridor between the two squares and none is lower than the lower
+    Unit's head: anything else is left out.
     """
 
     __slots__ = ("blocks", "walls", "ground")
 
     def __init__(
-        self, board: Board, terrain: _Terrain, attacker: Square, target: Square, view: _View
+        self,
+        board: Board,
+        terrain: _Terrain,
+        attacker: Square,
+        target: Square,
+        corridor: _Corridor,
     ) -> None:
         la, lt = board.level(attacker), board.level(target)
         lowest_line = min(la, lt) + 1
-
-        def inside(square: Square) -> bool:
-            return view.x_min <= square.x <= view.x_max and view.y_min <= square.y <= view.y_max
-
-        def near(square: Square) -> bool:
-            x0, y0 = square.x * SCALE, square.y * SCALE
-            return inside(square) and view.centre.near(x0, y0, x0 + SCALE, y0 + SCALE)
+        near = corridor.near_square
 
         def obstructing(wall: _Wall) -> bool:
             a, b = wall.edge.squares
-            if wall.top <= lowest_line or not (inside(a) and inside(b)):
+            if wall.top <= lowest_line or not (corridor.holds(a) and corridor.holds(b)):
                 return False
-            if not view.centre.near(*wall.edge.box()):
+            if not corridor.near(*wall.edge.box()):
                 return False
             # A parapet no higher than a model does not hide it (rulings: own edges).
             heads = [level + 1 for own, level in ((attacker, la), (target, lt)) if own in (a, b)]

@@ -253,7 +253,9 @@ class MatchState:
             "items": [item.to_json() for item in self.items.values()],
             "objectives": [str(square) for square in self.objectives],
             "crate_options_taken": list(self.crate_options_taken),
-            "taken_out_this_turn": [[victim, by_side] for victim, by_side in self.taken_out_this_turn],
+            "taken_out_this_turn": [
+                [victim, by_side] for victim, by_side in self.taken_out_this_turn
+            ],
             "activation": self.activation.to_json() if self.activation else None,
             "result": self.result.to_json() if self.result else None,
         }
