@@ -74,12 +74,20 @@ def brute_force_reachable(
                 held.update(sq for sq in board.squares() if adjacent(board, sq, enemy))
     best: dict[Square, tuple[int, int, tuple[Square, ...]]] = {}
 
+    def straightness(path: tuple[Square, ...]) -> tuple[tuple[int, Square], ...]:
+        """Read back from the destination: squares nearest the straight line first."""
+        dx, dy = path[-1].x - start.x, path[-1].y - start.y
+        return tuple((abs(dx * (s.y - start.y) - dy * (s.x - start.x)), s) for s in reversed(path[:-1]))
+
+    best_key: dict[Square, tuple[int, int, tuple[tuple[int, Square], ...]]] = {}
+
     def walk(path: tuple[Square, ...], cost: int) -> None:
         here = path[-1]
         if here == start or here not in others:
-            label = (cost, len(path), path)
-            if here not in best or label < best[here]:
-                best[here] = label
+            key = (cost, len(path), straightness(path))
+            if here not in best or key < best_key[here]:
+                best[here] = (cost, len(path), path)
+                best_key[here] = key
         if here != start and here in held:
             return
         for to in here.around():
@@ -153,7 +161,7 @@ def test_reachable_matches_the_brute_force(
     drawn: tuple[Board, Square, int, Mover, dict[Square, str]],
 ) -> None:
     """Rulings: Movement (costs, diagonals, FLY, RGR, NMB, units in the way) and the
-    deterministic tie-break: cheapest, then fewest steps, then the first path in Square order."""
+    deterministic tie-break: cheapest, then fewest steps, then the straightest path."""
     board, start, budget, mover, units = drawn
     assert reachable(board, start, budget, mover, units) == brute_force_reachable(
         board, start, budget, mover, units
@@ -194,11 +202,22 @@ def test_step_cost_matches_the_rulings(
 # --- focused cases -----------------------------------------------------------------------------
 
 
-def test_ties_go_to_the_fewest_steps_then_the_first_squares() -> None:
-    """Deterministic paths: B2 to D2 costs 2 by C1, C2 or C3; C1 comes first in Square order."""
+def test_ties_go_to_the_straightest_path() -> None:
+    """Deterministic paths: B2 to D2 costs 2 by C1, C2 or C3; C2 lies on the straight line.
+    C3 to C6 goes straight down, not by B4 and B5 (players read the path on the picture)."""
     board = parse_board(FLAT, [])
     routes = reachable(board, Square.parse("B2"), 3, RED, {Square.parse("B2"): "red"})
-    assert routes[Square.parse("D2")].path == tuple(map(Square.parse, ("B2", "C1", "D2")))
+    assert routes[Square.parse("D2")].path == tuple(map(Square.parse, ("B2", "C2", "D2")))
+    routes = reachable(board, Square.parse("C3"), 3, RED, {})
+    assert routes[Square.parse("C6")].path == tuple(map(Square.parse, ("C3", "C4", "C5", "C6")))
+
+
+def test_equally_straight_paths_go_to_the_smaller_square() -> None:
+    """Deterministic paths: B2 to C4 by B3 or C3 (both 1 off the line B2-C4 in the cross
+    product); B3 is the smaller square (column first)."""
+    board = parse_board(FLAT, [])
+    routes = reachable(board, Square.parse("B2"), 3, RED, {})
+    assert routes[Square.parse("C4")].path == tuple(map(Square.parse, ("B2", "B3", "C4")))
     assert routes[Square.parse("B2")] == Route(0, (Square.parse("B2"),))
 
 

@@ -3,8 +3,8 @@
 Rulings: Movement. A path is a sequence of steps to one of the 8 neighbours; the bot finds the
 cheapest legal path itself (Dijkstra), so a player only names the destination. Replays must
 redraw the very same path, so ties between equally cheap paths are broken deterministically:
-fewest steps first, then the path whose squares, read from the start, come first in `Square`
-order (column, then row).
+fewest steps first, then the path that keeps nearest the straight line to the destination,
+then the smaller squares.
 
 Terrain only changes when a door opens or closes, so what terrain alone says about each step
 is remembered in the board's memo, which the board clears when a door opens or closes; Units
@@ -15,7 +15,7 @@ numbered `x * height + y`, which sorts exactly like `Square`.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from skirmbot.rules.adjacency import adjacent_squares
@@ -39,12 +39,40 @@ class Mover:
     nimble: bool = False  # NMB: ignores the restrictions on passing enemies
 
 
-@dataclass(frozen=True, slots=True)
 class Route:
-    """The cheapest legal path to a square: start square first, destination last."""
+    """The cheapest legal path to a square: start square first, destination last.
 
-    cost: int
-    path: tuple[Square, ...]
+    The path is worked out when first asked for: listing where a unit can go needs only the
+    costs, and a Move needs the path to one square.
+    """
+
+    __slots__ = ("cost", "_path", "_build")
+
+    def __init__(
+        self,
+        cost: int,
+        path: tuple[Square, ...] | None = None,
+        build: Callable[[], tuple[Square, ...]] | None = None,
+    ) -> None:
+        self.cost = cost
+        self._path = path
+        self._build = build
+
+    @property
+    def path(self) -> tuple[Square, ...]:
+        if self._path is None:
+            assert self._build is not None
+            self._path = self._build()
+        return self._path
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Route) and (self.cost, self.path) == (other.cost, other.path)
+
+    def __hash__(self) -> int:
+        return hash((self.cost, self.path))
+
+    def __repr__(self) -> str:
+        return f"Route(cost={self.cost}, path={self.path!r})"
 
 
 def step_cost(
@@ -97,7 +125,7 @@ def reachable(
             continue
         done.add(here)
         if here == origin or here not in occupancy:
-            ends[grid.squares[here]] = Route(cost, tuple([grid.squares[i] for i in path]))
+            ends[grid.squares[here]] = Route(cost)
         # Non-NMB movers never step onto enemies, so these are the only squares reached
         # that may not be passed through (the start square never counts as passed).
         if here != origin and here in no_passing:
@@ -113,7 +141,50 @@ def reachable(
             if known is None or label < known:
                 best[step.to] = label
                 heapq.heappush(queue, label)
-    return ends
+    passable = {n for n in done if n == origin or n not in no_passing}
+
+    def path_to(square: Square) -> Callable[[], tuple[Square, ...]]:
+        return lambda: _straightest(board, grid, mover, occupancy, best, passable, origin, square)
+
+    return {square: Route(route.cost, build=path_to(square)) for square, route in ends.items()}
+
+
+def _straightest(
+    board: Board,
+    grid: _Grid,
+    mover: Mover,
+    occupancy: Mapping[int, str],
+    best: dict[int, _Label],
+    passable: set[int],
+    origin: int,
+    destination: Square,
+) -> tuple[Square, ...]:
+    """Of all the cheapest paths with the fewest steps, the one that keeps nearest the straight
+    line from start to destination: players expect C3 to C6 to go C4, C5, not B4, B5. Built
+    backwards from the destination; remaining ties go to the smaller square, so replays draw
+    the very same path."""
+    start = grid.squares[origin]
+    dx, dy = destination.x - start.x, destination.y - start.y
+
+    def off_line(square: Square) -> int:
+        return abs(dx * (square.y - start.y) - dy * (square.x - start.x))
+
+    here = grid.index(destination)
+    path = [destination]
+    while here != origin:
+        cost, steps, _ = best[here]
+        options = []
+        for before in passable:
+            known = best[before]
+            if known[1] + 1 != steps or grid.squares[before].distance(grid.squares[here]) != 1:
+                continue
+            step = next((s for s in grid.steps_from(board, before) if s.to == here), None)
+            extra = None if step is None else _cost(grid, step, mover, occupancy)
+            if extra is not None and known[0] + extra == cost:
+                options.append((off_line(grid.squares[before]), grid.squares[before], before))
+        _, square, here = min(options)
+        path.append(square)
+    return tuple(reversed(path))
 
 
 # --- what terrain alone says about steps -----------------------------------------------------
