@@ -15,9 +15,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from skirmbot.rules import turns
+from skirmbot.rules.commands import Command
 from skirmbot.rules.dice import ScriptedDice
 from skirmbot.rules.engine import Match
+from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.missions import mission_from_json
 from skirmbot.rules.squads import squad_from_json
@@ -120,3 +124,13 @@ def skirm_match(
         match.state.squads[side].deployed = True
     match.log.extend(turns.start_turn(match.state, dice))
     return match
+
+
+def refused(match: Match, command: Command, phrase: str) -> None:
+    """The command is illegal, says `phrase`, and changes nothing (no die rolled either)."""
+    before, dice_left = match.state.to_json(), match.dice.remaining  # type: ignore[attr-defined]
+    with pytest.raises(IllegalCommand) as error:
+        match.apply(command)
+    assert phrase in str(error.value)
+    assert match.state.to_json() == before
+    assert match.dice.remaining == dice_left  # type: ignore[attr-defined]

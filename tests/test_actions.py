@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-from builders import KNIFE, RIFLE, skirm_match, unit, weapon
+from builders import KNIFE, RIFLE, refused, skirm_match, unit, weapon
 
 from skirmbot.rules.commands import (
-    Command,
     Dash,
     Door,
     Drop,
@@ -24,23 +22,12 @@ from skirmbot.rules.commands import (
     Shoot,
 )
 from skirmbot.rules.engine import Match
-from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.events import Event
 from skirmbot.rules.state import ACTIVATED
 
 PISTOL = weapon("Pistol", "ranged", 1, 1, "RG8")
 CARBINE = weapon("Carbine", "ranged", 1, 1, "RG8", "2RC")
 GRENADE = weapon("Grenade", "ranged", 1, 2, "RG4", "LIM")
-
-
-def refused(match: Match, command: Command, phrase: str) -> None:
-    """The command is illegal, says `phrase`, and changes nothing (no die rolled either)."""
-    before, dice_left = match.state.to_json(), match.dice.remaining  # type: ignore[attr-defined]
-    with pytest.raises(IllegalCommand) as error:
-        match.apply(command)
-    assert phrase in str(error.value)
-    assert match.state.to_json() == before
-    assert match.dice.remaining == dice_left  # type: ignore[attr-defined]
 
 
 def paid(events: list[Event]) -> list[tuple[str, int, int]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from random_boards import random_boards
 
 from skirmbot.rules.adjacency import adjacent, adjacent_squares, edge_cut
 from skirmbot.rules.board import Board, edge_key, parse_board
@@ -16,28 +17,11 @@ def sq(name: str) -> Square:
     return Square.parse(name)
 
 
-@st.composite
-def boards(draw: st.DrawFn) -> Board:
-    cells = [
-        [draw(st.sampled_from([".", ".", "~", "#", "1", "2"])) for _ in range(6)] for _ in range(6)
-    ]
-    open_squares = {Square(x, y) for y in range(6) for x in range(6) if cells[y][x] != "#"}
-    candidates = sorted(
-        {
-            edge_key(a, b)
-            for a in open_squares
-            for b in (a.offset(1, 0), a.offset(0, 1))
-            if b in open_squares
-        }
+def boards() -> st.SearchStrategy[Board]:
+    drawn = random_boards(
+        [".", ".", "~", "#", "1", "2"], ["wall=1", "wall=2", "door=open", "door=closed"]
     )
-    chosen = []
-    if candidates:
-        chosen = draw(st.lists(st.sampled_from(candidates), unique=True, max_size=10))
-    edges = [
-        f"{a}|{b}: {draw(st.sampled_from(['wall=1', 'wall=2', 'door=open', 'door=closed']))}"
-        for a, b in chosen
-    ]
-    return parse_board([" ".join(row) for row in cells], edges)
+    return drawn.map(lambda pair: pair[0])
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-from builders import skirm_match, unit
+from builders import refused, skirm_match, unit
 
 from skirmbot.rules.commands import (
     Accept,
-    Command,
     EndActivation,
     Melee,
     SetStandingOrders,
@@ -22,19 +20,8 @@ from skirmbot.rules.commands import (
     UseTurret,
 )
 from skirmbot.rules.engine import Match
-from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.events import Event
 from skirmbot.rules.state import ENDED, TAKEN_OUT
-
-
-def refused(match: Match, command: Command, phrase: str) -> None:
-    """The command is illegal, says `phrase`, and changes nothing (no die rolled either)."""
-    before, dice_left = match.state.to_json(), match.dice.remaining  # type: ignore[attr-defined]
-    with pytest.raises(IllegalCommand) as error:
-        match.apply(command)
-    assert phrase in str(error.value)
-    assert match.state.to_json() == before
-    assert match.dice.remaining == dice_left  # type: ignore[attr-defined]
 
 
 def of(events: list[Event], kind: str) -> list[dict[str, Any]]:

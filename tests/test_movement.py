@@ -11,6 +11,7 @@ from itertools import pairwise
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from random_boards import random_boards
 
 from skirmbot.rules.adjacency import adjacent
 from skirmbot.rules.board import Board, edge_key, parse_board
@@ -77,7 +78,9 @@ def brute_force_reachable(
     def straightness(path: tuple[Square, ...]) -> tuple[tuple[int, Square], ...]:
         """Read back from the destination: squares nearest the straight line first."""
         dx, dy = path[-1].x - start.x, path[-1].y - start.y
-        return tuple((abs(dx * (s.y - start.y) - dy * (s.x - start.x)), s) for s in reversed(path[:-1]))
+        return tuple(
+            (abs(dx * (s.y - start.y) - dy * (s.x - start.x)), s) for s in reversed(path[:-1])
+        )
 
     best_key: dict[Square, tuple[int, int, tuple[tuple[int, Square], ...]]] = {}
 
@@ -118,31 +121,7 @@ FEATURES = [
 
 @st.composite
 def moves(draw: st.DrawFn) -> tuple[Board, Square, int, Mover, dict[Square, str]]:
-    cells = [[draw(st.sampled_from(CELLS)) for _ in range(6)] for _ in range(6)]
-    cells[0][0] = "."  # somewhere to stand
-    rows = [" ".join(row) for row in cells]
-    open_squares = [Square(x, y) for y in range(6) for x in range(6) if cells[y][x] != "#"]
-    levels = {
-        sq: int(cells[sq.y][sq.x]) if cells[sq.y][sq.x].isdigit() else 0 for sq in open_squares
-    }
-    candidates = sorted(
-        {
-            edge_key(a, b)
-            for a in open_squares
-            for b in (a.offset(1, 0), a.offset(0, 1))
-            if b in levels
-        }
-    )
-    chosen = []
-    if candidates:
-        chosen = draw(st.lists(st.sampled_from(candidates), unique=True, max_size=10))
-    edges = []
-    for a, b in chosen:
-        feature = draw(st.sampled_from(FEATURES))
-        if feature == "stairs" and abs(levels[a] - levels[b]) != 1:
-            feature = "climbable"
-        edges.append(f"{a}|{b}: {feature}")
-    board = parse_board(rows, edges)
+    board, open_squares = draw(random_boards(CELLS, FEATURES, open_corner=1))
     squares = draw(st.lists(st.sampled_from(open_squares), unique=True, min_size=1, max_size=6))
     units = {sq: draw(st.sampled_from(["red", "blue"])) for sq in squares[1:]}
     start = squares[0]

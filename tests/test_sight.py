@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from random_boards import random_boards
 
 from skirmbot.rules.board import Board, edge_key, parse_board
 from skirmbot.rules.sight import in_cover, line_of_sight, sight
@@ -148,28 +149,10 @@ CELLS = [".", ".", ".", ".", "~", "#", "1", "1", "2", "3"]
 
 @st.composite
 def boards_and_units(draw: st.DrawFn) -> tuple[Board, list[Square]]:
-    width = draw(st.integers(6, 7))
-    height = draw(st.integers(6, 7))
-    cells = [[draw(st.sampled_from(CELLS)) for _ in range(width)] for _ in range(height)]
-    cells[0][:2] = [".", "."]  # room for two units
-    rows = [" ".join(row) for row in cells]
-    open_squares = [Square(x, y) for y in range(height) for x in range(width) if cells[y][x] != "#"]
-    candidates = sorted(
-        {
-            edge_key(a, b)
-            for a in open_squares
-            for b in (a.offset(1, 0), a.offset(0, 1))
-            if b in open_squares
-        }
+    features = ["wall=1", "wall=2", "wall=3", "door=closed", "door=open"]
+    board, open_squares = draw(
+        random_boards(CELLS, features, sides=(6, 7), max_edges=12, open_corner=2)
     )
-    chosen = []
-    if candidates:
-        chosen = draw(st.lists(st.sampled_from(candidates), unique=True, max_size=12))
-    edges = []
-    for a, b in chosen:
-        feature = draw(st.sampled_from(["wall=1", "wall=2", "wall=3", "door=closed", "door=open"]))
-        edges.append(f"{a}|{b}: {feature}")
-    board = parse_board(rows, edges)
     units = draw(st.lists(st.sampled_from(open_squares), unique=True, min_size=2, max_size=8))
     return board, units
 

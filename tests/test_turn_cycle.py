@@ -9,14 +9,12 @@ with the initiative, then the other squad's.
 
 from __future__ import annotations
 
-import pytest
-from builders import FLAT_12, RIFLE, skirm_match, unit
+from builders import FLAT_12, RIFLE, refused, skirm_match, unit
 
 from skirmbot.rules.commands import (
     Accept,
     Activate,
     AgreeDraw,
-    Command,
     Concede,
     Delay,
     Deploy,
@@ -26,7 +24,6 @@ from skirmbot.rules.commands import (
 )
 from skirmbot.rules.dice import ScriptedDice
 from skirmbot.rules.engine import Match
-from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.missions import mission_from_json
@@ -35,16 +32,6 @@ from skirmbot.rules.state import ACTIVATED, ENDED, PLAYING, READY
 
 # Rifle ROA 2: faces 2 and 6 give one strike of 1 damage; a save of 6 fails.
 ONE_DAMAGE_UNSAVED = [2, 6, 6]
-
-
-def refused(match: Match, command: Command, phrase: str) -> None:
-    """The command is illegal, says `phrase`, and changes nothing (no die rolled either)."""
-    before, dice_left = match.state.to_json(), match.dice.remaining  # type: ignore[attr-defined]
-    with pytest.raises(IllegalCommand) as error:
-        match.apply(command)
-    assert phrase in str(error.value)
-    assert match.state.to_json() == before
-    assert match.dice.remaining == dice_left  # type: ignore[attr-defined]
 
 
 def kinds(events: list[Event]) -> list[str]:

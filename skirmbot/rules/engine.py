@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from skirmbot.rules import actions, combat, commands, turns
-from skirmbot.rules.cards import MELEE, RANGED
+from skirmbot.rules.cards import MELEE, RANGED, Weapon
 from skirmbot.rules.costs import CRATE as CRATE_ACTION
 from skirmbot.rules.costs import (
     DASH,
@@ -183,9 +183,12 @@ class Match:
         activation: Activation,
         is_new: bool,
         action: str,
-        cost: int,
         orders: int,
+        weapon: Weapon | None = None,
     ) -> list[Event]:
+        """Check and pay what the action costs now (ACT first, `orders` TO); begin the
+        activation if this action starts it."""
+        cost = action_cost(unit, activation, action, weapon)
         squad = self.state.squads[unit.side]
         check_payment(unit, squad, activation, action, cost, orders)
         return [
@@ -340,8 +343,7 @@ class Match:
         unit, activation, is_new = self._acting_unit(command)
         action = MOVE if isinstance(command, commands.Move) else DASH
         route = actions.check_move(self.state, unit, action, self._square(command.square))
-        cost = action_cost(unit, activation, action)
-        events = self._pay(unit, activation, is_new, action, cost, command.orders)
+        events = self._pay(unit, activation, is_new, action, command.orders)
         events.append(actions.do_move(self.state, unit, action, route))
         return events + self._after_action()
 
@@ -349,51 +351,28 @@ class Match:
         unit, activation, is_new = self._acting_unit(command)
         toward = self._square(command.toward) if command.toward else None
         across = actions.check_door(self.state, unit, toward)
-        events = self._pay(
-            unit, activation, is_new, DOOR, action_cost(unit, activation, DOOR), command.orders
-        )
+        events = self._pay(unit, activation, is_new, DOOR, command.orders)
         events.append(actions.do_door(self.state, unit, across))
         return events + self._after_action()
 
     def _pick_up(self, command: commands.PickUp) -> list[Event]:
         unit, activation, is_new = self._acting_unit(command)
         marker = actions.check_pick_up(self.state, unit)
-        events = self._pay(
-            unit,
-            activation,
-            is_new,
-            PICK_UP_DROP,
-            action_cost(unit, activation, PICK_UP_DROP),
-            command.orders,
-        )
+        events = self._pay(unit, activation, is_new, PICK_UP_DROP, command.orders)
         events.append(actions.do_pick_up(unit, marker))
         return events + self._after_action()
 
     def _drop(self, command: commands.Drop) -> list[Event]:
         unit, activation, is_new = self._acting_unit(command)
         actions.check_drop(unit)
-        events = self._pay(
-            unit,
-            activation,
-            is_new,
-            PICK_UP_DROP,
-            action_cost(unit, activation, PICK_UP_DROP),
-            command.orders,
-        )
+        events = self._pay(unit, activation, is_new, PICK_UP_DROP, command.orders)
         events.append(actions.do_drop(self.state, unit))
         return events + self._after_action()
 
     def _crate(self, command: commands.OpenCrate) -> list[Event]:
         unit, activation, is_new = self._acting_unit(command)
         crate = actions.check_crate(self.state, unit, command.option)
-        events = self._pay(
-            unit,
-            activation,
-            is_new,
-            CRATE_ACTION,
-            action_cost(unit, activation, CRATE_ACTION),
-            command.orders,
-        )
+        events = self._pay(unit, activation, is_new, CRATE_ACTION, command.orders)
         events += actions.do_crate(self.state, unit, crate, command.option, self.dice)
         return events + self._after_action()
 
@@ -410,14 +389,7 @@ class Match:
         target = combat.find_target(self.state, unit, command.target)
         plan = combat.plan_attack(self.state, unit, kind, weapon, target)
         action = attack_action(kind)
-        events = self._pay(
-            unit,
-            activation,
-            is_new,
-            action,
-            action_cost(unit, activation, action, weapon),
-            command.orders,
-        )
+        events = self._pay(unit, activation, is_new, action, command.orders, weapon)
         activation.attack_weapons.setdefault(kind, []).append(weapon.name)
         if weapon.has("LIM"):
             unit.lim_uses_left[weapon.name] -= 1
@@ -436,9 +408,7 @@ class Match:
         weapon = combat.TURRET_WEAPONS[turret.turret_type]
         target = combat.find_target(self.state, unit, command.target)
         plan = combat.plan_attack(self.state, unit, RANGED, weapon, target, turret=turret)
-        events = self._pay(
-            unit, activation, is_new, TURRET, action_cost(unit, activation, TURRET), command.orders
-        )
+        events = self._pay(unit, activation, is_new, TURRET, command.orders)
         return events + self._roll(activation, plan)
 
     def _roll(self, activation: Activation, plan: combat.AttackPlan) -> list[Event]:
