@@ -329,11 +329,10 @@ def resolve_attack(state: MatchState, pending: PendingRoll, dice: Dice) -> list[
         else (target_item.label if target_item else str(target_square))
     )
     strike_count = len(strikes) + (1 if plan["support"] else 0)
-    parts = [f"{strike_count} strike{'s' if strike_count != 1 else ''}"]
+    rolled = f"{len(strikes)} strike{'s' if len(strikes) != 1 else ''}"
+    parts = [f"{rolled} + 1 for support" if plan["support"] else rolled]
     if naturals:
         parts.append(f"{naturals} natural 1{'s' if naturals > 1 else ''} (+1 DAM each)")
-    if plan["support"]:
-        parts.append("support adds 1 strike")
     auto_saves = 1 if plan["cover"] and damage > 0 else 0
     if plan["cover"]:
         parts.append("target in cover: the first point is saved")
