@@ -23,12 +23,28 @@ def main(argv: list[str] | None = None) -> int:
     p_demo = sub.add_parser("demo", help="the automatic player plays a whole match against itself")
     p_demo.add_argument("--seed", type=int, default=1)
     p_demo.add_argument("--out", type=Path, default=Path("out/demo"))
+    p_render = sub.add_parser(
+        "render", help="draw the battlemap (or a stat card) from a match record"
+    )
+    p_render.add_argument("record", type=Path)
+    p_render.add_argument(
+        "--after",
+        type=int,
+        default=None,
+        help="after this activation (0: as deployed; default: the end)",
+    )
+    p_render.add_argument(
+        "--card", metavar="UNIT", help="draw this unit's stat card instead of the map"
+    )
+    p_render.add_argument("--out", type=Path, required=True, help="the PNG file to write")
     args = parser.parse_args(argv)
     try:
         if args.command == "replay":
             return _replay(args.record, args.json)
         if args.command == "demo":
             return _demo(args.seed, args.out)
+        if args.command == "render":
+            return _render(args.record, args.after, args.card, args.out)
         return _default()
     except RulesError as error:
         print(f"skirmbot: {error}", file=sys.stderr)
@@ -39,13 +55,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
-def _replay(path: Path, as_json: bool) -> int:
+def _read_record(path: Path) -> MatchRecord:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
-        print(f"skirmbot: cannot read {path}: {error.strerror}", file=sys.stderr)
-        return 2
-    record = MatchRecord.loads(text)
+        raise RulesError(f"cannot read {path}: {error.strerror}") from error
+    return MatchRecord.loads(text)
+
+
+def _replay(path: Path, as_json: bool) -> int:
+    record = _read_record(path)
     try:
         match = replay(record)
     except ReplayError as error:
@@ -64,14 +83,39 @@ def _replay(path: Path, as_json: bool) -> int:
 
 
 def _demo(seed: int, out: Path) -> int:
+    """Play the demo; write the record, a picture after every activation and the animation."""
     from skirmbot.demo import play_demo
+    from skirmbot.render.battlemap import MapRenderer
+    from skirmbot.render.replay import activation_steps, animation
 
     match, record = play_demo(seed)
     out.mkdir(parents=True, exist_ok=True)
     (out / "match.json").write_text(record.dumps(), encoding="utf-8")
+    renderer = MapRenderer()
+    for number, (state, events) in enumerate(activation_steps(record)):
+        (out / f"activation-{number:03d}.png").write_bytes(renderer.png(state, events))
+    (out / "replay.gif").write_bytes(animation(record, renderer))
     assert match.state.result is not None
     print(match.state.result.reason)
-    print(f"{len(record.commands)} commands; record written to {out / 'match.json'}")
+    print(
+        f"{len(record.commands)} commands, {number} activations; wrote {out}/match.json, "
+        f"activation-000.png to activation-{number:03d}.png and replay.gif"
+    )
+    return 0
+
+
+def _render(path: Path, after: int | None, card: str | None, out: Path) -> int:
+    from skirmbot.render.battlemap import MapRenderer
+    from skirmbot.render.card import card_png
+    from skirmbot.render.replay import match_after
+
+    match, events = match_after(_read_record(path), after)
+    if card is None:
+        out.write_bytes(MapRenderer().png(match.state, events))
+    else:
+        unit = match.state.unit(card)
+        out.write_bytes(card_png(unit, match.state.squads[unit.side].name))
+    print(f"wrote {out}")
     return 0
 
 

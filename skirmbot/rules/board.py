@@ -164,6 +164,10 @@ class Board:
         clone.doors = DoorStates(dict(self.doors), clone._forget)
         return clone
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Board:
+        # The terrain never changes, so a deep copy needs only its own doors (and memo).
+        return self.copy()
+
     def door_states(self) -> dict[str, bool]:
         """Door states keyed `A1|B1`, for snapshots and JSON."""
         return {f"{a}|{b}": is_open for (a, b), is_open in sorted(self.doors.items())}
