@@ -23,6 +23,11 @@ def main(argv: list[str] | None = None) -> int:
     p_demo = sub.add_parser("demo", help="the automatic player plays a whole match against itself")
     p_demo.add_argument("--seed", type=int, default=1)
     p_demo.add_argument("--out", type=Path, default=Path("out/demo"))
+    p_console = sub.add_parser("console", help="play a match here in the terminal (hot-seat or against the bot)")
+    p_console.add_argument("--practice", action="store_true", help="play against the automatic player")
+    p_console.add_argument("--out", type=Path, default=Path("out/console"), help="where the pictures go")
+    p_console.add_argument("--db", default=":memory:", help="SQLite file to keep the match in")
+    p_console.add_argument("--seed", type=int, default=None)
     p_render = sub.add_parser(
         "render", help="draw the battlemap (or a stat card) from a match record"
     )
@@ -43,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
             return _replay(args.record, args.json)
         if args.command == "demo":
             return _demo(args.seed, args.out)
+        if args.command == "console":
+            return _console(args.practice, args.out, args.db, args.seed)
         if args.command == "render":
             return _render(args.record, args.after, args.card, args.out)
         return _default()
@@ -117,6 +124,14 @@ def _render(path: Path, after: int | None, card: str | None, out: Path) -> int:
         out.write_bytes(card_png(unit, match.state.squads[unit.side].name))
     print(f"wrote {out}")
     return 0
+
+
+def _console(practice: bool, out: Path, db: str, seed: int | None) -> int:
+    import asyncio
+
+    from skirmbot.console import run_console
+
+    return asyncio.run(run_console(practice, out, db, seed=seed))
 
 
 def _default() -> int:

@@ -60,6 +60,15 @@ def _double_attack(
     return any(w.has(code) for w in candidates)
 
 
+class NeedsOrders(IllegalCommand):
+    """ACT is short, but the squad's Tactical Orders could pay: `orders` is how many to spend,
+    so the player can confirm ("needed and confirmed", rulings: An activation)."""
+
+    def __init__(self, message: str, orders: int) -> None:
+        super().__init__(message)
+        self.orders = orders
+
+
 def check_payment(
     unit: UnitState, squad: SquadState, activation: Activation, action: str, cost: int, orders: int
 ) -> None:
@@ -80,10 +89,11 @@ def check_payment(
         return
     missing = from_act - activation.act_left
     if orders + missing <= squad.orders:
-        raise IllegalCommand(
+        raise NeedsOrders(
             f"{name} costs {cost} and {unit.name} has {activation.act_left} ACT left: spend "
             f"{orders + missing} Tactical Order{'s' if orders + missing > 1 else ''} to do it "
-            f"(your squad has {squad.orders})."
+            f"(your squad has {squad.orders}).",
+            orders + missing,
         )
     raise IllegalCommand(
         f"{name} costs {cost}; {unit.name} has {activation.act_left} ACT left and your squad has "

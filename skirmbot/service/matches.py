@@ -1,0 +1,620 @@
+"""Match use cases, without Discord: create, join, pick squads, deploy, act, and manage a match.
+
+The cogs and the console both call this. A match lives in the store as its record; the service
+replays it into a live `Match` (kept in memory per version), applies the command, and saves the
+new record in one transaction with a version check, so two players clicking at once cannot
+both win, and a crash leaves the old or the new record, never half of one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from skirmbot import autoplayer, content
+from skirmbot.render.battlemap import MapRenderer
+from skirmbot.render.card import card_png
+from skirmbot.rules import commands
+from skirmbot.rules.costs import NeedsOrders
+from skirmbot.rules.engine import Match
+from skirmbot.rules.errors import ContentError, IllegalCommand, RulesError
+from skirmbot.rules.events import Event
+from skirmbot.rules.maps import map_from_json
+from skirmbot.rules.missions import check_map_fits, mission_from_json
+from skirmbot.rules.record import MatchRecord, replay
+from skirmbot.rules.squads import squad_from_json
+from skirmbot.rules.state import DEPLOYMENT, ENDED, MatchState
+from skirmbot.service.errors import Busy, NotAllowed, ServiceError
+from skirmbot.service.replies import Reply, clip, describe
+from skirmbot.store import MatchRow, Store, VersionConflict
+
+AUTOMATIC = 0  # the automatic player's "user id" in a match's players
+AUTOMATIC_NAME = "Automatic player"
+SETUP, DEPLOYING, PLAYING, ENDED_STATUS, ABORTED = (
+    "setup",
+    "deploying",
+    "playing",
+    "ended",
+    "aborted",
+)
+LIVE_CACHE = 64  # live matches kept in memory; others are replayed from their record on demand
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """Who is asking: a Discord member (or a console player)."""
+
+    id: int
+    name: str
+    moderator: bool = False
+
+
+class NeedsConfirmation(ServiceError):
+    """The action needs Tactical Orders the player did not offer; `retry` spends them."""
+
+    def __init__(self, message: str, retry: commands.Command) -> None:
+        super().__init__(message)
+        self.retry = retry
+
+
+class MatchService:
+    def __init__(self, store: Store, seed_source: Callable[[], int] | None = None) -> None:
+        self.store = store
+        self._seed = seed_source or (lambda: secrets.randbelow(2**31))
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._live: OrderedDict[int, tuple[int, Match]] = OrderedDict()
+        self._renderers: OrderedDict[int, MapRenderer] = OrderedDict()
+
+    # --- set-up ---------------------------------------------------------------------------
+    async def create(
+        self,
+        guild_id: int,
+        channel_id: int,
+        creator: Member,
+        *,
+        opponent: Member | None = None,
+        practice: bool = False,
+        mission: str = content.DEFAULT_MISSION,
+        battle_map: str = content.DEFAULT_MAP,
+    ) -> Reply:
+        """A new match in the channel; the opponent joins (or was challenged, or is the bot)."""
+        if opponent is not None and opponent.id == creator.id:
+            raise ServiceError(
+                "You cannot challenge yourself; leave the opponent out to let anyone join."
+            )
+        mission_data, map_data = _shipped("missions", mission), _shipped("maps", battle_map)
+        check_map_fits(mission_from_json(mission_data), map_from_json(map_data).board, (1, 1))
+        record = MatchRecord(
+            content={"map": map_data, "mission": mission_data, "squads": [None, None]},
+            dice={"seed": self._seed()},
+            players=[
+                creator.name,
+                AUTOMATIC_NAME if practice else (opponent.name if opponent else ""),
+            ],
+        )
+        players: list[int | None] = [creator.id, AUTOMATIC if practice else None]
+        setup: dict[str, Any] = {
+            "challenged": opponent.id if opponent else None,
+            "squads": [None, None],
+        }
+        if practice:
+            setup["squads"][1] = content.DEFAULT_SQUADS[1]
+            record.content["squads"][1] = content.raw("squads", content.DEFAULT_SQUADS[1])
+        from skirmbot.store import ChannelBusy
+
+        try:
+            row = await self.store.create_match(
+                guild_id, channel_id, players, list(record.players), record.to_json(), setup
+            )
+        except ChannelBusy as error:
+            raise ServiceError(
+                "This channel already has a match going. Finish it (or concede) first, or use another channel."
+            ) from error
+        await self.store.remember_player(creator.id, creator.name)
+        who = (
+            "the automatic player" if practice else (f"<@{opponent.id}>" if opponent else "anyone")
+        )
+        text = (
+            f"**New Skirm match** #{row.id}: {mission_data['name']} on {map_data['name']}.\n"
+            f"{creator.name} plays squad 1; {who} {'plays' if practice else 'may join as'} squad 2"
+            f"{'' if practice or opponent is None else ' (/match join)'}.\n"
+            f"Both players: pick a squad with /match squad ({', '.join(content.names('squads'))}, or upload your own)."
+        )
+        return Reply(text, ping=opponent.id if opponent else None)
+
+    async def join(self, channel_id: int, member: Member) -> Reply:
+        async with self._locked(channel_id) as row:
+            if row.status != SETUP or row.players[1] is not None:
+                raise ServiceError("This match already has two players.")
+            if row.players[0] == member.id:
+                raise ServiceError("You created this match; someone else has to join it.")
+            challenged = row.setup.get("challenged")
+            if challenged is not None and challenged != member.id:
+                raise NotAllowed(
+                    f"This match is a challenge to <@{challenged}>; only they can join it."
+                )
+            row.players[1], row.names[1] = member.id, member.name
+            row.record["players"][1] = member.name
+            await self._save(row)
+        await self.store.remember_player(member.id, member.name)
+        return Reply(
+            f"{member.name} joins as squad 2. Both players: pick a squad with /match squad."
+        )
+
+    async def choose_squad(
+        self, channel_id: int, member: Member, squad: str | dict[str, Any]
+    ) -> Reply:
+        """A shipped squad by name, or an uploaded squad file's data (checked against the
+        building rules and the mission's EP limit)."""
+        async with self._locked(channel_id) as row:
+            side = self._seat(row, member)
+            if row.status != SETUP:
+                raise ServiceError("Squads are chosen before deployment; this match is past that.")
+            mission = mission_from_json(row.record["content"]["mission"])
+            data = _shipped("squads", squad) if isinstance(squad, str) else squad
+            try:
+                chosen = squad_from_json(data, mission.ep_limit)
+            except ContentError as error:
+                raise ServiceError(f"That squad cannot play: {error}") from error
+            row.record["content"]["squads"][side] = data
+            row.setup["squads"][side] = chosen.name
+            text = f"{member.name} fields **{chosen.name}** ({len(chosen.units)} units, {chosen.total_ep} EP)."
+            if all(row.record["content"]["squads"]) and row.players[1] is not None:
+                row.status = DEPLOYING
+                text += "\nBoth squads are in. Deploy with /deploy (or let the bot deploy for you)."
+            await self._save(row)
+            replies = Reply(text)
+            if row.status == DEPLOYING and AUTOMATIC in row.players:
+                replies.followups += await self._automatic_deployment(row)
+            return replies
+
+    async def deploy(
+        self, channel_id: int, member: Member, placements: dict[str, str] | None = None
+    ) -> Reply:
+        """Submit a deployment privately (None: the bot deploys for you); both are revealed
+        together once both squads have deployed (rulings: Deployment)."""
+        async with self._locked(channel_id) as row:
+            side = self._seat(row, member)
+            if row.status != DEPLOYING:
+                raise ServiceError(
+                    "Deployment is when both squads are chosen and before the first turn."
+                )
+            hidden: dict[str, Any] = row.setup.setdefault("hidden_deployments", {})
+            if str(side) in hidden:
+                raise ServiceError(
+                    "You have already deployed; the bot reveals both deployments once your opponent has."
+                )
+            match = self._fresh(row)
+            command = (
+                autoplayer.deployment(match.state, side)
+                if placements is None
+                else commands.Deploy(side, placements)
+            )
+            try:
+                match.apply(command)  # checked against a scratch copy: nothing is revealed
+            except IllegalCommand as error:
+                raise ServiceError(str(error)) from error
+            hidden[str(side)] = command.to_json()
+            if len(hidden) < 2:
+                await self._save(row)
+                return Reply(f"{member.name} has deployed (hidden until both squads are down).")
+            return await self._reveal_deployments(row)
+
+    # --- play -----------------------------------------------------------------------------
+    async def act(self, channel_id: int, member: Member, command: commands.Command) -> Reply:
+        """Apply a player's command as their squad; the reply says what happened."""
+        async with self._locked(channel_id) as row:
+            side = self._seat(row, member)
+            if row.status != PLAYING:
+                raise ServiceError(_not_playing(row.status))
+            command = replace(command, side=side)
+            match = await self._live_match(row)
+            events = self._apply(match, command)
+            row.record["commands"].append(command.to_json())
+            reply = await self._reply(row, match, events)
+            if AUTOMATIC in row.players:
+                reply.followups += await self._automatic_turns(row, match)
+            await self._save_live(row, match)
+            return reply
+
+    async def standing_orders(
+        self, channel_id: int, member: Member, reroll_saves_above: int | None
+    ) -> Reply:
+        reply = await self.act(
+            channel_id, member, commands.SetStandingOrders(0, reroll_saves_above)
+        )
+        reply.private = True
+        return reply
+
+    async def concede(self, channel_id: int, member: Member) -> Reply:
+        async with self._locked(channel_id) as row:
+            side = self._seat(row, member)
+            return await self._finish_with(row, commands.Concede(side))
+
+    async def offer_draw(self, channel_id: int, member: Member) -> Reply:
+        async with self._locked(channel_id) as row:
+            side = self._seat(row, member)
+            other = row.players[1 - side]
+            if other == AUTOMATIC:
+                raise ServiceError("The automatic player never agrees to a draw.")
+            row.setup["draw_offer"] = side
+            await self._save(row)
+            return Reply(
+                f"{member.name} offers a draw. <@{other}>: /match draw to accept.",
+                ping=other,
+                choices=["draw"],
+            )
+
+    async def accept_draw(self, channel_id: int, member: Member) -> Reply:
+        async with self._locked(channel_id) as row:
+            side = self._seat(row, member)
+            offer = row.setup.get("draw_offer")
+            if offer is None:
+                return await self._offer_instead(row, member, side)
+            if offer == side:
+                raise ServiceError("You offered the draw; your opponent has to accept it.")
+            row.setup.pop("draw_offer", None)
+            return await self._finish_with(row, commands.AgreeDraw(side))
+
+    async def _offer_instead(self, row: MatchRow, member: Member, side: int) -> Reply:
+        other = row.players[1 - side]
+        if other == AUTOMATIC:
+            raise ServiceError("The automatic player never agrees to a draw.")
+        row.setup["draw_offer"] = side
+        await self._save(row)
+        return Reply(
+            f"{member.name} offers a draw. <@{other}>: /match draw to accept.",
+            ping=other,
+            choices=["draw"],
+        )
+
+    async def request_undo(self, channel_id: int, member: Member) -> Reply:
+        """Ask to take back the last action of your activation in progress; the opponent must
+        agree (the automatic player always does)."""
+        async with self._locked(channel_id) as row:
+            side = self._seat(row, member)
+            match = await self._live_match(row)
+            keep = _undo_point(match, row, side)
+            other = row.players[1 - side]
+            if other == AUTOMATIC:
+                return await self._undo_to(
+                    row, keep, f"{member.name} takes back their last action."
+                )
+            row.setup["undo"] = {"side": side, "keep": keep, "length": len(row.record["commands"])}
+            await self._save(row)
+            return Reply(
+                f"{member.name} asks to take back their last action. <@{other}>: /match undo to agree.",
+                ping=other,
+                choices=["undo"],
+            )
+
+    async def accept_undo(self, channel_id: int, member: Member) -> Reply:
+        async with self._locked(channel_id) as row:
+            side = self._seat(row, member)
+            asked = row.setup.get("undo")
+            if asked is None or asked["side"] == side:
+                raise ServiceError("There is no undo request from your opponent to agree to.")
+            if asked["length"] != len(row.record["commands"]):
+                row.setup.pop("undo", None)
+                await self._save(row)
+                raise ServiceError(
+                    "The match moved on since the undo was asked for; it no longer applies."
+                )
+            row.setup.pop("undo", None)
+            return await self._undo_to(
+                row, asked["keep"], f"{member.name} agrees: the last action is taken back."
+            )
+
+    async def _undo_to(self, row: MatchRow, keep: int, text: str) -> Reply:
+        row.record["commands"] = row.record["commands"][:keep]
+        match = replay(MatchRecord.from_json(row.record))
+        await self._save_live(row, match)
+        # The dice come from the match's seed in order, so the undone action's dice come up again.
+        return Reply(
+            text + " The dice it rolled will come up again: undo cannot fish for better rolls."
+        )
+
+    async def abort(self, channel_id: int, member: Member) -> Reply:
+        if not member.moderator:
+            raise NotAllowed(
+                "Only moderators (Manage Server, or the server's skirmbot moderator role) can abort a match."
+            )
+        async with self._locked(channel_id) as row:
+            row.status = ABORTED
+            await self._save(row)
+            return Reply(f"Match #{row.id} was aborted by {member.name}.", match_over=True)
+
+    # --- reading --------------------------------------------------------------------------
+    async def status(self, channel_id: int) -> Reply:
+        row = await self._row(channel_id)
+        if row.status in (SETUP, DEPLOYING):
+            return Reply(_setup_status(row))
+        match = await self._live_match(row)
+        picture = await self._picture(row.id, match, _last_activation(match))
+        return Reply(_status_text(row, match.state), picture=picture, ping=None)
+
+    async def log(self, channel_id: int, count: int = 25) -> Reply:
+        row = await self._row(channel_id)
+        match = await self._live_match(row)
+        lines = describe(match.log).splitlines()
+        return Reply(clip("\n".join(lines[-count:]) or "Nothing has happened yet."), private=True)
+
+    async def card(self, channel_id: int, unit: str) -> Reply:
+        row = await self._row(channel_id)
+        match = await self._live_match(row)
+        try:
+            found = match.state.unit(unit)
+        except IllegalCommand as error:
+            raise ServiceError(str(error)) from error
+        squad = match.state.squads[found.side].name
+        picture = await asyncio.to_thread(card_png, found, squad)
+        return Reply(
+            f"{found.name} of {squad}", picture=picture, picture_name="card.png", private=True
+        )
+
+    async def export(self, channel_id: int) -> tuple[str, bytes]:
+        row = await self._row(channel_id, active_only=False)
+        return f"skirm-match-{row.id}.json", MatchRecord.from_json(row.record).dumps().encode()
+
+    async def view(self, channel_id: int) -> tuple[MatchRow, Match | None]:
+        """The match in the channel and its live state (None before deployment), for
+        autocomplete and the cogs' checks; nothing is changed."""
+        row = await self._row(channel_id)
+        if row.status in (SETUP, DEPLOYING):
+            return row, None
+        return row, await self._live_match(row)
+
+    def side_of(self, row: MatchRow, member: Member) -> int | None:
+        return row.players.index(member.id) if member.id in row.players else None
+
+    # --- the automatic player -------------------------------------------------------------
+    async def _automatic_deployment(self, row: MatchRow) -> list[Reply]:
+        side = row.players.index(AUTOMATIC)
+        match = self._fresh(row)
+        row.setup.setdefault("hidden_deployments", {})[str(side)] = autoplayer.deployment(
+            match.state, side
+        ).to_json()
+        await self._save(row)
+        return [Reply("The automatic player has deployed (hidden until you deploy too).")]
+
+    async def _automatic_turns(self, row: MatchRow, match: Match) -> list[Reply]:
+        """The automatic player takes its activations like a human would, one reply each."""
+        side = row.players.index(AUTOMATIC)
+        replies: list[Reply] = []
+        state = match.state
+        while state.phase != ENDED and state.to_act == side:
+            command = autoplayer.choose(state, side)
+            events = self._apply(match, command)
+            row.record["commands"].append(command.to_json())
+            if any(e.kind in ("activation_ended", "match_ended") for e in events):
+                replies.append(await self._reply(row, match, _last_activation(match)))
+        return replies
+
+    # --- internals ------------------------------------------------------------------------
+    def _apply(self, match: Match, command: commands.Command) -> list[Event]:
+        try:
+            return match.apply(command)
+        except NeedsOrders as error:
+            raise NeedsConfirmation(str(error), replace(command, orders=error.orders)) from error  # type: ignore[call-arg]
+        except RulesError as error:
+            raise ServiceError(str(error)) from error
+
+    async def _reply(self, row: MatchRow, match: Match, events: list[Event]) -> Reply:
+        state = match.state
+        kinds = {event.kind for event in events}
+        text = clip(describe(events))
+        if state.phase == ENDED:
+            row.status = ENDED_STATUS
+            picture = await self._picture(row.id, match, _last_activation(match))
+            return Reply(text, picture=picture, match_over=True)
+        if kinds & {"activation_ended", "turn_started"}:
+            picture = await self._picture(row.id, match, _last_activation(match))
+            nxt = row.players[state.to_act] if state.to_act is not None else None
+            ready = (
+                ", ".join(u.name for u in state.ready_units(state.to_act))
+                if state.to_act is not None
+                else ""
+            )
+            who = AUTOMATIC_NAME if nxt == AUTOMATIC else f"<@{nxt}>"
+            return Reply(f"{text}\n\n{who}: activate a unit ({ready}).", picture=picture, ping=nxt)
+        return Reply(text, choices=_choices(state))
+
+    async def _picture(self, match_id: int, match: Match, events: list[Event]) -> bytes:
+        renderer = self._renderers.pop(match_id, None) or MapRenderer()
+        self._renderers[match_id] = renderer
+        while len(self._renderers) > LIVE_CACHE:
+            self._renderers.popitem(last=False)
+        # Pillow releases the GIL while drawing and encoding: keep the event loop free.
+        return await asyncio.to_thread(renderer.png, match.state, events)
+
+    async def _reveal_deployments(self, row: MatchRow) -> Reply:
+        hidden = row.setup.pop("hidden_deployments")
+        row.record["commands"] += [hidden["0"], hidden["1"]]
+        match = replay(MatchRecord.from_json(row.record))
+        row.status = PLAYING
+        reply = await self._reply(row, match, list(match.log))
+        reply.text = "**Both squads deploy.**\n" + reply.text
+        if AUTOMATIC in row.players:
+            reply.followups += await self._automatic_turns(row, match)
+        await self._save_live(row, match)
+        return reply
+
+    async def _finish_with(self, row: MatchRow, command: commands.Command) -> Reply:
+        if row.status not in (DEPLOYING, PLAYING):
+            if row.status == SETUP:
+                row.status = ABORTED
+                await self._save(row)
+                return Reply("The match is called off before it began.", match_over=True)
+            raise ServiceError(_not_playing(row.status))
+        if row.status == DEPLOYING:
+            row.setup.pop("hidden_deployments", None)
+        match = await self._live_match(row) if row.status == PLAYING else self._fresh(row)
+        events = self._apply(match, command)
+        row.record["commands"].append(command.to_json())
+        row.status = ENDED_STATUS
+        await self._save_live(row, match)
+        return Reply(describe(events), match_over=True)
+
+    def _seat(self, row: MatchRow, member: Member) -> int:
+        if member.id not in row.players:
+            names = " and ".join(name for name in row.names if name) or "its players"
+            raise NotAllowed(
+                f"Only {names} play in this match; watch along, or start your own in another channel."
+            )
+        return row.players.index(member.id)
+
+    async def _row(self, channel_id: int, active_only: bool = True) -> MatchRow:
+        row = await self.store.active_match(channel_id)
+        if row is None and not active_only:
+            row = await self.store.last_match(channel_id)
+        if row is None:
+            raise ServiceError("There is no match in this channel. Start one with /match new.")
+        return row
+
+    class _Locked:
+        def __init__(self, service: MatchService, channel_id: int) -> None:
+            self.service, self.channel_id = service, channel_id
+            self.lock: asyncio.Lock | None = None
+
+        async def __aenter__(self) -> MatchRow:
+            row = await self.service._row(self.channel_id)
+            self.lock = self.service._locks.setdefault(row.id, asyncio.Lock())
+            await self.lock.acquire()
+            fresh = await self.service.store.match(row.id)  # what it is now, under the lock
+            assert fresh is not None
+            return fresh
+
+        async def __aexit__(self, *exc: object) -> None:
+            assert self.lock is not None
+            self.lock.release()
+
+    def _locked(self, channel_id: int) -> MatchService._Locked:
+        """The channel's match, held under its lock for the whole request."""
+        return MatchService._Locked(self, channel_id)
+
+    def _fresh(self, row: MatchRow) -> Match:
+        """The match replayed from the record as stored (a scratch copy)."""
+        return replay(MatchRecord.from_json(row.record))
+
+    async def _live_match(self, row: MatchRow) -> Match:
+        cached = self._live.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            self._live.move_to_end(row.id)
+            return cached[1]
+        match = self._fresh(row)
+        self._remember(row.id, row.version, match)
+        return match
+
+    def _remember(self, match_id: int, version: int, match: Match) -> None:
+        self._live[match_id] = (version, match)
+        self._live.move_to_end(match_id)
+        while len(self._live) > LIVE_CACHE:
+            self._live.popitem(last=False)
+
+    async def _save(self, row: MatchRow) -> MatchRow:
+        try:
+            saved = await self.store.save_match(row)
+        except VersionConflict as error:
+            self._live.pop(row.id, None)
+            raise Busy(
+                "Someone else changed this match at the same moment; please try again."
+            ) from error
+        cached = self._live.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            self._remember(row.id, saved.version, cached[1])
+        row.version, row.updated_at = saved.version, saved.updated_at  # the caller may save again
+        return saved
+
+    async def _save_live(self, row: MatchRow, match: Match) -> None:
+        self._live.pop(row.id, None)
+        try:
+            saved = await self.store.save_match(row)
+        except VersionConflict as error:
+            raise Busy(
+                "Someone else changed this match at the same moment; please try again."
+            ) from error
+        self._remember(row.id, saved.version, match)
+        row.version, row.updated_at = saved.version, saved.updated_at
+
+
+# --- helpers -------------------------------------------------------------------------------
+def _shipped(kind: str, name: str) -> dict[str, Any]:
+    try:
+        return content.raw(kind, name)
+    except ContentError as error:
+        raise ServiceError(str(error)) from error
+
+
+def _last_activation(match: Match) -> list[Event]:
+    """The events since the last activation began (or since the turn began)."""
+    log = match.log
+    for index in range(len(log) - 1, -1, -1):
+        if log[index].kind in ("activation_started", "deployed"):
+            return log[index:]
+    return list(log)
+
+
+def _choices(state: MatchState) -> list[str]:
+    activation = state.activation
+    if activation is None:
+        return []
+    if activation.pending is not None:
+        from skirmbot.rules.legal import failed_dice
+
+        side = state.units[activation.unit].side
+        rerolls = [
+            f"reroll:{n}" for n in failed_dice(state) if not activation.pending.dice[n - 1].rerolled
+        ]
+        return ["accept", *(rerolls if state.squads[side].orders else [])]
+    return ["end"]
+
+
+def _undo_point(match: Match, row: MatchRow, side: int) -> int:
+    """How many commands to keep to take back the last action of the activation in progress."""
+    state = match.state
+    if state.activation is None or state.to_act != side:
+        raise ServiceError("Only the last action of your activation in progress can be taken back.")
+    recorded = row.record["commands"]
+    for index in range(len(recorded) - 1, -1, -1):
+        kind = recorded[index]["type"]
+        if kind in ("reroll", "modify", "accept", "standing_orders"):
+            continue
+        if kind == "activate":
+            raise ServiceError("Nothing to take back yet in this activation.")
+        return index
+    raise ServiceError("Nothing to take back yet in this activation.")
+
+
+def _not_playing(status: str) -> str:
+    return {
+        SETUP: "The match has not started: both players pick a squad first (/match squad).",
+        DEPLOYING: "The match has not started: both squads deploy first (/deploy).",
+        ENDED_STATUS: "This match is over. /match export gives its record.",
+        ABORTED: "This match was aborted.",
+    }.get(status, "The match is not being played.")
+
+
+def _setup_status(row: MatchRow) -> str:
+    seats = []
+    for side in (0, 1):
+        who = row.names[side] or "(open seat: /match join)"
+        squad = row.setup.get("squads", [None, None])[side] or "no squad yet"
+        deployed = " · deployed" if str(side) in row.setup.get("hidden_deployments", {}) else ""
+        seats.append(f"Squad {side + 1}: {who}, {squad}{deployed}")
+    return f"Match #{row.id} ({row.status}).\n" + "\n".join(seats)
+
+
+def _status_text(row: MatchRow, state: MatchState) -> str:
+    squads = " · ".join(f"{s.name} {s.mp} MP, {s.orders} TO" for s in state.squads)
+    if state.phase == ENDED and state.result is not None:
+        return f"Match #{row.id}: {state.result.reason}\n{squads}"
+    if state.phase == DEPLOYMENT or state.to_act is None:
+        return f"Match #{row.id}: deploying. {squads}"
+    who = row.names[state.to_act]
+    ready = ", ".join(u.name for u in state.ready_units(state.to_act))
+    busy = f" {state.activation.unit} is activating." if state.activation else ""
+    return f"Match #{row.id}, turn {state.turn} of {state.mission.turns}. {squads}\nNext: {who} ({ready}).{busy}"

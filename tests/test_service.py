@@ -1,0 +1,229 @@
+"""The service layer (issue 4): every use case without Discord, on a real SQLite store."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from skirmbot.rules import commands
+from skirmbot.rules.costs import MOVE
+from skirmbot.rules.legal import reachable_squares
+from skirmbot.rules.record import MatchRecord, replay
+from skirmbot.service import AUTOMATIC, Busy, MatchService, Member, NotAllowed, ServiceError
+from skirmbot.store import Store, VersionConflict
+
+ALICE, BOB, EVE = Member(11, "Alice"), Member(22, "Bob"), Member(33, "Eve")
+MOD = Member(44, "Mo", moderator=True)
+CHANNEL, GUILD = 500, 900
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(tmp_path / "skirm.db")
+    yield opened
+    await opened.close()
+
+
+def service_on(store: Store) -> MatchService:
+    return MatchService(store, seed_source=lambda: 1234)
+
+
+async def started(service: MatchService) -> None:
+    """Alice and Bob, default squads, both deployed by the bot."""
+    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
+    await service.join(CHANNEL, BOB)
+    await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
+    await service.choose_squad(CHANNEL, BOB, "ash-runners")
+    await service.deploy(CHANNEL, ALICE)
+    await service.deploy(CHANNEL, BOB)
+
+
+async def to_act(service: MatchService) -> tuple[Member, str]:
+    """The member whose activation it is, and one of their ready units."""
+    row, match = await service.view(CHANNEL)
+    assert match is not None and match.state.to_act is not None
+    member = ALICE if row.players[match.state.to_act] == ALICE.id else BOB
+    return member, match.state.ready_units(match.state.to_act)[0].id
+
+
+async def test_a_match_is_set_up_and_both_deployments_are_revealed_together(store: Store) -> None:
+    service = service_on(store)
+    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
+    with pytest.raises(NotAllowed, match="challenge"):
+        await service.join(CHANNEL, EVE)
+    await service.join(CHANNEL, BOB)
+    await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
+    await service.choose_squad(CHANNEL, BOB, "ash-runners")
+    first = await service.deploy(CHANNEL, ALICE)
+    assert "hidden" in first.text and first.picture is None
+    row = await store.active_match(CHANNEL)
+    assert row is not None and row.record["commands"] == [], (
+        "a hidden deployment is not in the record"
+    )
+    reveal = await service.deploy(CHANNEL, BOB)
+    assert "Both squads deploy" in reveal.text and reveal.picture is not None
+    assert reveal.picture.startswith(b"\x89PNG") and reveal.ping in (ALICE.id, BOB.id)
+    row = await store.active_match(CHANNEL)
+    assert row is not None and row.status == "playing"
+
+
+async def test_an_illegal_move_is_refused_and_changes_nothing(store: Store) -> None:
+    service = service_on(store)
+    await started(service)
+    member, unit = await to_act(service)
+    before = await store.active_match(CHANNEL)
+    with pytest.raises(ServiceError, match="can reach"):
+        await service.act(CHANNEL, member, commands.Move(0, unit, "L12"))
+    after = await store.active_match(CHANNEL)
+    assert before is not None and after is not None
+    assert (after.version, after.record) == (before.version, before.record)
+
+
+async def test_moving_and_ending_posts_the_picture_and_pings_the_next_player(store: Store) -> None:
+    service = service_on(store)
+    await started(service)
+    member, unit = await to_act(service)
+    _, match = await service.view(CHANNEL)
+    assert match is not None
+    square = sorted(reachable_squares(match.state, match.state.units[unit], MOVE))[0]
+    moved = await service.act(CHANNEL, member, commands.Move(0, unit, str(square)))
+    assert "moves" in moved.text and moved.picture is None and "end" in moved.choices
+    ended = await service.act(CHANNEL, member, commands.EndActivation(0))
+    assert ended.picture is not None and ended.ping not in (None, member.id)
+    assert f"<@{ended.ping}>" in ended.text
+
+
+async def test_only_the_players_act_and_only_for_their_squad(store: Store) -> None:
+    service = service_on(store)
+    await started(service)
+    member, unit = await to_act(service)
+    with pytest.raises(NotAllowed, match="Only Alice and Bob"):
+        await service.act(CHANNEL, EVE, commands.EndActivation(0, unit))
+    other = BOB if member is ALICE else ALICE
+    with pytest.raises(ServiceError):
+        await service.act(CHANNEL, other, commands.EndActivation(0, unit))
+
+
+async def test_practice_against_the_automatic_player(store: Store) -> None:
+    service = service_on(store)
+    await service.create(GUILD, CHANNEL, ALICE, practice=True)
+    reply = await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
+    assert any("automatic player has deployed" in r.text for r in reply.all())
+    reveal = await service.deploy(CHANNEL, ALICE)
+    row, match = await service.view(CHANNEL)
+    assert match is not None and row.players == [ALICE.id, AUTOMATIC]
+    # Whoever had the initiative, the automatic player has played until it is Alice's turn.
+    assert match.state.to_act == 0
+    if match.state.initiative == 1:
+        assert any(r.picture for r in reveal.followups)
+    for _ in range(100):  # Alice only ends her activations; the automatic player plays on
+        if await store.active_match(CHANNEL) is None:
+            break
+        _, match = await service.view(CHANNEL)
+        assert match is not None and match.state.to_act == 0
+        await service.act(
+            CHANNEL, ALICE, commands.EndActivation(0, match.state.ready_units(0)[0].id)
+        )
+    final = await store.match(row.id)
+    assert final is not None and final.status == "ended"
+    assert replay(MatchRecord.from_json(final.record)).state.phase == "ended"
+
+
+async def test_concede_ends_the_match_and_export_gives_a_replayable_record(store: Store) -> None:
+    service = service_on(store)
+    await started(service)
+    name, data = await service.export(CHANNEL)
+    assert name.endswith(".json") and json.loads(data)["format"] == "skirmbot-record"
+    reply = await service.concede(CHANNEL, BOB)
+    assert reply.match_over and "Iron Wardens wins" in reply.text
+    assert await store.active_match(CHANNEL) is None
+    await service.create(GUILD, CHANNEL, ALICE)  # the channel is free again
+
+
+async def test_undo_needs_the_opponent_and_the_dice_come_again(store: Store) -> None:
+    service = service_on(store)
+    await started(service)
+    member, unit = await to_act(service)
+    other = BOB if member is ALICE else ALICE
+    _, match = await service.view(CHANNEL)
+    assert match is not None
+    square = sorted(reachable_squares(match.state, match.state.units[unit], MOVE))[0]
+    await service.act(CHANNEL, member, commands.Move(0, unit, str(square)))
+    before = await store.active_match(CHANNEL)
+    asked = await service.request_undo(CHANNEL, member)
+    assert asked.ping == other.id
+    with pytest.raises(ServiceError):
+        await service.accept_undo(CHANNEL, member)
+    await service.accept_undo(CHANNEL, other)
+    after = await store.active_match(CHANNEL)
+    assert before is not None and after is not None
+    assert after.record["commands"] == before.record["commands"][:-1]
+
+
+async def test_abort_is_for_moderators(store: Store) -> None:
+    service = service_on(store)
+    await started(service)
+    with pytest.raises(NotAllowed, match="moderators"):
+        await service.abort(CHANNEL, ALICE)
+    reply = await service.abort(CHANNEL, MOD)
+    assert reply.match_over and await store.active_match(CHANNEL) is None
+
+
+async def test_two_clicks_at_once_cannot_corrupt_the_match(store: Store) -> None:
+    service = service_on(store)
+    await started(service)
+    member, unit = await to_act(service)
+    results = await asyncio.gather(
+        service.act(CHANNEL, member, commands.EndActivation(0, unit)),
+        service.act(CHANNEL, member, commands.EndActivation(0, unit)),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, ServiceError) for r in results) == 1
+    row = await store.active_match(CHANNEL)
+    assert row is not None
+    replay(MatchRecord.from_json(row.record))  # the stored record still replays
+
+
+async def test_a_save_that_loses_the_race_is_refused_politely(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = service_on(store)
+    await started(service)
+    member, unit = await to_act(service)
+
+    async def lost(row: object) -> object:
+        raise VersionConflict("someone else saved first")
+
+    monkeypatch.setattr(store, "save_match", lost)
+    with pytest.raises(Busy, match="try again"):
+        await service.act(CHANNEL, member, commands.EndActivation(0, unit))
+
+
+async def test_a_restart_continues_the_match(tmp_path: Path) -> None:
+    path = tmp_path / "restart.db"
+    first = await Store.open(path)
+    service = service_on(first)
+    await started(service)
+    member, unit = await to_act(service)
+    await service.act(CHANNEL, member, commands.EndActivation(0, unit))
+    row = await first.active_match(CHANNEL)
+    await first.close()
+    second = await Store.open(path)
+    try:
+        again = service_on(second)
+        status = await again.status(CHANNEL)
+        assert status.picture is not None and "turn 1" in status.text
+        member, unit = await to_act(again)
+        await again.act(CHANNEL, member, commands.EndActivation(0, unit))
+        now = await second.active_match(CHANNEL)
+        assert (
+            row is not None
+            and now is not None
+            and len(now.record["commands"]) == len(row.record["commands"]) + 1
+        )
+    finally:
+        await second.close()
