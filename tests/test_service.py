@@ -227,3 +227,11 @@ async def test_a_restart_continues_the_match(tmp_path: Path) -> None:
         )
     finally:
         await second.close()
+
+
+async def test_export_works_after_the_match_has_ended(store: Store) -> None:
+    service = service_on(store)
+    await started(service)
+    await service.concede(CHANNEL, ALICE)
+    name, data = await service.export(CHANNEL)
+    assert replay(MatchRecord.loads(data.decode())).state.result is not None

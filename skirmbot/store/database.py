@@ -1,0 +1,376 @@
+"""The Store: skirmbot's only door to SQLite (aiosqlite).
+
+- One connection per Store, in autocommit mode; every write is one explicit ``BEGIN IMMEDIATE``
+  ... ``COMMIT`` transaction, so a crash at any point leaves either the old or the new state.
+- WAL journal (for file databases), foreign keys on, a busy timeout so that several Stores
+  (processes or connections) on one file wait for each other instead of failing.
+- Matches are saved with a version check (compare-and-swap): ``save_match`` only writes if the
+  stored version is still the one the caller loaded, else it raises VersionConflict.
+- Calls on one Store are serialised by an asyncio lock, so concurrent tasks never interleave
+  statements of one transaction on the shared connection.
+
+JSON columns (players, names, record, setup) are (de)serialised here; callers see Python data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import aiosqlite
+
+from skirmbot.store.migrate import StoreError, migrate
+from skirmbot.store.migrate import schema_version as _schema_version
+
+log = logging.getLogger(__name__)
+
+MATCH_STATUSES = ("setup", "deploying", "playing", "ended", "aborted")
+ACTIVE_STATUSES = ("setup", "deploying", "playing")
+BUSY_TIMEOUT_MS = 5000
+
+_MATCH_COLUMNS = (
+    "id, guild_id, channel_id, status, players, names, record, setup, version, "
+    "created_at, updated_at"
+)
+_ACTIVE = "status IN ('setup', 'deploying', 'playing')"
+
+
+class ChannelBusy(StoreError):
+    """The channel already has an active match (setup, deploying or playing)."""
+
+
+class VersionConflict(StoreError):
+    """Someone saved the match first: the stored version is not the one the caller loaded."""
+
+
+@dataclass
+class MatchRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    status: str
+    players: list[int | None]
+    names: list[str]
+    record: dict[str, Any]
+    setup: dict[str, Any]
+    version: int
+    created_at: float
+    updated_at: float
+
+    @property
+    def active(self) -> bool:
+        return self.status in ACTIVE_STATUSES
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=False, ensure_ascii=False)
+
+
+def _match_from_row(row: sqlite3.Row) -> MatchRow:
+    return MatchRow(
+        id=int(row["id"]),
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        status=str(row["status"]),
+        players=json.loads(row["players"]),
+        names=json.loads(row["names"]),
+        record=json.loads(row["record"]),
+        setup=json.loads(row["setup"]),
+        version=int(row["version"]),
+        created_at=float(row["created_at"]),
+        updated_at=float(row["updated_at"]),
+    )
+
+
+def _check_match_fields(status: str, players: list[int | None], names: list[str]) -> None:
+    if status not in MATCH_STATUSES:
+        raise ValueError(f"Unknown match status {status!r}; expected one of {MATCH_STATUSES}.")
+    if len(players) != 2 or len(names) != 2:
+        raise ValueError("A match has exactly two seats: give two players and two names.")
+
+
+def _is_channel_busy(error: sqlite3.IntegrityError) -> bool:
+    return "UNIQUE" in str(error) and "matches.channel_id" in str(error)
+
+
+class Store:
+    """Matches, their records, players and per-guild settings, kept safely in SQLite."""
+
+    def __init__(self, db: aiosqlite.Connection, clock: Callable[[], float]) -> None:
+        # Use Store.open(): it configures the connection and applies the migrations.
+        self._db = db
+        self._clock = clock
+        self._lock = asyncio.Lock()
+        self._closed = False
+
+    # -- life cycle ---------------------------------------------------------------------------
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        clock: Callable[[], float] = time.time,
+        *,
+        migrations: Traversable | None = None,
+    ) -> Store:
+        """Open (creating if needed) the database at `path` (":memory:" allowed) and bring its
+        schema up to date. `migrations` overrides the migrations folder (tests)."""
+        db = await aiosqlite.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+        try:
+            db.row_factory = sqlite3.Row
+            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            await db.execute("PRAGMA foreign_keys = ON")
+            if str(path) != ":memory:":
+                async with db.execute("PRAGMA journal_mode = WAL") as cursor:
+                    mode = await cursor.fetchone()
+                if mode is None or str(mode[0]).lower() != "wal":
+                    log.warning("SQLite could not use WAL for %s (journal mode %r)", path, mode)
+                # In WAL mode FULL makes every commit durable, not only consistent.
+                await db.execute("PRAGMA synchronous = FULL")
+            await migrate(db, migrations, clock)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db, clock)
+
+    async def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            async with self._lock:
+                await self._db.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            yield self._db
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction: committed if the block succeeds, rolled back otherwise."""
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+                await self._db.execute("COMMIT")
+            except BaseException:
+                # (suppressed: SQLite may already have rolled back by itself)
+                with suppress(sqlite3.Error):
+                    await self._db.execute("ROLLBACK")
+                raise
+
+    async def _fetch_matches(
+        self, db: aiosqlite.Connection, where: str, parameters: Iterable[Any] = ()
+    ) -> list[MatchRow]:
+        rows = await db.execute_fetchall(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {where} ORDER BY id", tuple(parameters)
+        )
+        return [_match_from_row(row) for row in rows]
+
+    # -- matches ------------------------------------------------------------------------------
+
+    async def create_match(
+        self,
+        guild_id: int,
+        channel_id: int,
+        players: list[int | None],
+        names: list[str],
+        record: dict[str, Any],
+        setup: dict[str, Any] | None = None,
+        status: str = "setup",
+    ) -> MatchRow:
+        """A new match (version 1); ChannelBusy if the channel already has an active match."""
+        _check_match_fields(status, players, names)
+        values = (_dumps(players), _dumps(names), _dumps(record), _dumps(setup or {}))
+        now = self._clock()
+        try:
+            async with self._transaction() as db:
+                if status in ACTIVE_STATUSES and await self._fetch_matches(
+                    db, f"channel_id = ? AND {_ACTIVE}", (channel_id,)
+                ):
+                    raise ChannelBusy(f"Channel {channel_id} already has an active match.")
+                cursor = await db.execute(
+                    "INSERT INTO matches (guild_id, channel_id, status, players, names, record, "
+                    "setup, version, created_at, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
+                    (guild_id, channel_id, status, *values, now, now),
+                )
+                match_id = cursor.lastrowid
+                await cursor.close()
+                rows = await self._fetch_matches(db, "id = ?", (match_id,))
+        except sqlite3.IntegrityError as error:
+            if _is_channel_busy(error):
+                raise ChannelBusy(f"Channel {channel_id} already has an active match.") from error
+            raise
+        return rows[0]
+
+    async def match(self, match_id: int) -> MatchRow | None:
+        async with self._reading() as db:
+            rows = await self._fetch_matches(db, "id = ?", (match_id,))
+        return rows[0] if rows else None
+
+    async def active_match(self, channel_id: int) -> MatchRow | None:
+        async with self._reading() as db:
+            rows = await self._fetch_matches(db, f"channel_id = ? AND {_ACTIVE}", (channel_id,))
+        return rows[0] if rows else None
+
+    async def last_match(self, channel_id: int) -> MatchRow | None:
+        """The channel's most recent match, active or not (for exporting a finished one)."""
+        async with self._reading() as db:
+            rows = await self._fetch_matches(db, "channel_id = ?", (channel_id,))
+        return rows[-1] if rows else None
+
+    async def active_matches(self) -> list[MatchRow]:
+        """Every match in setup, deploying or playing, by id."""
+        async with self._reading() as db:
+            return await self._fetch_matches(db, _ACTIVE)
+
+    async def matches_of_player(self, user_id: int, active_only: bool = True) -> list[MatchRow]:
+        """Matches in which `user_id` holds a seat (only active ones by default), by id."""
+        where = "EXISTS (SELECT 1 FROM json_each(matches.players) WHERE json_each.value = ?)"
+        if active_only:
+            where += f" AND {_ACTIVE}"
+        async with self._reading() as db:
+            return await self._fetch_matches(db, where, (user_id,))
+
+    async def save_match(self, row: MatchRow) -> MatchRow:
+        """Write `row`'s status, players, names, record and setup in one transaction, if the
+        stored version is still `row.version` (compare-and-swap); return the stored row, with
+        its version bumped. VersionConflict if someone saved first; ChannelBusy if reactivating
+        the match would give its channel two active matches. `row` itself is not changed."""
+        _check_match_fields(row.status, row.players, row.names)
+        values = (_dumps(row.players), _dumps(row.names), _dumps(row.record), _dumps(row.setup))
+        now = self._clock()
+        try:
+            async with self._transaction() as db:
+                cursor = await db.execute(
+                    "UPDATE matches SET status = ?, players = ?, names = ?, record = ?, "
+                    "setup = ?, version = version + 1, updated_at = ? "
+                    "WHERE id = ? AND version = ?",
+                    (row.status, *values, now, row.id, row.version),
+                )
+                changed = cursor.rowcount
+                await cursor.close()
+                stored = await self._fetch_matches(db, "id = ?", (row.id,))
+                if changed != 1:
+                    if not stored:
+                        raise StoreError(f"Match {row.id} does not exist.")
+                    raise VersionConflict(
+                        f"Match {row.id} was saved by someone else first (stored version "
+                        f"{stored[0].version}, expected {row.version})."
+                    )
+        except sqlite3.IntegrityError as error:
+            if _is_channel_busy(error):
+                raise ChannelBusy(
+                    f"Channel {row.channel_id} already has another active match."
+                ) from error
+            raise
+        return stored[0]
+
+    # -- settings -----------------------------------------------------------------------------
+
+    async def get_setting(self, guild_id: int, key: str) -> str | None:
+        async with (
+            self._reading() as db,
+            db.execute(
+                "SELECT value FROM settings WHERE guild_id = ? AND key = ?", (guild_id, key)
+            ) as cursor,
+        ):
+            row = await cursor.fetchone()
+        return None if row is None else str(row[0])
+
+    async def set_setting(self, guild_id: int, key: str, value: str | None) -> None:
+        """Set a guild's setting; None deletes it."""
+        async with self._transaction() as db:
+            if value is None:
+                await db.execute(
+                    "DELETE FROM settings WHERE guild_id = ? AND key = ?", (guild_id, key)
+                )
+            else:
+                await db.execute(
+                    "INSERT INTO settings (guild_id, key, value) VALUES (?, ?, ?) "
+                    "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
+                    (guild_id, key, value),
+                )
+
+    # -- players ------------------------------------------------------------------------------
+
+    async def remember_player(self, user_id: int, display_name: str) -> None:
+        """Record (or refresh) a Discord user's display name; keeps their preferences."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO players (user_id, display_name, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name, "
+                "updated_at = excluded.updated_at",
+                (user_id, display_name, self._clock()),
+            )
+
+    async def player(self, user_id: int) -> dict[str, Any] | None:
+        """{"user_id", "display_name", "dm_reminders" (bool), "updated_at"}, or None."""
+        async with (
+            self._reading() as db,
+            db.execute(
+                "SELECT user_id, display_name, dm_reminders, updated_at FROM players "
+                "WHERE user_id = ?",
+                (user_id,),
+            ) as cursor,
+        ):
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        return {
+            "user_id": int(row["user_id"]),
+            "display_name": str(row["display_name"]),
+            "dm_reminders": bool(row["dm_reminders"]),
+            "updated_at": float(row["updated_at"]),
+        }
+
+    async def set_dm_reminders(self, user_id: int, on: bool) -> None:
+        """Turn DM reminders on or off for a player already remembered (StoreError if not)."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE players SET dm_reminders = ?, updated_at = ? WHERE user_id = ?",
+                (int(on), self._clock(), user_id),
+            )
+            changed = cursor.rowcount
+            await cursor.close()
+            if changed != 1:
+                raise StoreError(f"Player {user_id} is not known; remember_player() them first.")
+
+    # -- schema -------------------------------------------------------------------------------
+
+    async def schema_version(self) -> int:
+        """The highest migration applied to this database."""
+        async with self._reading() as db:
+            return await _schema_version(db)
+
+
+__all__ = [
+    "ACTIVE_STATUSES",
+    "MATCH_STATUSES",
+    "ChannelBusy",
+    "MatchRow",
+    "Store",
+    "StoreError",
+    "VersionConflict",
+]
