@@ -17,6 +17,7 @@ import pytest
 from skirmbot.rules.record import MatchRecord
 from skirmbot.store import (
     ChannelBusy,
+    Deadline,
     MatchRow,
     MigrationError,
     Store,
@@ -75,11 +76,16 @@ async def store(db_path: Path) -> Any:
         yield opened
 
 
-def migrations_copy(tmp_path: Path, extra: dict[str, str]) -> Path:
-    """A migrations folder holding the shipped migrations plus `extra` files."""
-    folder = tmp_path / "migrations"
+SHIPPED = [migration.name for migration in discover()]
+LATEST = len(SHIPPED)  # the shipped migrations are numbered 1, 2, ... without gaps
+NEXT = f"{LATEST + 1:03d}"
+
+
+def migrations_copy(tmp_path: Path, extra: dict[str, str], upto: int | None = None) -> Path:
+    """A migrations folder holding the shipped migrations (the first `upto`) plus `extra`."""
+    folder = tmp_path / ("migrations" if upto is None else f"migrations-{upto}")
     folder.mkdir()
-    for migration in discover():
+    for migration in discover()[:upto]:
         (folder / migration.name).write_text(migration.sql, encoding="utf-8")
     for name, sql in extra.items():
         (folder / name).write_text(textwrap.dedent(sql), encoding="utf-8")
@@ -91,11 +97,11 @@ def migrations_copy(tmp_path: Path, extra: dict[str, str]) -> Path:
 
 async def test_fresh_database_gets_every_migration_recorded(db_path: Path) -> None:
     async with await Store.open(db_path, clock=lambda: 42.0) as store:
-        assert await store.schema_version() == 1
+        assert await store.schema_version() == LATEST
     with raw(db_path) as conn:
         assert conn.execute(
-            "SELECT version, name, applied_at FROM schema_migrations"
-        ).fetchall() == [(1, "001_initial.sql", 42.0)]
+            "SELECT version, name, applied_at FROM schema_migrations ORDER BY version"
+        ).fetchall() == [(n, name, 42.0) for n, name in enumerate(SHIPPED, start=1)]
         tables = {
             row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
@@ -111,22 +117,23 @@ async def test_shipped_migrations_are_found_through_the_package() -> None:
 async def test_reopening_applies_nothing_again(db_path: Path) -> None:
     await (await Store.open(db_path, clock=lambda: 1.0)).close()
     async with await Store.open(db_path, clock=lambda: 2.0) as store:
-        assert await store.schema_version() == 1
+        assert await store.schema_version() == LATEST
         assert await migrate(store._db) == []
     with raw(db_path) as conn:
         assert conn.execute("SELECT version, applied_at FROM schema_migrations").fetchall() == [
-            (1, 1.0)
+            (n, 1.0) for n in range(1, LATEST + 1)
         ]
 
 
 async def test_an_old_database_upgrades_itself(tmp_path: Path, db_path: Path) -> None:
-    async with await Store.open(db_path) as store:  # only 001 known: an "old" database
+    only_first = migrations_copy(tmp_path, {}, upto=1)
+    async with await Store.open(db_path, migrations=only_first) as store:  # an "old" database
         match = await new_match(store)
         await store.remember_player(ALICE, "Ålice")
     folder = migrations_copy(
         tmp_path,
         {
-            "002_timers.sql": """
+            f"{NEXT}_timers.sql": """
                 -- a later schema change; ';' in a comment and in a string must not split it
                 ALTER TABLE players ADD COLUMN timezone TEXT NOT NULL DEFAULT 'UTC;';
                 CREATE TABLE timers (match_id INTEGER NOT NULL REFERENCES matches (id), due REAL NOT NULL);
@@ -138,14 +145,14 @@ async def test_an_old_database_upgrades_itself(tmp_path: Path, db_path: Path) ->
         },
     )
     async with await Store.open(db_path, clock=lambda: 9.0, migrations=folder) as store:
-        assert await store.schema_version() == 2
+        assert await store.schema_version() == LATEST + 1
         assert await store.match(match.id) == match  # the data survived the upgrade
     with raw(db_path) as conn:
         assert conn.execute(
             "SELECT version, name FROM schema_migrations ORDER BY version"
         ).fetchall() == [
-            (1, "001_initial.sql"),
-            (2, "002_timers.sql"),
+            *((n, name) for n, name in enumerate(SHIPPED, start=1)),
+            (LATEST + 1, f"{NEXT}_timers.sql"),
         ]
         assert conn.execute("SELECT timezone FROM players").fetchall() == [("UTC;",)]
         conn.execute("INSERT INTO timers VALUES (?, 5.0)", (match.id,))
@@ -157,12 +164,12 @@ async def test_migrations_are_applied_in_numeric_order(tmp_path: Path, db_path: 
     folder = migrations_copy(
         tmp_path,
         {
-            "010_b.sql": "INSERT INTO log VALUES (10);",
-            "2_a.sql": "CREATE TABLE log (n INTEGER);\nINSERT INTO log VALUES (2);",
+            f"{LATEST + 10:03d}_b.sql": "INSERT INTO log VALUES (10);",
+            f"{LATEST + 2}_a.sql": "CREATE TABLE log (n INTEGER);\nINSERT INTO log VALUES (2);",
         },
     )
     async with await Store.open(db_path, migrations=folder) as store:
-        assert await store.schema_version() == 10
+        assert await store.schema_version() == LATEST + 10
     with raw(db_path) as conn:
         assert conn.execute("SELECT n FROM log ORDER BY rowid").fetchall() == [(2,), (10,)]
 
@@ -173,22 +180,24 @@ async def test_a_failing_migration_leaves_the_previous_schema(
     await (await Store.open(db_path)).close()
     folder = migrations_copy(
         tmp_path,
-        {"002_broken.sql": "CREATE TABLE half (n INTEGER);\nINSERT INTO nowhere VALUES (1);"},
+        {f"{NEXT}_broken.sql": "CREATE TABLE half (n INTEGER);\nINSERT INTO nowhere VALUES (1);"},
     )
-    with pytest.raises(MigrationError, match="002_broken.sql"):
+    with pytest.raises(MigrationError, match=f"{NEXT}_broken.sql"):
         await Store.open(db_path, migrations=folder)
     with raw(db_path) as conn:
-        assert conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone() == (1,)
+        assert conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone() == (LATEST,)
         assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'half'").fetchall() == []
     async with await Store.open(db_path) as store:  # still usable by this skirmbot
-        assert await store.schema_version() == 1
+        assert await store.schema_version() == LATEST
 
 
 async def test_a_database_from_a_newer_skirmbot_is_refused(db_path: Path) -> None:
     await (await Store.open(db_path)).close()
     with raw(db_path) as conn:
         conn.execute("INSERT INTO schema_migrations VALUES (99, '099_future.sql', 0)")
-    with pytest.raises(MigrationError, match=r"schema version 99.*only knows migrations up to 1"):
+    with pytest.raises(
+        MigrationError, match=rf"schema version 99.*only knows migrations up to {LATEST}"
+    ):
         await Store.open(db_path)
 
 
@@ -224,7 +233,7 @@ async def test_file_database_uses_wal(store: Store, db_path: Path) -> None:
 
 async def test_memory_database_works() -> None:
     async with await Store.open(":memory:") as store:
-        assert await store.schema_version() == 1
+        assert await store.schema_version() == LATEST
         match = await new_match(store)
         assert await store.match(match.id) == match
 
@@ -444,3 +453,18 @@ async def test_last_match_finds_a_finished_match_of_the_channel(tmp_path: Path) 
         assert found is not None and found.id == second.id and found.record == {"n": 2}
     finally:
         await store.close()
+
+
+async def test_a_deadline_is_saved_with_its_match_or_not_at_all(store: Store) -> None:
+    """Turn timers (issue 5): the deadline changes in the match's own transaction."""
+    match = await new_match(store)
+    assert await store.deadline(match.id) is None
+    saved = await store.save_match(match, deadline=Deadline(100.0, "remind", "t1:a0"))
+    assert await store.deadline(match.id) == Deadline(100.0, "remind", "t1:a0")
+    with pytest.raises(VersionConflict):
+        await store.save_match(match, deadline=Deadline(5.0, "miss", "stale"))  # old version
+    assert await store.deadline(match.id) == Deadline(100.0, "remind", "t1:a0")
+    saved = await store.save_match(saved)  # KEEP: the deadline stays
+    assert await store.pending_deadlines() == [(match.id, Deadline(100.0, "remind", "t1:a0"))]
+    await store.save_match(saved, deadline=None)
+    assert await store.pending_deadlines() == []

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -28,9 +29,11 @@ from skirmbot.rules.missions import check_map_fits, mission_from_json
 from skirmbot.rules.record import MatchRecord, replay
 from skirmbot.rules.squads import squad_from_json
 from skirmbot.rules.state import DEPLOYMENT, ENDED, MatchState
+from skirmbot.rules.state import PLAYING as PHASE_PLAYING
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
 from skirmbot.service.replies import Reply, clip, describe
-from skirmbot.store import MatchRow, Store, VersionConflict
+from skirmbot.store import Deadline, MatchRow, Store, VersionConflict
+from skirmbot.timers.clock import Clock, TimeControls, discord_time
 
 AUTOMATIC = 0  # the automatic player's "user id" in a match's players
 AUTOMATIC_NAME = "Automatic player"
@@ -62,9 +65,17 @@ class NeedsConfirmation(ServiceError):
 
 
 class MatchService:
-    def __init__(self, store: Store, seed_source: Callable[[], int] | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        seed_source: Callable[[], int] | None = None,
+        clock: Callable[[], float] = time.time,
+        on_deadline: Callable[[int, Deadline | None], None] | None = None,
+    ) -> None:
         self.store = store
         self._seed = seed_source or (lambda: secrets.randbelow(2**31))
+        self.now = clock
+        self.on_deadline = on_deadline  # the scheduler learns each match's new deadline here
         self._locks: dict[int, asyncio.Lock] = {}
         self._live: OrderedDict[int, tuple[int, Match]] = OrderedDict()
         self._renderers: OrderedDict[int, MapRenderer] = OrderedDict()
@@ -80,8 +91,10 @@ class MatchService:
         practice: bool = False,
         mission: str = content.DEFAULT_MISSION,
         battle_map: str = content.DEFAULT_MAP,
+        controls: TimeControls | None = None,
     ) -> Reply:
         """A new match in the channel; the opponent joins (or was challenged, or is the bot)."""
+        controls = controls or TimeControls()
         if opponent is not None and opponent.id == creator.id:
             raise ServiceError(
                 "You cannot challenge yourself; leave the opponent out to let anyone join."
@@ -100,6 +113,7 @@ class MatchService:
         setup: dict[str, Any] = {
             "challenged": opponent.id if opponent else None,
             "squads": [None, None],
+            "clock": Clock(controls).to_json(),
         }
         if practice:
             setup["squads"][1] = content.DEFAULT_SQUADS[1]
@@ -122,7 +136,8 @@ class MatchService:
             f"**New Skirm match** #{row.id}: {mission_data['name']} on {map_data['name']}.\n"
             f"{creator.name} plays squad 1; {who} {'plays' if practice else 'may join as'} squad 2"
             f"{'' if practice or opponent is None else ' (/match join)'}.\n"
-            f"Both players: pick a squad with /match squad ({', '.join(content.names('squads'))}, or upload your own)."
+            f"Both players: pick a squad with /match squad ({', '.join(content.names('squads'))}, or upload your own).\n"
+            f"Time controls: {controls.describe()}."
         )
         return Reply(text, ping=opponent.id if opponent else None)
 
@@ -211,6 +226,8 @@ class MatchService:
             side = self._seat(row, member)
             if row.status != PLAYING:
                 raise ServiceError(_not_playing(row.status))
+            if row.setup.get("clock", {}).get("paused") is not None:
+                raise ServiceError("The match is paused; /match resume goes on.")
             command = replace(command, side=side)
             match = await self._live_match(row)
             events = self._apply(match, command)
@@ -420,7 +437,15 @@ class MatchService:
                 else ""
             )
             who = AUTOMATIC_NAME if nxt == AUTOMATIC else f"<@{nxt}>"
-            return Reply(f"{text}\n\n{who}: activate a unit ({ready}).", picture=picture, ping=nxt)
+            deadline = self._advance_clock(row, match)
+            due = (
+                f" Time runs out {discord_time(_miss_time(row))}."
+                if deadline and nxt != AUTOMATIC
+                else ""
+            )
+            return Reply(
+                f"{text}\n\n{who}: activate a unit ({ready}).{due}", picture=picture, ping=nxt
+            )
         return Reply(text, choices=_choices(state))
 
     async def _picture(self, match_id: int, match: Match, events: list[Event]) -> bytes:
@@ -476,12 +501,14 @@ class MatchService:
         return row
 
     class _Locked:
-        def __init__(self, service: MatchService, channel_id: int) -> None:
-            self.service, self.channel_id = service, channel_id
+        """Holds a match's lock for a whole request; yields the row as stored under the lock."""
+
+        def __init__(self, service: MatchService, find: Callable[[], Awaitable[MatchRow]]) -> None:
+            self.service, self.find = service, find
             self.lock: asyncio.Lock | None = None
 
         async def __aenter__(self) -> MatchRow:
-            row = await self.service._row(self.channel_id)
+            row = await self.find()
             self.lock = self.service._locks.setdefault(row.id, asyncio.Lock())
             await self.lock.acquire()
             fresh = await self.service.store.match(row.id)  # what it is now, under the lock
@@ -493,8 +520,19 @@ class MatchService:
             self.lock.release()
 
     def _locked(self, channel_id: int) -> MatchService._Locked:
-        """The channel's match, held under its lock for the whole request."""
-        return MatchService._Locked(self, channel_id)
+        """The channel's active match, held under its lock for the whole request."""
+        return MatchService._Locked(self, lambda: self._row(channel_id))
+
+    def locked_match(self, match_id: int) -> MatchService._Locked:
+        """A match by id, held under its lock (the turn timers know matches, not channels)."""
+
+        async def find() -> MatchRow:
+            row = await self.store.match(match_id)
+            if row is None:
+                raise ServiceError(f"There is no match #{match_id}.")
+            return row
+
+        return MatchService._Locked(self, find)
 
     def _fresh(self, row: MatchRow) -> Match:
         """The match replayed from the record as stored (a scratch copy)."""
@@ -515,30 +553,36 @@ class MatchService:
         while len(self._live) > LIVE_CACHE:
             self._live.popitem(last=False)
 
-    async def _save(self, row: MatchRow) -> MatchRow:
+    async def _save(self, row: MatchRow, match: Match | None = None) -> MatchRow:
+        """Save the row (and its clock's next deadline) if nobody saved it first."""
+        deadline = self._advance_clock(row, match)
         try:
-            saved = await self.store.save_match(row)
+            saved = await self.store.save_match(row, deadline=deadline)
         except VersionConflict as error:
             self._live.pop(row.id, None)
             raise Busy(
                 "Someone else changed this match at the same moment; please try again."
             ) from error
         cached = self._live.get(row.id)
-        if cached is not None and cached[0] == row.version:
+        if match is not None:
+            self._remember(row.id, saved.version, match)
+        elif cached is not None and cached[0] == row.version:
             self._remember(row.id, saved.version, cached[1])
         row.version, row.updated_at = saved.version, saved.updated_at  # the caller may save again
+        if self.on_deadline is not None:
+            self.on_deadline(row.id, deadline)
         return saved
 
     async def _save_live(self, row: MatchRow, match: Match) -> None:
         self._live.pop(row.id, None)
-        try:
-            saved = await self.store.save_match(row)
-        except VersionConflict as error:
-            raise Busy(
-                "Someone else changed this match at the same moment; please try again."
-            ) from error
-        self._remember(row.id, saved.version, match)
-        row.version, row.updated_at = saved.version, saved.updated_at
+        await self._save(row, match)
+
+    def _advance_clock(self, row: MatchRow, match: Match | None) -> Deadline | None:
+        """Move the match's clock on to what the match waits for now; its next deadline."""
+        clock = Clock.from_json(row.setup.get("clock"))
+        clock.follow(waiting_key(row, match), self.now())
+        row.setup["clock"] = clock.to_json()
+        return clock.next_deadline()
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -547,6 +591,23 @@ def _shipped(kind: str, name: str) -> dict[str, Any]:
         return content.raw(kind, name)
     except ContentError as error:
         raise ServiceError(str(error)) from error
+
+
+def waiting_key(row: MatchRow, match: Match | None) -> str | None:
+    """What the match waits for now, as a key: a deployment, or one side's activation. None:
+    nothing a person must do (set-up, the automatic player's turn, the end)."""
+    if row.status == DEPLOYING:
+        return "deploy"
+    if row.status != PLAYING or match is None or match.state.phase != PHASE_PLAYING:
+        return None
+    state = match.state
+    if state.to_act is None or row.players[state.to_act] == AUTOMATIC:
+        return None
+    return f"t{state.turn}:a{state.activations_done}:s{state.to_act}"
+
+
+def _miss_time(row: MatchRow) -> float:
+    return float(row.setup["clock"]["deadline"])
 
 
 def _last_activation(match: Match) -> list[Event]:

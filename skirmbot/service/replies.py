@@ -19,6 +19,7 @@ class Reply:
     picture_name: str = "battlemap.png"
     ping: int | None = None  # the Discord user whose turn it is now (0: the automatic player)
     private: bool = False
+    dm: bool = False  # a reminder the pinged player asked to get by direct message
     choices: list[str] = field(
         default_factory=list
     )  # buttons to offer: "end", "accept", "reroll:2", ...

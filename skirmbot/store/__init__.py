@@ -2,8 +2,10 @@
 
 from skirmbot.store.database import (
     ACTIVE_STATUSES,
+    KEEP,
     MATCH_STATUSES,
     ChannelBusy,
+    Deadline,
     MatchRow,
     Store,
     VersionConflict,
@@ -14,6 +16,8 @@ __all__ = [
     "ACTIVE_STATUSES",
     "MATCH_STATUSES",
     "ChannelBusy",
+    "Deadline",
+    "KEEP",
     "MatchRow",
     "MigrationError",
     "Store",

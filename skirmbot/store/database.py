@@ -53,6 +53,23 @@ class VersionConflict(StoreError):
     """Someone saved the match first: the stored version is not the one the caller loaded."""
 
 
+@dataclass(frozen=True)
+class Deadline:
+    """A match's next timed event: a reminder or the miss (turn timers, issue 5). `key` names
+    the activation it belongs to, so a deadline that outlived its activation is ignored."""
+
+    due_at: float
+    kind: str  # "remind" or "miss"
+    key: str
+
+
+class _Keep:
+    """save_match's default: leave the match's deadline as it is."""
+
+
+KEEP = _Keep()
+
+
 @dataclass
 class MatchRow:
     id: int
@@ -253,7 +270,7 @@ class Store:
         async with self._reading() as db:
             return await self._fetch_matches(db, where, (user_id,))
 
-    async def save_match(self, row: MatchRow) -> MatchRow:
+    async def save_match(self, row: MatchRow, deadline: Deadline | None | _Keep = KEEP) -> MatchRow:
         """Write `row`'s status, players, names, record and setup in one transaction, if the
         stored version is still `row.version` (compare-and-swap); return the stored row, with
         its version bumped. VersionConflict if someone saved first; ChannelBusy if reactivating
@@ -272,6 +289,9 @@ class Store:
                 changed = cursor.rowcount
                 await cursor.close()
                 stored = await self._fetch_matches(db, "id = ?", (row.id,))
+                if changed == 1 and not isinstance(deadline, _Keep):
+                    # The deadline changes with the match, in the same transaction.
+                    await self._write_deadline(db, row.id, deadline)
                 if changed != 1:
                     if not stored:
                         raise StoreError(f"Match {row.id} does not exist.")
@@ -286,6 +306,41 @@ class Store:
                 ) from error
             raise
         return stored[0]
+
+    # -- deadlines ----------------------------------------------------------------------------
+
+    async def _write_deadline(
+        self, db: aiosqlite.Connection, match_id: int, deadline: Deadline | None
+    ) -> None:
+        if deadline is None:
+            await db.execute("DELETE FROM deadlines WHERE match_id = ?", (match_id,))
+        else:
+            await db.execute(
+                "INSERT OR REPLACE INTO deadlines (match_id, due_at, kind, key) VALUES (?, ?, ?, ?)",
+                (match_id, deadline.due_at, deadline.kind, deadline.key),
+            )
+
+    async def set_deadline(self, match_id: int, deadline: Deadline | None) -> None:
+        """Replace (or with None, drop) a match's deadline without touching the match."""
+        async with self._transaction() as db:
+            await self._write_deadline(db, match_id, deadline)
+
+    async def deadline(self, match_id: int) -> Deadline | None:
+        async with self._reading() as db:
+            rows = list(
+                await db.execute_fetchall(
+                    "SELECT due_at, kind, key FROM deadlines WHERE match_id = ?", (match_id,)
+                )
+            )
+        return Deadline(float(rows[0][0]), str(rows[0][1]), str(rows[0][2])) if rows else None
+
+    async def pending_deadlines(self) -> list[tuple[int, Deadline]]:
+        """Every pending deadline, soonest first (the scheduler re-arms them at start-up)."""
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                "SELECT match_id, due_at, kind, key FROM deadlines ORDER BY due_at, match_id"
+            )
+        return [(int(r[0]), Deadline(float(r[1]), str(r[2]), str(r[3]))) for r in rows]
 
     # -- settings -----------------------------------------------------------------------------
 

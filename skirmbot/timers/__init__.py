@@ -1,0 +1,1 @@
+"""Turn timers: time controls, each match's clock, and the one scheduler that fires deadlines."""
