@@ -473,7 +473,7 @@ def test_standing_orders_reroll_failed_saves() -> None:
     opponent's activation): the defender's standing order re-rolls a failed save for 1 TO."""
     match = shootout(faces=[2, 6, 5, 2], orders=(0, 1))
     events = match.apply(SetStandingOrders(1, reroll_saves_above=0))
-    assert one(events, "standing_orders") == {"side": 1, "reroll_saves_above": 0}
+    assert one(events, "standing_orders") == {"side": 1, "reroll_saves_above": 0, "parry": True, "counter": True}
     events = match.apply(Shoot(0, "Remus", "Vex"))
     assert one(events, "saves") == {
         "unit": "Vex", "faces": [2], "first_faces": [5], "needed": 3, "saved": 1,
@@ -520,4 +520,4 @@ def test_standing_orders_values_checked() -> None:
     match = shootout(faces=[])
     refused(match, SetStandingOrders(1, reroll_saves_above=21), "from 0 to 20")
     events = match.apply(SetStandingOrders(1, reroll_saves_above=None))
-    assert "never spend TO on reactions" in events[0].text
+    assert "never spend TO on saves" in events[0].text

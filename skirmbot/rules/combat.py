@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from skirmbot.rules import specials
 from skirmbot.rules.adjacency import adjacent, adjacent_squares
 from skirmbot.rules.cards import MELEE, RANGED, SpecialRule, Weapon
 from skirmbot.rules.dice import Dice, succeeds
@@ -78,9 +79,17 @@ class AttackPlan:
     cover: bool
     support: bool
     turret: ItemState | None = None
+    notes: tuple[str, ...] = ()  # what special rules changed, for the log
+    automatic: int = 0  # AHx: strikes without rolling
+    free_rerolls: int = 0  # PRx/BRx: attack dice re-rolled without Tactical Orders
+    counter: bool = False  # a CTR counter-attack (which never provokes another)
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "notes": list(self.notes),
+            "automatic": self.automatic,
+            "free_rerolls": self.free_rerolls,
+            "counter": self.counter,
             "kind": self.kind,
             "weapon": self.weapon.name,
             "target_unit": self.target.unit.id if self.target.unit else None,
@@ -135,11 +144,11 @@ def find_target(state: MatchState, attacker: UnitState, text: str) -> Target:
 
 def choose_weapon(unit: UnitState, kind: str, name: str | None) -> Weapon:
     """The named weapon of that kind, or the unit's only one; errors list what would work."""
-    options = unit.card.weapons_of(kind)
+    options = specials.melee_weapons(unit) if kind == MELEE else unit.card.weapons_of(kind)
     listed = ", ".join(w.name for w in options) or "none"
     if name:
         weapon = unit.card.weapon(name)
-        if weapon is None or weapon.kind != kind:
+        if weapon is None or weapon not in options:
             raise IllegalCommand(
                 f"{unit.name} has no {kind} weapon called '{name}'. {kind.title()} weapons: {listed}."
             )
@@ -187,8 +196,12 @@ def plan_attack(
             raise IllegalCommand(f"{attacker.name} cannot shoot {target.label}: {problem}")
         cover = _has_cover(state, attacker, target, weapon)
     support = kind == MELEE and _has_support(state, attacker, target)
-    skill = attacker.card.msk if kind == MELEE else attacker.card.rsk
-    return AttackPlan(attacker, kind, weapon, target, skill, cover, support, turret)
+    distance = attacker.square.distance(target.square)
+    skill, notes = specials.attack_skill(attacker, weapon, kind, target.unit, distance)
+    return AttackPlan(
+        attacker, kind, weapon, target, skill, cover, support, turret, tuple(notes),
+        specials.automatic_strikes(weapon), specials.free_rerolls(attacker, weapon, kind),
+    )  # fmt: skip
 
 
 def _adjacent_targets(state: MatchState, attacker: UnitState) -> str:
@@ -222,14 +235,27 @@ def _has_support(state: MatchState, attacker: UnitState, target: Target) -> bool
 
 # --- the attack roll and the active player's decision ---------------------------------------
 def roll_attack(state: MatchState, plan: AttackPlan, dice: Dice) -> tuple[PendingRoll, Event]:
-    faces = [dice.roll() for _ in range(plan.weapon.roa)]
-    pending = PendingRoll(
-        plan.attacker.id, plan.skill, [Die(face) for face in faces], plan.to_json()
-    )
+    """Roll the attack dice (AHx dice strike unrolled; RLT re-rolls every 6 at once)."""
+    faces = [dice.roll() for _ in range(plan.weapon.roa - plan.automatic)]
+    rolled = [Die(face) for face in faces]
+    notes = list(plan.notes)
+    if plan.automatic:
+        notes.append(
+            f"AH{plan.automatic}: {plan.automatic} automatic strike{'s' if plan.automatic > 1 else ''}"
+        )
+    sixes = [die for die in rolled if die.face == 6] if specials.relentless(plan.weapon) else []
+    for die in sixes:
+        die.face, die.rerolled = dice.roll(), True
+    if sixes:
+        notes.append(f"RLT: {len(sixes)} six{'es' if len(sixes) > 1 else ''} re-rolled")
+    pending = PendingRoll(plan.attacker.id, plan.skill, rolled, plan.to_json())
     verb = "attacks" if plan.kind == MELEE else "shoots"
+    if plan.counter:
+        verb = "strikes back at"
+    changes = f"; {'; '.join(notes)}" if notes else ""
     text = (
         f"{plan.attacker.name} {verb} {plan.target.label} with {plan.weapon.name} "
-        f"({'MSK' if plan.kind == MELEE else 'RSK'} {plan.skill}): {_faces(pending.dice)}."
+        f"({'MSK' if plan.kind == MELEE else 'RSK'} {plan.skill}{changes}): {_faces(pending.dice) or 'no dice to roll'}."
     )
     return pending, Event(
         "roll",
@@ -244,14 +270,20 @@ def roll_attack(state: MatchState, plan: AttackPlan, dice: Dice) -> tuple[Pendin
 
 
 def needs_decision(state: MatchState, pending: PendingRoll) -> bool:
-    """Wait for the active player only if a Tactical Order could still turn a failed die."""
-    side = state.units[pending.unit].side
-    if state.squads[side].orders <= 0:
+    """Wait for the active player only if a free re-roll (PRx/BRx) or a Tactical Order could
+    still turn a failed die."""
+    if not any(not succeeds(die.value, pending.skill) for die in pending.dice):
         return False
-    return any(not succeeds(die.value, pending.skill) for die in pending.dice)
+    side = state.units[pending.unit].side
+    return state.squads[side].orders > 0 or _free_left(pending) > 0
+
+
+def _free_left(pending: PendingRoll) -> int:
+    return int(pending.attack.get("free_rerolls", 0))
 
 
 def reroll_die(state: MatchState, pending: PendingRoll, index: int, dice: Dice) -> Event:
+    """Re-roll one die: a free PRx/BRx re-roll while any are left, then 1 TO each."""
     die = _die(pending, index)
     if die.rerolled:
         raise IllegalCommand(f"Die {index} has already been re-rolled; a re-rolled die is final.")
@@ -260,13 +292,18 @@ def reroll_die(state: MatchState, pending: PendingRoll, index: int, dice: Dice) 
             f"Die {index} has been changed with Tactical Orders; re-roll before changing a die."
         )
     squad = state.squads[state.units[pending.unit].side]
-    _need_order(squad.orders)
-    squad.orders -= 1
+    if _free_left(pending):
+        pending.attack["free_rerolls"] = _free_left(pending) - 1
+        paid = f"{pending.unit} re-rolls die {index} for free ({'PR' if pending.attack['kind'] == 'ranged' else 'BR'})"
+    else:
+        _need_order(squad.orders)
+        squad.orders -= 1
+        paid = f"{squad.name} spends 1 TO to re-roll die {index}"
     old = die.face
     die.face, die.rerolled = dice.roll(), True
     return Event(
         "reroll",
-        f"{squad.name} spends 1 TO to re-roll die {index}: {old} → {die.face}. Dice now: {_faces(pending.dice)}.",
+        f"{paid}: {old} → {die.face}. Dice now: {_faces(pending.dice)}.",
         {"die": index, "old": old, "new": die.face},
     )
 
@@ -312,31 +349,37 @@ def _faces(dice: list[Die]) -> str:
 
 # --- resolving an accepted roll -------------------------------------------------------------
 def resolve_attack(state: MatchState, pending: PendingRoll, dice: Dice) -> list[Event]:
+    """The accepted roll: parry, strikes, damage, cover, saves, Taken Out, then a counter."""
     plan = pending.attack
     attacker = state.units[pending.unit]
     weapon = _weapon_of(state, attacker, plan)
-    strikes = [d for d in pending.dice if succeeds(d.value, pending.skill)]
-    naturals = sum(1 for d in strikes if d.face == 1 and d.modifier == 0)
-    damage = len(strikes) * weapon.dam + naturals
-    if plan["support"]:
-        damage += weapon.dam
     target_square = Square.parse(plan["target_square"])
     target_unit = state.units.get(plan["target_unit"]) if plan["target_unit"] else None
     target_item = state.items.get(plan["target_item"]) if plan["target_item"] is not None else None
+    events = _parry(state, pending, target_unit, dice) if plan["kind"] == MELEE else []
+    strikes = [d for d in pending.dice if succeeds(d.value, pending.skill)]
+    naturals = sum(1 for d in strikes if d.face == 1 and d.modifier == 0)
+    unrolled = plan.get("automatic", 0) + (1 if plan["support"] else 0)
+    strike_count = len(strikes) + unrolled
+    bonus = specials.natural_one_bonus(weapon)
+    deadly = specials.deadly_bonus(weapon, strike_count)
+    damage = strike_count * weapon.dam + naturals * bonus + deadly
     label = (
         target_unit.name
         if target_unit
         else (target_item.label if target_item else str(target_square))
     )
-    strike_count = len(strikes) + (1 if plan["support"] else 0)
-    rolled = f"{len(strikes)} strike{'s' if len(strikes) != 1 else ''}"
-    parts = [f"{rolled} + 1 for support" if plan["support"] else rolled]
+    parts = [_strikes_text(len(strikes), plan)]
     if naturals:
-        parts.append(f"{naturals} natural 1{'s' if naturals > 1 else ''} (+1 DAM each)")
+        parts.append(
+            f"{naturals} natural 1{'s' if naturals > 1 else ''} (+{bonus} DAM each{', RND' if bonus > 1 else ''})"
+        )
+    if deadly:
+        parts.append(f"DD{deadly}: +{deadly} DAM")
     auto_saves = 1 if plan["cover"] and damage > 0 else 0
     if plan["cover"]:
         parts.append("target in cover: the first point is saved")
-    events = [
+    events.append(
         Event(
             "attack",
             f"{attacker.name} → {label}: {', '.join(parts)}; {damage} damage.",
@@ -352,9 +395,10 @@ def resolve_attack(state: MatchState, pending: PendingRoll, dice: Dice) -> list[
                 "damage": damage,
                 "cover": plan["cover"],
                 "support": plan["support"],
+                "counter": plan.get("counter", False),
             },
         )
-    ]
+    )
     cause = Cause(
         attacker.id,
         attacker.side,
@@ -363,12 +407,84 @@ def resolve_attack(state: MatchState, pending: PendingRoll, dice: Dice) -> list[
         "turret" if plan["turret"] is not None else None,
     )
     if target_unit is not None and target_unit.on_map:
+        if specials.stuns(weapon, naturals):
+            target_unit.stunned = True
+            events.append(
+                Event(
+                    "stunned",
+                    f"{target_unit.name} is stunned (STN): 1 ACT less in its next activation.",
+                    {"unit": target_unit.id},
+                )
+            )
         events += damage_unit(state, target_unit, damage, auto_saves, dice, cause)
+        events += counter_attack(state, attacker, target_unit, plan, dice)
     elif target_item is not None and target_item.kind == BARREL and strike_count:
         events += explode_barrels(state, target_item, dice, cause)
     elif target_item is not None and target_item.kind == TURRET:
         events += damage_turret(state, target_item, damage, auto_saves, dice, cause)
     return events
+
+
+def _strikes_text(rolled: int, plan: dict[str, Any]) -> str:
+    text = f"{rolled} strike{'s' if rolled != 1 else ''}"
+    if plan.get("automatic"):
+        text += f" + {plan['automatic']} automatic (AH)"
+    if plan["support"]:
+        text += " + 1 for support"
+    return text
+
+
+def _parry(
+    state: MatchState, pending: PendingRoll, target: UnitState | None, dice: Dice
+) -> list[Event]:
+    """PAR: the target re-rolls one attack die the attacker has not re-rolled, before saves;
+    by standing orders it picks the die that hurts most (a natural 1, then any strike)."""
+    if target is None or not target.card.has("PAR") or not state.squads[target.side].parry:
+        return []
+    choices = [
+        (i, d)
+        for i, d in enumerate(pending.dice, start=1)
+        if not d.rerolled and succeeds(d.value, pending.skill)
+    ]
+    if not choices:
+        return []
+    index, die = min(choices, key=lambda choice: (choice[1].value, choice[0]))
+    old = die.value
+    die.face, die.modifier, die.rerolled = dice.roll(), 0, True
+    return [
+        Event(
+            "parry",
+            f"{target.name} parries (PAR): die {index} re-rolled {old} → {die.face}. Dice now: {_faces(pending.dice)}.",
+            {"unit": target.id, "die": index, "old": old, "new": die.face},
+        )
+    ]
+
+
+def counter_attack(
+    state: MatchState, attacker: UnitState, target: UnitState, plan: dict[str, Any], dice: Dice
+) -> list[Event]:
+    """CTR: a unit that survives a melee attack strikes back at once, outside its activation
+    (so not with UWD weapons). A counter-attack never provokes another (docs/rulings.md). Its
+    free re-rolls go on failed dice by themselves: the player is not at the table."""
+    if plan["kind"] != MELEE or plan.get("counter") or not target.card.has("CTR"):
+        return []
+    if not (target.on_map and attacker.on_map and state.squads[target.side].counter):
+        return []
+    assert target.square is not None and attacker.square is not None
+    weapons = specials.melee_weapons(target, in_activation=False)
+    if not weapons or not adjacent(state.board, target.square, attacker.square):
+        return []
+    weapon = max(weapons, key=lambda w: (w.roa * w.dam, w.name))
+    counter = plan_attack(state, target, MELEE, weapon, Target(attacker.square, unit=attacker))
+    counter = AttackPlan(
+        **{**{f: getattr(counter, f) for f in counter.__dataclass_fields__}, "counter": True}
+    )
+    pending, event = roll_attack(state, counter, dice)
+    events = [event]
+    for index, die in enumerate(pending.dice, start=1):
+        if _free_left(pending) and not die.rerolled and not succeeds(die.value, pending.skill):
+            events.append(reroll_die(state, pending, index, dice))
+    return events + resolve_attack(state, pending, dice)
 
 
 def _weapon_of(state: MatchState, attacker: UnitState, plan: dict[str, Any]) -> Weapon:
@@ -402,10 +518,16 @@ def damage_unit(
     squad = state.squads[victim.side]
     faces = [dice.roll() for _ in range(to_roll)]
     first_faces = list(faces)  # rulings: every die is logged, with its re-roll
+    tough = _reroll_failed(faces, victim.card.arm, specials.save_rerolls(victim), dice, [])
     rerolled: list[int] = []
     if squad.reroll_saves_above is not None:
         for i, face in enumerate(faces):
-            if not succeeds(face, victim.card.arm) and squad.orders > squad.reroll_saves_above:
+            free_of_tough = i + 1 not in tough  # a re-rolled die is final
+            if (
+                free_of_tough
+                and not succeeds(face, victim.card.arm)
+                and squad.orders > squad.reroll_saves_above
+            ):
                 squad.orders -= 1
                 faces[i] = dice.roll()
                 rerolled.append(i + 1)
@@ -413,7 +535,9 @@ def damage_unit(
     lost = min(victim.hit, to_roll - saved)
     hit_before = victim.hit
     victim.hit -= lost
-    note = _standing_reroll_note(first_faces, faces, rerolled)
+    note = _tough_note(first_faces, faces, tough) + _standing_reroll_note(
+        first_faces, faces, rerolled
+    )
     events = [
         Event(
             "saves",
@@ -425,7 +549,7 @@ def damage_unit(
                 "first_faces": first_faces,
                 "needed": victim.card.arm,
                 "saved": saved,
-                "rerolled": rerolled,
+                "rerolled": sorted(tough + rerolled),
                 "lost": lost,
             },
         )
@@ -433,6 +557,25 @@ def damage_unit(
     if victim.hit == 0:
         events += take_out(state, victim, cause, unsaved=to_roll - saved, hit_before=hit_before)
     return events
+
+
+def _reroll_failed(
+    faces: list[int], stat: int, count: int, dice: Dice, already: list[int]
+) -> list[int]:
+    """Re-roll up to `count` failed dice in place, first to last; their 1-based numbers."""
+    done: list[int] = []
+    for i, face in enumerate(faces):
+        if len(done) < count and i + 1 not in already and not succeeds(face, stat):
+            faces[i] = dice.roll()
+            done.append(i + 1)
+    return done
+
+
+def _tough_note(first_faces: list[int], faces: list[int], tough: list[int]) -> str:
+    if not tough:
+        return ""
+    changes = ", ".join(f"die {n}: {first_faces[n - 1]} → {faces[n - 1]}" for n in tough)
+    return f" (Tough, TG{len(tough)} free: re-rolled {changes})"
 
 
 def _standing_reroll_note(first_faces: list[int], faces: list[int], rerolled: list[int]) -> str:

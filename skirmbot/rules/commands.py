@@ -44,6 +44,8 @@ class SetStandingOrders(Command):
 
     type: ClassVar[str] = "standing_orders"
     reroll_saves_above: int | None = None
+    parry: bool = True  # PAR units re-roll the attacker's best die
+    counter: bool = True  # CTR units strike back after a melee attack
 
 
 @dataclass(frozen=True)

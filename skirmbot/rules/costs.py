@@ -9,6 +9,7 @@ from __future__ import annotations
 from skirmbot.rules.cards import MELEE, Weapon
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.events import Event
+from skirmbot.rules.specials import heavy_surcharge
 from skirmbot.rules.state import Activation, SquadState, UnitState
 
 MOVE = "move"
@@ -38,6 +39,23 @@ def action_cost(
     done = activation.uses.get(action, 0)
     if action == TURRET:
         return LISTED_COST[TURRET]  # rulebook Turrets: 1 ACT for each use, no surcharge
+    return _listed_with_repeats(unit, activation, action, weapon, done) + _heavy(
+        unit, activation, action, weapon
+    )
+
+
+def _heavy(unit: UnitState, activation: Activation, action: str, weapon: Weapon | None) -> int:
+    fired = [unit.card.weapon(name) for name in activation.attack_weapons.get("ranged", [])]
+    fired_heavy = any(w is not None and w.has("HVY") for w in fired)
+    moved = activation.uses.get(MOVE, 0) > 0
+    if action not in (MOVE, RANGED_ATTACK):
+        return 0
+    return heavy_surcharge(unit, moved, fired_heavy, action == MOVE, weapon)
+
+
+def _listed_with_repeats(
+    unit: UnitState, activation: Activation, action: str, weapon: Weapon | None, done: int
+) -> int:
     if (
         done == 1
         and action in DOUBLE_ATTACK_RULE

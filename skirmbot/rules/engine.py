@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from skirmbot.rules import actions, combat, commands, turns
+from skirmbot.rules import actions, combat, commands, specials, turns
 from skirmbot.rules.cards import MELEE, RANGED, Weapon
 from skirmbot.rules.costs import CRATE as CRATE_ACTION
 from skirmbot.rules.costs import (
@@ -163,16 +163,23 @@ class Match:
         if unit.status != READY:
             ready = ", ".join(u.name for u in self.state.ready_units(unit.side))
             raise IllegalCommand(f"{unit.name} has already activated this turn. Ready: {ready}.")
-        return unit, Activation(unit.id, unit.card.act), True
+        act = specials.stunned_act(unit.card.act) if unit.stunned else unit.card.act
+        return unit, Activation(unit.id, act), True
 
     def _begin(self, unit: UnitState, activation: Activation, is_new: bool) -> list[Event]:
         if not is_new:
             return []
         self.state.activation = activation
+        stun = (
+            " — stunned, 1 ACT less (STN)"
+            if unit.stunned and activation.act_left < unit.card.act
+            else ""
+        )
+        unit.stunned = False
         return [
             Event(
                 "activation_started",
-                f"{unit.name} activates ({activation.act_left} ACT, {self.state.squads[unit.side].orders} TO).",
+                f"{unit.name} activates ({activation.act_left} ACT{stun}, {self.state.squads[unit.side].orders} TO).",
                 {"unit": unit.id, "side": unit.side},
             )
         ]
@@ -278,16 +285,24 @@ class Match:
             )
         squad = self.state.squads[command.side]
         squad.reroll_saves_above = threshold
+        squad.parry, squad.counter = command.parry, command.counter
         rule = (
-            "never spend TO on reactions"
+            "never spend TO on saves"
             if threshold is None
             else f"re-roll failed saves while more than {threshold} TO are left"
         )
+        rule += f"; PAR units {'parry' if command.parry else 'never parry'}"
+        rule += f"; CTR units {'strike back' if command.counter else 'never strike back'}"
         return [
             Event(
                 "standing_orders",
                 f"{squad.name}'s standing orders: {rule}.",
-                {"side": command.side, "reroll_saves_above": threshold},
+                {
+                    "side": command.side,
+                    "reroll_saves_above": threshold,
+                    "parry": command.parry,
+                    "counter": command.counter,
+                },
             )
         ]
 

@@ -39,6 +39,7 @@ class UnitState:
     status: str = READY
     lim_uses_left: dict[str, int] = field(default_factory=dict)
     carrying: int | None = None  # item id of a carried marker
+    stunned: bool = False  # STN: one ACT less in its next activation
 
     @property
     def on_map(self) -> bool:
@@ -59,6 +60,7 @@ class UnitState:
             "status": self.status,
             "lim_uses_left": dict(sorted(self.lim_uses_left.items())),
             "carrying": self.carrying,
+            "stunned": self.stunned,
         }
 
 
@@ -101,6 +103,8 @@ class SquadState:
     delayed_this_turn: bool = False
     deployed: bool = False
     reroll_saves_above: int | None = None  # standing order; None: never spend TO on reactions
+    parry: bool = True  # standing order for PAR units: re-roll the attacker's best die
+    counter: bool = True  # standing order for CTR units: strike back after a melee attack
 
     @property
     def name(self) -> str:
@@ -115,6 +119,8 @@ class SquadState:
             "delayed_this_turn": self.delayed_this_turn,
             "deployed": self.deployed,
             "reroll_saves_above": self.reroll_saves_above,
+            "parry": self.parry,
+            "counter": self.counter,
         }
 
 
