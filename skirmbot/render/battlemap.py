@@ -352,7 +352,7 @@ def _draw_last_activation(
         elif event.kind == "attack":
             start, end = Square.parse(data["from"]), Square.parse(data["to"])
             _draw_attack(draw, layout, start, end, outcomes.get(number, "miss"))
-        elif event.kind == "explosion":
+        elif event.kind in ("explosion", "blast"):
             _draw_blast(draw, layout, Square.parse(data["square"]))
         elif event.kind == "door":
             a, b = (Square.parse(s) for s in data["edge"].split("|"))

@@ -71,6 +71,7 @@ class Weapon:
     dam: int
     specials: tuple[SpecialRule, ...] = ()
     ep: int = 0
+    gear: bool = False  # an Equipment item such as a grenade (campaign medal Geared Up)
 
     @property
     def range(self) -> int:
@@ -159,6 +160,14 @@ def _rules_field(
     return tuple(parse_rule(item, known, owner) for item in raw)
 
 
+def _gear_field(data: dict[str, Any], owner: str) -> bool:
+    """`"gear": true` marks an Equipment item (a grenade, a mine) rather than a weapon."""
+    gear = data.get("gear", False)
+    if not isinstance(gear, bool):
+        raise ContentError(f"{owner}: 'gear' must be true or false, not {gear!r}.")
+    return gear
+
+
 def weapon_from_json(data: dict[str, Any], owner: str) -> Weapon:
     if not isinstance(data, dict):
         raise ContentError(f"{owner}: each weapon must be an object with name, type, roa, dam.")
@@ -175,6 +184,7 @@ def weapon_from_json(data: dict[str, Any], owner: str) -> Weapon:
         dam=_int_field(data, "dam", WEAPON_RANGES["dam"], where),
         specials=specials,
         ep=_int_field(data, "ep", WEAPON_RANGES["ep"], where) if "ep" in data else 0,
+        gear=_gear_field(data, where),
     )
     if kind == RANGED and weapon.range < 2:
         raise ContentError(f"{where}: a ranged weapon needs a range of at least 2 (RG2 or more).")

@@ -9,10 +9,10 @@ player's standing orders apply automatically) and Taken Out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from skirmbot.rules import specials
+from skirmbot.rules import area, specials
 from skirmbot.rules.adjacency import adjacent, adjacent_squares
 from skirmbot.rules.cards import MELEE, RANGED, SpecialRule, Weapon
 from skirmbot.rules.dice import Dice, succeeds
@@ -57,16 +57,14 @@ class Target:
     def label(self) -> str:
         if self.unit is not None:
             return self.unit.name
-        assert self.item is not None
-        return self.item.label
+        return self.item.label if self.item is not None else str(self.square)
 
     @property
     def reference(self) -> str:
         """How a command names this target: a unit's id, or `barrel@E5` for an item."""
         if self.unit is not None:
             return self.unit.id
-        assert self.item is not None
-        return f"{self.item.kind}@{self.square}"
+        return f"{self.item.kind}@{self.square}" if self.item is not None else str(self.square)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +81,14 @@ class AttackPlan:
     automatic: int = 0  # AHx: strikes without rolling
     free_rerolls: int = 0  # PRx/BRx: attack dice re-rolled without Tactical Orders
     counter: bool = False  # a CTR counter-attack (which never provokes another)
+    dice: int | None = None  # attack dice for this target (SPR shares them); None: ROA
+    queue: tuple[area.Aim, ...] = ()  # further targets, each rolled for after this one
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "from": str(self.attacker.square),
+            "dice": self.dice,
+            "queue": [_aim_json(aim) for aim in self.queue],
             "notes": list(self.notes),
             "automatic": self.automatic,
             "free_rerolls": self.free_rerolls,
@@ -103,7 +106,9 @@ class AttackPlan:
 
 
 # --- declaring an attack -------------------------------------------------------------------
-def find_target(state: MatchState, attacker: UnitState, text: str) -> Target:
+def find_target(
+    state: MatchState, attacker: UnitState, text: str, allow_empty: bool = False
+) -> Target:
     """Read a target: a unit's name, a square, or `barrel@E5` / `turret@E5`."""
     kind, _, where = text.strip().partition("@")
     if where and kind.lower() in (BARREL, TURRET):
@@ -137,9 +142,11 @@ def find_target(state: MatchState, attacker: UnitState, text: str) -> Target:
     if standing is not None:
         return Target(square, unit=standing)
     items = [i for i in state.items_at(square) if i.kind in (BARREL, TURRET)]
-    if not items:
-        raise IllegalCommand(f"There is nothing to attack on {square}.")
-    return Target(square, item=items[0])
+    if items:
+        return Target(square, item=items[0])
+    if allow_empty:  # a Blast weapon may target an unoccupied square (rulebook BLS)
+        return Target(square)
+    raise IllegalCommand(f"There is nothing to attack on {square}.")
 
 
 def choose_weapon(unit: UnitState, kind: str, name: str | None) -> Weapon:
@@ -194,7 +201,7 @@ def plan_attack(
         )
         if problem:
             raise IllegalCommand(f"{attacker.name} cannot shoot {target.label}: {problem}")
-        cover = _has_cover(state, attacker, target, weapon)
+        cover = False if area.is_blast(weapon) else _has_cover(state, attacker, target, weapon)
     support = kind == MELEE and _has_support(state, attacker, target)
     distance = attacker.square.distance(target.square)
     skill, notes = specials.attack_skill(attacker, weapon, kind, target.unit, distance)
@@ -202,6 +209,39 @@ def plan_attack(
         attacker, kind, weapon, target, skill, cover, support, turret, tuple(notes),
         specials.automatic_strikes(weapon), specials.free_rerolls(attacker, weapon, kind),
     )  # fmt: skip
+
+
+def _aim_json(aim: area.Aim) -> dict[str, Any]:
+    return {
+        "square": str(aim.square),
+        "unit": aim.unit,
+        "item": aim.item,
+        "dice": aim.dice,
+        "no_cover": aim.no_cover,
+    }
+
+
+def with_area(state: MatchState, plan: AttackPlan, also: list[Target]) -> AttackPlan:
+    """The plan with the further targets of a Blast, Chain Reaction, Linear or Spread weapon:
+    `also` are the targets the attacker named besides the first (CRx and SPR)."""
+    weapon = plan.weapon
+    if weapon.has("SPR") or len(also) > 0 and not weapon.has("CR"):
+        squares = [plan.target.square, *(t.square for t in also)]
+        area.check_spread(state, weapon, squares)
+        for target in also:  # each spread target must be a valid target on its own
+            plan_attack(state, plan.attacker, plan.kind, weapon, target)
+        shares = area.spread_dice(weapon, len(squares))
+        queue = tuple(
+            area.Aim(
+                t.square, t.unit.id if t.unit else None, t.item.id if t.item else None, n, False
+            )
+            for t, n in zip(also, shares[1:], strict=True)
+        )
+        return replace(plan, dice=shares[0], queue=queue)
+    aims = area.secondary_aims(
+        state, plan.attacker, weapon, plan.target.square, [t.square for t in also]
+    )
+    return replace(plan, queue=tuple(aims))
 
 
 def _adjacent_targets(state: MatchState, attacker: UnitState) -> str:
@@ -234,9 +274,37 @@ def _has_support(state: MatchState, attacker: UnitState, target: Target) -> bool
 
 
 # --- the attack roll and the active player's decision ---------------------------------------
+def open_fire(
+    state: MatchState, plan: AttackPlan, dice: Dice
+) -> tuple[list[Event], PendingRoll | None]:
+    """The first roll of an attack. A Blast announces where it lands; one aimed at an empty
+    square rolls no dice there, only for each unit it catches."""
+    events: list[Event] = []
+    if area.is_blast(plan.weapon):
+        events.append(
+            Event(
+                "blast",
+                f"{plan.attacker.name}'s {plan.weapon.name} lands on {plan.target.square}: "
+                f"{len(plan.queue)} more target{'s' if len(plan.queue) != 1 else ''} caught in the blast.",
+                {
+                    "unit": plan.attacker.id,
+                    "from": str(plan.attacker.square),
+                    "square": str(plan.target.square),
+                },
+            )
+        )
+    if plan.target.unit is None and plan.target.item is None:
+        empty = PendingRoll(plan.attacker.id, plan.skill, [], plan.to_json())
+        more, first = _roll_next_target(state, empty, dice)
+        return events + more, first
+    pending, event = roll_attack(state, plan, dice)
+    return [*events, event], pending
+
+
 def roll_attack(state: MatchState, plan: AttackPlan, dice: Dice) -> tuple[PendingRoll, Event]:
     """Roll the attack dice (AHx dice strike unrolled; RLT re-rolls every 6 at once)."""
-    faces = [dice.roll() for _ in range(plan.weapon.roa - plan.automatic)]
+    count = plan.dice if plan.dice is not None else plan.weapon.roa
+    faces = [dice.roll() for _ in range(count - plan.automatic)]
     rolled = [Die(face) for face in faces]
     notes = list(plan.notes)
     if plan.automatic:
@@ -348,8 +416,17 @@ def _faces(dice: list[Die]) -> str:
 
 
 # --- resolving an accepted roll -------------------------------------------------------------
-def resolve_attack(state: MatchState, pending: PendingRoll, dice: Dice) -> list[Event]:
-    """The accepted roll: parry, strikes, damage, cover, saves, Taken Out, then a counter."""
+def resolve_attack(
+    state: MatchState, pending: PendingRoll, dice: Dice
+) -> tuple[list[Event], PendingRoll | None]:
+    """The accepted roll: parry, strikes, damage, cover, saves, Taken Out, then a counter; and
+    the roll for the next target of a multi-target weapon, if any (it may wait for a decision)."""
+    events = _resolve_one(state, pending, dice)
+    more, following = _roll_next_target(state, pending, dice)
+    return events + more, following
+
+
+def _resolve_one(state: MatchState, pending: PendingRoll, dice: Dice) -> list[Event]:
     plan = pending.attack
     attacker = state.units[pending.unit]
     weapon = _weapon_of(state, attacker, plan)
@@ -425,6 +502,47 @@ def resolve_attack(state: MatchState, pending: PendingRoll, dice: Dice) -> list[
     return events
 
 
+def _roll_next_target(
+    state: MatchState, pending: PendingRoll, dice: Dice
+) -> tuple[list[Event], PendingRoll | None]:
+    """Roll for the next target still there in the attack's queue."""
+    attack = pending.attack
+    queue = list(attack.get("queue", []))
+    attacker = state.units[pending.unit]
+    weapon = _weapon_of(state, attacker, attack)
+    origin = Square.parse(attack["from"])
+    while queue:
+        spec = queue.pop(0)
+        unit = state.units.get(spec["unit"]) if spec["unit"] else None
+        item = state.items.get(spec["item"]) if spec["item"] is not None else None
+        if (unit is not None and not unit.on_map) or (item is not None and item.square is None):
+            continue  # already gone (a blast or an explosion got it first)
+        target = Target(Square.parse(spec["square"]), unit=unit, item=item)
+        skill, notes = specials.attack_skill(
+            attacker, weapon, attack["kind"], unit, origin.distance(target.square), primary=False
+        )
+        cover = (
+            not spec["no_cover"]
+            and not weapon.has("NCV")
+            and unit is not None
+            and sight(state.board, origin, target.square, set(state.occupancy())).cover
+        )
+        support = attack["kind"] == MELEE and _has_support(state, attacker, target)
+        turret = state.items.get(attack["turret"]) if attack["turret"] is not None else None
+        rest = tuple(
+            area.Aim(Square.parse(q["square"]), q["unit"], q["item"], q["dice"], q["no_cover"])
+            for q in queue
+        )
+        plan = AttackPlan(
+            attacker, attack["kind"], weapon, target, skill, cover, support, turret, tuple(notes),
+            0, int(attack.get("free_rerolls", 0)), False, spec["dice"], rest,
+        )  # fmt: skip
+        following, event = roll_attack(state, plan, dice)
+        following.attack["from"] = attack["from"]
+        return [event], following
+    return [], None
+
+
 def _strikes_text(rolled: int, plan: dict[str, Any]) -> str:
     text = f"{rolled} strike{'s' if rolled != 1 else ''}"
     if plan.get("automatic"):
@@ -484,7 +602,8 @@ def counter_attack(
     for index, die in enumerate(pending.dice, start=1):
         if _free_left(pending) and not die.rerolled and not succeeds(die.value, pending.skill):
             events.append(reroll_die(state, pending, index, dice))
-    return events + resolve_attack(state, pending, dice)
+    resolved, _ = resolve_attack(state, pending, dice)  # a counter-attack has one target
+    return events + resolved
 
 
 def _weapon_of(state: MatchState, attacker: UnitState, plan: dict[str, Any]) -> Weapon:

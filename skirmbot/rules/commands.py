@@ -75,6 +75,8 @@ class Shoot(UnitCommand):
     target: str = ""
     weapon: str | None = None
     orders: int = 0
+    # Further targets, comma-separated: for Chain Reaction (CRx) or Spread (SPR) weapons.
+    also: str | None = None
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,8 @@ class Melee(UnitCommand):
     target: str = ""
     weapon: str | None = None
     orders: int = 0
+    # Further targets, comma-separated: for Chain Reaction (CRx) or Spread (SPR) weapons.
+    also: str | None = None
 
 
 @dataclass(frozen=True)
@@ -120,6 +124,7 @@ class UseTurret(UnitCommand):
     type: ClassVar[str] = "turret"
     target: str = ""
     orders: int = 0
+    also: str | None = None  # further targets for the machine gun's Spread (SPR)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from skirmbot.rules import actions, combat, commands, specials, turns
+from skirmbot.rules import actions, area, combat, commands, specials, turns
 from skirmbot.rules.cards import MELEE, RANGED, Weapon
 from skirmbot.rules.costs import CRATE as CRATE_ACTION
 from skirmbot.rules.costs import (
@@ -42,6 +42,7 @@ from skirmbot.rules.state import (
     Activation,
     ItemState,
     MatchState,
+    PendingRoll,
     SquadState,
     UnitState,
 )
@@ -401,8 +402,11 @@ class Match:
     def _attack(self, command: commands.Shoot | commands.Melee, kind: str) -> list[Event]:
         unit, activation, is_new = self._acting_unit(command)
         weapon = combat.choose_weapon(unit, kind, command.weapon)
-        target = combat.find_target(self.state, unit, command.target)
+        target = combat.find_target(
+            self.state, unit, command.target, allow_empty=area.is_blast(weapon)
+        )
         plan = combat.plan_attack(self.state, unit, kind, weapon, target)
+        plan = combat.with_area(self.state, plan, self._also(unit, command.also))
         action = attack_action(kind)
         events = self._pay(unit, activation, is_new, action, command.orders, weapon)
         activation.attack_weapons.setdefault(kind, []).append(weapon.name)
@@ -421,21 +425,35 @@ class Match:
         turret = turrets[0]
         assert turret.turret_type is not None
         weapon = combat.TURRET_WEAPONS[turret.turret_type]
-        target = combat.find_target(self.state, unit, command.target)
+        target = combat.find_target(
+            self.state, unit, command.target, allow_empty=area.is_blast(weapon)
+        )
         plan = combat.plan_attack(self.state, unit, RANGED, weapon, target, turret=turret)
+        plan = combat.with_area(self.state, plan, self._also(unit, command.also))
         events = self._pay(unit, activation, is_new, TURRET, command.orders)
         return events + self._roll(activation, plan)
 
+    def _also(self, unit: UnitState, text: str | None) -> list[combat.Target]:
+        """The further targets a command names (comma-separated), for CRx and SPR weapons."""
+        names = [part.strip() for part in (text or "").split(",") if part.strip()]
+        return [combat.find_target(self.state, unit, name) for name in names]
+
     def _roll(self, activation: Activation, plan: combat.AttackPlan) -> list[Event]:
-        pending, event = combat.roll_attack(self.state, plan, self.dice)
-        if combat.needs_decision(self.state, pending):
-            activation.pending = pending
-            return [event]
-        return [
-            event,
-            *combat.resolve_attack(self.state, pending, self.dice),
-            *self._after_action(),
-        ]
+        events, pending = combat.open_fire(self.state, plan, self.dice)
+        return [*events, *self._settle(activation, pending)]
+
+    def _settle(self, activation: Activation, pending: PendingRoll | None) -> list[Event]:
+        """Resolve rolls until one waits for the active player's decision, or all are done
+        (a multi-target weapon rolls once per target)."""
+        events: list[Event] = []
+        while pending is not None:
+            if combat.needs_decision(self.state, pending):
+                activation.pending = pending
+                return events
+            resolved, pending = combat.resolve_attack(self.state, pending, self.dice)
+            events += resolved
+        activation.pending = None
+        return events + self._after_action()
 
     def _decision(self, command: commands.Command) -> Activation:
         self._your_turn(command.side)
@@ -470,7 +488,8 @@ class Match:
         pending = activation.pending
         assert pending is not None
         activation.pending = None
-        return [*combat.resolve_attack(self.state, pending, self.dice), *self._after_action()]
+        resolved, following = combat.resolve_attack(self.state, pending, self.dice)
+        return resolved + self._settle(activation, following)
 
 
 __all__ = ["Match", "new_state", "PLAYING"]

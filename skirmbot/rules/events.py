@@ -18,6 +18,8 @@ listed per kind below (renderers and campaign medals read them, never the text).
     saves               unit (or item), faces, first_faces (before standing-order re-rolls), needed, saved, rerolled, lost
     taken_out           unit, side, by (unit id or null), by_side, weapon, kind, item?, overkill, turn
     explosion           item, square, kind ("barrel"/"turret")
+    blast               unit, from, square (a Blast weapon lands; each caught target is then rolled for)
+    parry / stunned     unit (and die, old, new for a parry)
     item_destroyed      item, kind, square
     activation_ended    unit, side, reason
     delayed             side

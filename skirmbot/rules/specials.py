@@ -17,7 +17,12 @@ STUN_FLOOR = 2  # STN: "-1 ACT in its next Activation (minimum 2)"
 
 
 def attack_skill(
-    attacker: UnitState, weapon: Weapon, kind: str, target: UnitState | None, distance: int
+    attacker: UnitState,
+    weapon: Weapon,
+    kind: str,
+    target: UnitState | None,
+    distance: int,
+    primary: bool = True,
 ) -> tuple[int, list[str]]:
     """The skill the attack dice are rolled against, and what changed it, in words."""
     notes: list[str] = []
@@ -29,7 +34,8 @@ def attack_skill(
         skill += 1
         notes.append("+SK: +1 skill")
     if (
-        target is not None
+        primary
+        and target is not None
         and kind == RANGED
         and target.card.has("CAM")
         and distance >= CAMOUFLAGE_DISTANCE

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +12,7 @@ from skirmbot.rules.errors import ContentError
 DEFAULT_EP_LIMIT = 100
 MIN_UNITS = 1
 MAX_UNITS = 12
+SPOILS_XP_STEP = 5  # rulebook Spoils Of War: one more Spoil for each increment of 5 XP
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,12 +36,40 @@ def squad_from_json(data: Any, ep_limit: int = DEFAULT_EP_LIMIT) -> Squad:
     if not isinstance(units_raw, list) or not units_raw:
         raise ContentError(f"Squad {name}: 'units' must list the squad's units.")
     squad = Squad(name.strip(), tuple(card_from_json(item, f"Squad {name}") for item in units_raw))
-    check_building_rules(squad, ep_limit)
+    taken = {
+        card.name: spoils_taken_field(item, f"Squad {name}, unit {card.name}")
+        for card, item in zip(squad.units, units_raw, strict=True)
+    }
+    check_building_rules(squad, ep_limit, taken)
     return squad
 
 
-def check_building_rules(squad: Squad, ep_limit: int = DEFAULT_EP_LIMIT) -> None:
-    """Raise ContentError naming the first building rule the squad breaks."""
+def spoils_taken_field(unit: Any, owner: str) -> int:
+    """A unit's `spoils_taken`: the Spoils Of War it has taken that are not XPx gear on its card
+    (a skill, an upgrade); its XPx gear counts as taken spoils by itself."""
+    taken = unit.get("spoils_taken", 0) if isinstance(unit, dict) else 0
+    if not isinstance(taken, int) or isinstance(taken, bool) or taken < 0:
+        raise ContentError(f"{owner}: 'spoils_taken' must be a whole number, 0 or more.")
+    return taken
+
+
+def spoils_allowed(xp: int) -> int:
+    """Rulebook Spoils Of War: a unit may take one Spoil for each increment of 5 XP."""
+    return xp // SPOILS_XP_STEP
+
+
+def spoils_used(card: UnitCard, taken: int = 0) -> int:
+    """The Spoils Of War a unit holds: its XPx gear plus the other spoils it has taken."""
+    return taken + sum(1 for weapon in card.weapons if weapon.has("XP"))
+
+
+def check_building_rules(
+    squad: Squad,
+    ep_limit: int = DEFAULT_EP_LIMIT,
+    spoils_taken: Mapping[str, int] | None = None,
+) -> None:
+    """Raise ContentError naming the first building rule the squad breaks. `spoils_taken` gives
+    each unit's spoils other than XPx gear (the squad file's `spoils_taken`), by unit name."""
     where = f"Squad {squad.name}"
     if not MIN_UNITS <= len(squad.units) <= MAX_UNITS:
         raise ContentError(
@@ -54,6 +84,7 @@ def check_building_rules(squad: Squad, ep_limit: int = DEFAULT_EP_LIMIT) -> None
     _check_one_leader(squad, where)
     _check_unique_units(squad, where)
     _check_gear(squad, where)
+    _check_experience(squad, where, spoils_taken or {})
 
 
 def _check_unique_names(squad: Squad, where: str) -> None:
@@ -104,3 +135,25 @@ def _check_gear(squad: Squad, where: str) -> None:
                 raise ContentError(
                     f"{where}: {weapon.name} needs XP {weapon.value('XP')}; {card.name} has {card.xp} XP."
                 )
+
+
+def _check_experience(squad: Squad, where: str, spoils_taken: Mapping[str, int]) -> None:
+    """NEQ units gain no XP and take no Spoils Of War; other units hold at most one Spoil for
+    each increment of 5 XP (rulebook Spoils Of War)."""
+    for card in squad.units:
+        taken = spoils_taken.get(card.name, 0)
+        used = spoils_used(card, taken)
+        if card.has("NEQ") and (card.xp or used):
+            raise ContentError(
+                f"{where}: {card.name} has No Equipment (NEQ): it gains no XP and cannot take "
+                f"Spoils Of War, so it must have 0 XP, no XPx gear and no spoils_taken."
+            )
+        allowed = spoils_allowed(card.xp)
+        if used > allowed:
+            gear = [weapon.name for weapon in card.weapons if weapon.has("XP")]
+            held = ", ".join([*gear, *([f"{taken} more in spoils_taken"] if taken else [])])
+            raise ContentError(
+                f"{where}: {card.name} has {card.xp} XP, enough for {allowed} Spoil"
+                f"{'s' if allowed != 1 else ''} Of War (one per {SPOILS_XP_STEP} XP), "
+                f"but holds {used} ({held})."
+            )
