@@ -41,11 +41,8 @@ def automatic_play(seeds: range) -> tuple[int, float, float]:
         match, _ = new_demo_match(seed)
         state = match.state
         while state.phase != ENDED:
-            side = (
-                next(s for s in (0, 1) if not state.squads[s].deployed)
-                if state.to_act is None
-                else state.to_act
-            )
+            side = state.waiting_for()
+            assert side is not None
             command = autoplayer.choose(state, side)
             start = time.perf_counter()
             match.apply(command)

@@ -14,7 +14,10 @@ from skirmbot.rules.adjacency import adjacent
 from skirmbot.rules.cards import MELEE, RANGED
 from skirmbot.rules.costs import DASH, MOVE
 from skirmbot.rules.dice import succeeds
+from skirmbot.rules.engine import infiltration_squares
 from skirmbot.rules.legal import failed_dice, legal_commands
+from skirmbot.rules.maps import CRATE, MARKER
+from skirmbot.rules.scoring import units_in_target
 from skirmbot.rules.squares import Square
 from skirmbot.rules.state import DEPLOYMENT, MatchState, UnitState
 from skirmbot.rules.turns import objective_controller
@@ -40,9 +43,22 @@ def deployment(state: MatchState, side: int) -> commands.Deploy:
     )
 
 
+def infiltration(state: MatchState, side: int) -> commands.Infiltrate:
+    """Place the squad's waiting infiltrators on allowed squares nearest the objectives."""
+    allowed = infiltration_squares(state, side)
+    goals = state.objectives or [Square(state.board.width // 2, state.board.height // 2)]
+    allowed.sort(key=lambda s: (min(s.distance(g) for g in goals), s.y, s.x))
+    mine = [uid for uid in state.infiltrators if state.units[uid].side == side]
+    return commands.Infiltrate(
+        side, {uid: str(square) for uid, square in zip(mine, allowed, strict=False)}
+    )
+
+
 def choose(state: MatchState, side: int) -> commands.Command:
     """The automatic player's next command for `side` (which must be able to act)."""
     if state.phase == DEPLOYMENT:
+        if state.squads[side].deployed:
+            return infiltration(state, side)
         return deployment(state, side)
     options = legal_commands(state, side)
     if not options:
@@ -72,13 +88,19 @@ def _score(state: MatchState, command: commands.Command) -> float:
         return _attack_value(state, unit, command) - cost_penalty
     if isinstance(command, commands.OpenCrate):
         wounded = unit.hit < unit.card.hit
-        return {"mp": 4.0, "medpack": 3.5 if wounded else 0.2, "to": 1.5, "ammo": 1.0}.get(
-            command.option, 0.0
-        ) - cost_penalty
+        return (
+            {"mp": 4.0, "medpack": 3.5 if wounded else 0.2, "to": 1.5, "ammo": 1.0}.get(
+                command.option, 0.0
+            )
+            + _mission_crate_bonus(state)
+            - cost_penalty
+        )
     if isinstance(command, commands.Move | commands.Dash):
         return _move_value(state, unit, command) - cost_penalty
     if isinstance(command, commands.PickUp):
-        return 1.0 - cost_penalty
+        return (4.0 if state.mission.scores("carry") else 1.0) - cost_penalty
+    if isinstance(command, commands.MissionAction):
+        return _mission_action_value(state, command) - cost_penalty
     return -1.0  # doors and drops: not worth an action to this player
 
 
@@ -102,7 +124,7 @@ def _attack_value(
     p_fail_save = sum(1 for face in range(1, 7) if not succeeds(face, target.card.arm)) / 6
     expected = roa * p_strike * dam * p_fail_save
     finish = 3.0 if expected >= target.hit * 0.8 else 0.0
-    leader = 1.0 if target.card.is_leader else 0.0
+    leader = (3.0 if state.mission.scores("leader") else 1.0) if target.card.is_leader else 0.0
     return 2.0 + expected * 2 + finish + leader
 
 
@@ -123,7 +145,7 @@ def _move_value(
 ) -> float:
     """Worth moving when it brings the unit closer to an objective it does not hold or an enemy."""
     assert unit.square is not None
-    if _holds_objective(state, unit):
+    if _holds_objective(state, unit) or _mission_stay(state, unit):
         return -1.0
     destination = Square.parse(command.square)
     goal_now, goal_then = (
@@ -146,6 +168,8 @@ def _move_value(
 
 
 def _holds_objective(state: MatchState, unit: UnitState) -> bool:
+    if not _wants_objectives(state):
+        return False
     return any(
         unit.square == square and objective_controller(state, n) == unit.side
         for n, square in enumerate(state.objectives)
@@ -170,8 +194,9 @@ def _goal_distance(state: MatchState, unit: UnitState, square: Square) -> int:
     goals = [
         s
         for n, s in enumerate(state.objectives)
-        if objective_controller(state, n) != unit.side and s not in others
-    ]
+        if _wants_objectives(state) and objective_controller(state, n) != unit.side
+        if s not in others
+    ] + _mission_goals(state, unit, others)
     if not goals or (_prefers_melee(unit) and enemies):
         goals = enemies
     if not goals:
@@ -179,3 +204,79 @@ def _goal_distance(state: MatchState, unit: UnitState, square: Square) -> int:
     distance = min(square.distance(goal) for goal in goals)
     near_enemy = any(adjacent(state.board, square, e) for e in enemies)
     return distance + (1 if near_enemy and not _prefers_melee(unit) else 0)
+
+
+# --- the mission's other ways to score (docs/rulings.md, Missions) ---------------------------
+def _wants_objectives(state: MatchState) -> bool:
+    """Objectives are worth walking to when the mission scores them (or nothing else)."""
+    mission = state.mission
+    return (
+        mission.scores("control")
+        or mission.scores("beacons")
+        or not any(mission.scores(kind) for kind in ("carry", "crates", "zone", "leader"))
+    )
+
+
+def _mission_goals(state: MatchState, unit: UnitState, others: set[Square | None]) -> list[Square]:
+    """Squares the mission's scoring sends this unit to: markers to carry (a carrier heads
+    home), crates to open, the target area of `zone` scoring, beacons still to arm."""
+    mission, goals = state.mission, []
+    if mission.scores("carry"):
+        if unit.carrying is not None:
+            return mission.zones[unit.side].squares(state.board)
+        goals += [
+            item.square
+            for item in state.items.values()
+            if item.kind == MARKER and item.square is not None and item.square not in others
+        ]
+    if mission.scores("crates"):
+        goals += [
+            item.square
+            for item in state.items.values()
+            if item.kind == CRATE and item.square is not None and item.square not in others
+        ]
+    for rule in mission.scoring:
+        if rule.kind == "zone":
+            area = mission.target_area(rule, unit.side)
+            goals += [
+                s
+                for s in state.board.squares()
+                if state.board.is_open(s) and area.contains(state.board, s) and s not in others
+            ]
+    if mission.scores("beacons"):
+        goals += [
+            s
+            for n, s in enumerate(state.objectives)
+            if state.beacons.get(n) != unit.side and s not in others
+        ]
+    return goals
+
+
+def _mission_stay(state: MatchState, unit: UnitState) -> bool:
+    """Stay put where the mission scores: in a `zone` target, or home with a marker."""
+    mission = state.mission
+    if any(
+        unit in units_in_target(state, rule, unit.side)
+        for rule in mission.scoring
+        if rule.kind == "zone"
+    ):
+        return True
+    home = mission.zones[unit.side]
+    return (
+        mission.scores("carry")
+        and unit.carrying is not None
+        and unit.square is not None
+        and home.contains(state.board, unit.square)
+    )
+
+
+def _mission_crate_bonus(state: MatchState) -> float:
+    return 2.0 if state.mission.scores("crates") else 0.0
+
+
+def _mission_action_value(state: MatchState, command: commands.MissionAction) -> float:
+    """Arming a beacon scores every turn from now on; stripping a crate scores when crates do."""
+    rule = next(r for r in state.mission.actions if r.name == command.action)
+    if rule.effect == "arm":
+        return 5.0
+    return 3.0 if state.mission.scores("crates") else 0.5

@@ -37,11 +37,8 @@ def play_out(match: Match) -> None:
     for _ in range(MAX_COMMANDS):
         if state.phase == ENDED:
             return
-        side = (
-            next(s for s in (0, 1) if not state.squads[s].deployed)
-            if state.to_act is None
-            else state.to_act
-        )
+        side = state.waiting_for()
+        assert side is not None
         match.apply(autoplayer.choose(state, side))
     raise RuntimeError(
         f"The automatic players did not finish the match within {MAX_COMMANDS} commands."

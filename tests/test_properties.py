@@ -138,11 +138,8 @@ def test_random_matches_keep_the_invariants(seed: int, noise: int) -> None:
             try_illegal(match, random_command(names, rng))
             if state.phase == ENDED:
                 break  # the random command happened to be legal, a concession for example
-        side = (
-            next(s for s in (0, 1) if not state.squads[s].deployed)
-            if state.to_act is None
-            else state.to_act
-        )
+        side = state.waiting_for()
+        assert side is not None
         options = legal_commands(state, side)
         if options and rng.random() < 0.35:
             match.apply(rng.choice(options))  # every listed command must be accepted

@@ -235,3 +235,39 @@ async def test_export_works_after_the_match_has_ended(store: Store) -> None:
     await service.concede(CHANNEL, ALICE)
     name, data = await service.export(CHANNEL)
     assert replay(MatchRecord.loads(data.decode())).state.result is not None
+
+
+async def test_infiltrators_are_placed_after_the_reveal_hidden_until_all_are_in(
+    store: Store,
+) -> None:
+    """INF (rulings: Deployment): INF units left out of the deployment are placed afterwards
+    with /deploy again, hidden until every squad with infiltrators has placed them."""
+    from skirmbot import content
+
+    service = service_on(store)
+    runners = content.raw("squads", "ash-runners")
+    runners["units"][1]["specials"] = [*runners["units"][1].get("specials", []), "INF"]
+    infiltrator = runners["units"][1]["name"]
+    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
+    await service.join(CHANNEL, BOB)
+    await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
+    await service.choose_squad(CHANNEL, BOB, runners)
+    await service.deploy(CHANNEL, ALICE)
+    _, scratch = await service.view(CHANNEL)
+    assert scratch is None
+    row = await store.active_match(CHANNEL)
+    assert row is not None
+    from skirmbot import autoplayer
+
+    placements = dict(
+        autoplayer.deployment(replay(MatchRecord.from_json(row.record)).state, 1).placements
+    )
+    placements.pop(infiltrator)
+    reveal = await service.deploy(CHANNEL, BOB, placements)
+    assert f"{infiltrator} will infiltrate" in reveal.text
+    with pytest.raises(ServiceError, match="no infiltrators"):
+        await service.deploy(CHANNEL, ALICE)
+    done = await service.deploy(CHANNEL, BOB)  # the bot places them for Bob
+    assert "infiltrators appear" in done.text and done.picture is not None
+    row, match = await service.view(CHANNEL)
+    assert row.status == "playing" and match is not None and match.state.units[infiltrator].on_map

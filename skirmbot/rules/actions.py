@@ -12,7 +12,7 @@ from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import CRATE, MARKER
-from skirmbot.rules.movement import Mover, Route, reachable
+from skirmbot.rules.movement import Mover, Route, leap_squares, reachable
 from skirmbot.rules.squares import Square
 from skirmbot.rules.state import ItemState, MatchState, UnitState
 
@@ -81,7 +81,7 @@ def do_move(state: MatchState, unit: UnitState, action: str, route: Route) -> Ev
     if unit.carrying is not None:
         state.items[unit.carrying].square = None  # carried markers travel with the unit
     path = " → ".join(str(square) for square in route.path)
-    verb = "moves" if action == "move" else "dashes"
+    verb = {"move": "moves", "dash": "dashes", "leap": "leaps"}[action]
     return Event(
         "moved",
         f"{unit.name} {verb} {path} ({route.cost} movement).",
@@ -92,6 +92,25 @@ def do_move(state: MatchState, unit: UnitState, action: str, route: Route) -> Ev
             "action": action,
         },
     )
+
+
+def leaps(state: MatchState, unit: UnitState) -> dict[Square, Route]:
+    """Where an LPx unit can leap: up to x squares in a straight line."""
+    assert unit.square is not None
+    return leap_squares(state.board, unit.square, unit.card.value("LP"), state.occupancy())
+
+
+def check_leap(state: MatchState, unit: UnitState, destination: Square) -> Route:
+    if not unit.card.has("LP"):
+        raise IllegalCommand(f"{unit.name} cannot Leap (it has no LPx rule).")
+    options = leaps(state, unit)
+    if destination not in options:
+        listed = ", ".join(str(s) for s in sorted(options, key=lambda s: (s.y, s.x))) or "nowhere"
+        raise IllegalCommand(
+            f"{unit.name} cannot leap to {destination}: a Leap goes up to {unit.card.value('LP')} squares "
+            f"in a straight line and ends on an empty square. {unit.name} can leap to: {listed}."
+        )
+    return options[destination]
 
 
 # --- doors ---------------------------------------------------------------------------------

@@ -38,6 +38,14 @@ class Deploy(Command):
 
 
 @dataclass(frozen=True)
+class Infiltrate(Command):
+    """Place the squad's INF units after both deployments: {unit id: square}."""
+
+    type: ClassVar[str] = "infiltrate"
+    placements: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class SetStandingOrders(Command):
     """Reactions for when the player is not online: re-roll failed saves while the squad has more
     than `reroll_saves_above` TO (None: never spend TO on reactions). Rulings: Tactical Orders."""
@@ -63,6 +71,15 @@ class Move(UnitCommand):
 @dataclass(frozen=True)
 class Dash(UnitCommand):
     type: ClassVar[str] = "dash"
+    square: str = ""
+    orders: int = 0
+
+
+@dataclass(frozen=True)
+class Leap(UnitCommand):
+    """LPx: leap to a square up to x away in a straight line (2 ACT)."""
+
+    type: ClassVar[str] = "leap"
     square: str = ""
     orders: int = 0
 
@@ -128,6 +145,15 @@ class UseTurret(UnitCommand):
 
 
 @dataclass(frozen=True)
+class MissionAction(UnitCommand):
+    """A mission action by its name, e.g. "Arm the beacon" (rulebook Mission Actions)."""
+
+    type: ClassVar[str] = "mission"
+    action: str = ""
+    orders: int = 0
+
+
+@dataclass(frozen=True)
 class EndActivation(Command):
     type: ClassVar[str] = "end"
     unit: str | None = None
@@ -179,8 +205,8 @@ class AgreeDraw(Command):
 COMMAND_TYPES: dict[str, type[Command]] = {
     cls.type: cls
     for cls in (
-        Deploy, SetStandingOrders, Activate, Move, Dash, Shoot, Melee, Door, PickUp, Drop,
-        OpenCrate, UseTurret, EndActivation, Reroll, Modify, Accept, Delay, Concede, AgreeDraw,
+        Deploy, Infiltrate, SetStandingOrders, Activate, Move, Dash, Leap, Shoot, Melee, Door, PickUp, Drop,
+        OpenCrate, UseTurret, MissionAction, EndActivation, Reroll, Modify, Accept, Delay, Concede, AgreeDraw,
     )
 }  # fmt: skip
 

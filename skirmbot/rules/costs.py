@@ -20,14 +20,17 @@ DOOR = "door"
 PICK_UP_DROP = "pickup/drop"
 CRATE = "crate"
 TURRET = "turret"
+LEAP = "leap"
 
 # Rulebook: Basic Actions; rulings: Items (opening a crate costs 1 ACT).
 LISTED_COST: dict[str, int] = {
     MOVE: 1, DASH: 1, RANGED_ATTACK: 1, MELEE_ATTACK: 1, DOOR: 1, PICK_UP_DROP: 1, CRATE: 1, TURRET: 1,
+    LEAP: 2,  # LPx: "may spend 2 ACT to move up to x Squares in a straight line"
 }  # fmt: skip
 ACTION_NAMES: dict[str, str] = {
     MOVE: "Move", DASH: "Dash", RANGED_ATTACK: "Ranged Attack", MELEE_ATTACK: "Melee Attack",
     DOOR: "Open/Close Door", PICK_UP_DROP: "Pick Up/Drop", CRATE: "Open Crate", TURRET: "Use Turret",
+    LEAP: "Leap",
 }  # fmt: skip
 DOUBLE_ATTACK_RULE = {RANGED_ATTACK: "2RC", MELEE_ATTACK: "2MC"}
 
@@ -91,7 +94,7 @@ def check_payment(
     unit: UnitState, squad: SquadState, activation: Activation, action: str, cost: int, orders: int
 ) -> None:
     """Raise IllegalCommand, with what would work, unless `orders` TO plus ACT can pay `cost`."""
-    name = ACTION_NAMES[action]
+    name = ACTION_NAMES.get(action, action)  # a mission action is keyed by its own name
     if orders < 0:
         raise IllegalCommand("The number of Tactical Orders to spend cannot be negative.")
     if orders > cost:
@@ -129,7 +132,7 @@ def pay(
     paid = f"{cost - orders} ACT" + (f" + {orders} TO" if orders else "")
     return Event(
         "cost_paid",
-        f"{unit.name}: {ACTION_NAMES[action]} for {paid}.",
+        f"{unit.name}: {ACTION_NAMES.get(action, action)} for {paid}.",
         {"unit": unit.id, "action": action, "act": cost - orders, "orders": orders},
     )
 

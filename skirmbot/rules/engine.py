@@ -10,12 +10,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from skirmbot.rules import actions, area, combat, commands, specials, turns
+from skirmbot.rules import (
+    actions,
+    area,
+    combat,
+    commands,
+    environment,
+    mission_actions,
+    specials,
+    turns,
+)
 from skirmbot.rules.cards import MELEE, RANGED, Weapon
 from skirmbot.rules.costs import CRATE as CRATE_ACTION
 from skirmbot.rules.costs import (
     DASH,
     DOOR,
+    LEAP,
     MOVE,
     PICK_UP_DROP,
     TURRET,
@@ -29,7 +39,7 @@ from skirmbot.rules.errors import IllegalCommand, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import TURRET as TURRET_ITEM
 from skirmbot.rules.maps import BattleMap
-from skirmbot.rules.missions import Mission, check_map_fits
+from skirmbot.rules.missions import Mission, check_map_fits, mission_items
 from skirmbot.rules.squads import Squad, check_building_rules
 from skirmbot.rules.squares import Square
 from skirmbot.rules.state import (
@@ -64,7 +74,7 @@ def new_state(battle_map: BattleMap, mission: Mission, squads: tuple[Squad, Squa
             units[unit_id] = UnitState(unit_id, side, card, card.hit, lim_uses_left=lim)
     items = {
         n: ItemState(n, p.kind, p.square, p.turret_type, TURRET_HIT if p.kind == TURRET_ITEM else 0)
-        for n, p in enumerate(battle_map.items)
+        for n, p in enumerate([*battle_map.items, *mission_items(mission, battle_map)])
     }
     return MatchState(
         battle_map=battle_map,
@@ -77,6 +87,31 @@ def new_state(battle_map: BattleMap, mission: Mission, squads: tuple[Squad, Squa
     )
 
 
+INFILTRATION_DISTANCE = 3  # INF: "at least 3 Squares away from enemy Units and objectives"
+
+
+def infiltration_squares(state: MatchState, side: int) -> list[Square]:
+    """Where `side`'s infiltrators may deploy: empty squares at least 3 away from every enemy
+    unit already deployed and every objective; if there are none, the squares as far from them
+    as the map allows (rulebook INF). Enemy infiltrators are not counted (docs/rulings.md)."""
+    board = state.board
+    keep_away = [
+        u.square
+        for u in state.on_map(1 - side)
+        if u.square is not None and u.id not in state.infiltrators
+    ]
+    keep_away += state.objectives
+    empty = [s for s in board.squares() if board.is_open(s) and state.unit_at(s) is None]
+    if not keep_away:
+        return empty
+    reach = {s: min(s.distance(other) for other in keep_away) for s in empty}
+    far = [s for s in empty if reach[s] >= INFILTRATION_DISTANCE]
+    if far:
+        return far
+    best = max(reach.values(), default=0)
+    return [s for s in empty if reach[s] == best]
+
+
 class Match:
     def __init__(
         self, battle_map: BattleMap, mission: Mission, squads: tuple[Squad, Squad], dice: Dice
@@ -87,10 +122,12 @@ class Match:
         self.log: list[Event] = []
         self._handlers: dict[type[commands.Command], Callable[[Any], list[Event]]] = {
             commands.Deploy: self._deploy,
+            commands.Infiltrate: self._infiltrate,
             commands.SetStandingOrders: self._standing_orders,
             commands.Activate: self._activate,
             commands.Move: self._move,
             commands.Dash: self._move,
+            commands.Leap: self._leap,
             commands.Shoot: self._shoot,
             commands.Melee: self._melee,
             commands.UseTurret: self._turret,
@@ -98,6 +135,7 @@ class Match:
             commands.PickUp: self._pick_up,
             commands.Drop: self._drop,
             commands.OpenCrate: self._crate,
+            commands.MissionAction: self._mission_action,
             commands.EndActivation: self._end,
             commands.Reroll: self._reroll,
             commands.Modify: self._modify,
@@ -251,6 +289,62 @@ class Match:
             )
         ]
         if all(s.deployed for s in state.squads):
+            events += self._after_deployment()
+        return events
+
+    def _after_deployment(self) -> list[Event]:
+        """INF units left out of the deployment infiltrate next; then turn 1 begins."""
+        state = self.state
+        waiting = [u.id for u in state.units.values() if u.square is None and u.card.has("INF")]
+        if not waiting:
+            return turns.start_turn(state, self.dice)
+        state.infiltrators = waiting
+        names = ", ".join(waiting)
+        return [
+            Event(
+                "infiltration",
+                f"Both squads are down; {names} will infiltrate.",
+                {"units": waiting},
+            )
+        ]
+
+    def _infiltrate(self, command: commands.Infiltrate) -> list[Event]:
+        state = self.state
+        mine = [uid for uid in state.infiltrators if state.units[uid].side == command.side]
+        if state.phase != DEPLOYMENT or not mine:
+            raise IllegalCommand("Your squad has no Infiltrator (INF) waiting to be placed.")
+        allowed = set(infiltration_squares(state, command.side))
+        chosen: dict[str, Square] = {}
+        for name, text in command.placements.items():
+            unit = state.unit(name)
+            if unit.id not in mine:
+                raise IllegalCommand(
+                    f"{unit.name} is not one of your infiltrators waiting to be placed."
+                )
+            square = state.board.parse_square(text)
+            if square not in allowed or square in chosen.values():
+                raise IllegalCommand(
+                    f"{unit.name} cannot infiltrate to {square}: an Infiltrator deploys on an empty square at least "
+                    f"{INFILTRATION_DISTANCE} squares from every enemy unit and objective (or as far as the map allows)."
+                )
+            chosen[unit.id] = square
+        missing = [uid for uid in mine if uid not in chosen]
+        if missing:
+            raise IllegalCommand(
+                f"Every infiltrator must be placed; missing: {', '.join(missing)}."
+            )
+        for uid, square in chosen.items():
+            state.units[uid].square = square
+        state.infiltrators = [uid for uid in state.infiltrators if uid not in chosen]
+        where = ", ".join(f"{uid} {square}" for uid, square in chosen.items())
+        events = [
+            Event(
+                "infiltrated",
+                f"{state.squads[command.side].name} infiltrates: {where}.",
+                {"side": command.side, "placements": {u: str(s) for u, s in chosen.items()}},
+            )
+        ]
+        if not state.infiltrators:
             events += turns.start_turn(state, self.dice)
         return events
 
@@ -271,7 +365,7 @@ class Match:
             if square in chosen.values() or state.unit_at(square) is not None:
                 raise IllegalCommand(f"Two units cannot deploy on {square}.")
             chosen[unit.id] = square
-        missing = [u.name for u in mine if u.id not in chosen]
+        missing = [u.name for u in mine if u.id not in chosen and not u.card.has("INF")]
         if missing:
             raise IllegalCommand(f"Every unit must deploy; missing: {', '.join(missing)}.")
         return chosen
@@ -358,9 +452,19 @@ class Match:
     def _move(self, command: commands.Move | commands.Dash) -> list[Event]:
         unit, activation, is_new = self._acting_unit(command)
         action = MOVE if isinstance(command, commands.Move) else DASH
+        forbidden = environment.forbidden(self.state, action)
+        if forbidden:
+            raise IllegalCommand(forbidden)
         route = actions.check_move(self.state, unit, action, self._square(command.square))
         events = self._pay(unit, activation, is_new, action, command.orders)
         events.append(actions.do_move(self.state, unit, action, route))
+        return events + self._after_action()
+
+    def _leap(self, command: commands.Leap) -> list[Event]:
+        unit, activation, is_new = self._acting_unit(command)
+        route = actions.check_leap(self.state, unit, self.state.board.parse_square(command.square))
+        events = self._pay(unit, activation, is_new, LEAP, command.orders)
+        events.append(actions.do_move(self.state, unit, LEAP, route))
         return events + self._after_action()
 
     def _door(self, command: commands.Door) -> list[Event]:
@@ -390,6 +494,7 @@ class Match:
         crate = actions.check_crate(self.state, unit, command.option)
         events = self._pay(unit, activation, is_new, CRATE_ACTION, command.orders)
         events += actions.do_crate(self.state, unit, crate, command.option, self.dice)
+        self.state.crates_opened_this_turn.append(unit.side)  # for missions (rulings: Missions)
         return events + self._after_action()
 
     # --- combat ---------------------------------------------------------------------------
@@ -406,6 +511,8 @@ class Match:
             self.state, unit, command.target, allow_empty=area.is_blast(weapon)
         )
         plan = combat.plan_attack(self.state, unit, kind, weapon, target)
+        if kind == RANGED:
+            self._event_range(unit, target.square)
         plan = combat.with_area(self.state, plan, self._also(unit, command.also))
         action = attack_action(kind)
         events = self._pay(unit, activation, is_new, action, command.orders, weapon)
@@ -429,9 +536,32 @@ class Match:
             self.state, unit, command.target, allow_empty=area.is_blast(weapon)
         )
         plan = combat.plan_attack(self.state, unit, RANGED, weapon, target, turret=turret)
+        self._event_range(unit, target.square)
         plan = combat.with_area(self.state, plan, self._also(unit, command.also))
         events = self._pay(unit, activation, is_new, TURRET, command.orders)
         return events + self._roll(activation, plan)
+
+    def _event_range(self, unit: UnitState, square: Square) -> None:
+        """The turn's environment event may shorten every ranged attack (rulings: Missions)."""
+        assert unit.square is not None
+        problem = environment.range_problem(self.state, unit.square.distance(square))
+        if problem:
+            raise IllegalCommand(f"{unit.name} cannot shoot that far: {problem}")
+
+    def _mission_action(self, command: commands.MissionAction) -> list[Event]:
+        """A mission action (rulebook Mission Actions), TCH making the first one cheaper."""
+        unit, activation, is_new = self._acting_unit(command)
+        rule = mission_actions.find(self.state, command.action)
+        target = mission_actions.check(self.state, unit, rule)
+        cost = mission_actions.cost(self.state, unit, activation, rule)
+        squad = self.state.squads[unit.side]
+        check_payment(unit, squad, activation, rule.name, cost, command.orders)
+        events = [
+            *self._begin(unit, activation, is_new),
+            pay(unit, squad, activation, rule.name, cost, command.orders),
+            mission_actions.do(self.state, unit, rule, target),
+        ]
+        return events + self._after_action()
 
     def _also(self, unit: UnitState, text: str | None) -> list[combat.Target]:
         """The further targets a command names (comma-separated), for CRx and SPR weapons."""

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from skirmbot.rules import actions, combat, commands
+from skirmbot.rules import actions, combat, commands, environment, mission_actions
 from skirmbot.rules.adjacency import adjacent_squares
 from skirmbot.rules.cards import MELEE, RANGED, Weapon
 from skirmbot.rules.costs import (
     CRATE,
     DASH,
     DOOR,
+    LEAP,
     MOVE,
     PICK_UP_DROP,
     TURRET,
@@ -76,6 +77,9 @@ def attack_targets(
         candidates = [c for c in candidates if c.square in near]
     options = []
     for candidate in candidates:
+        distance = unit.square.distance(candidate.square)
+        if kind != MELEE and environment.range_problem(state, distance):
+            continue  # the turn's environment event shortens ranged attacks
         try:
             plan = combat.plan_attack(state, unit, kind, weapon, candidate)
         except IllegalCommand:
@@ -150,11 +154,16 @@ def _unit_actions(
     listed: list[commands.Command] = []
     for action, cls in ((MOVE, commands.Move), (DASH, commands.Dash)):
         orders = _payable(state, unit, activation, action_cost(unit, activation, action))
-        if orders is not None:
+        if orders is not None and not environment.forbidden(state, action):
             listed += [
                 cls(side, unit.id, str(square), orders)
                 for square in reachable_squares(state, unit, action)
             ]
+    leap_orders = _payable(state, unit, activation, action_cost(unit, activation, LEAP))
+    if unit.card.has("LP") and leap_orders is not None:
+        listed += [
+            commands.Leap(side, unit.id, str(s), leap_orders) for s in actions.leaps(state, unit)
+        ]
     for kind, attack_cls in ((RANGED, commands.Shoot), (MELEE, commands.Melee)):
         for weapon in usable_weapons(unit, kind):
             orders = _payable(
@@ -167,6 +176,7 @@ def _unit_actions(
                 for t in attack_targets(state, unit, kind, weapon)
             ]
     listed += _item_actions(state, unit, activation)
+    listed += _mission_actions(state, unit, activation)
     return listed
 
 
@@ -201,6 +211,23 @@ def _item_actions(
             commands.UseTurret(side, unit.id, t.target, turret_orders)
             for t in attack_targets(state, unit, RANGED, weapon)
         ]
+    return listed
+
+
+def _mission_actions(
+    state: MatchState, unit: UnitState, activation: Activation
+) -> list[commands.Command]:
+    """The mission's actions this unit can do here and pay for (rulebook Mission Actions)."""
+    listed: list[commands.Command] = []
+    for rule in state.mission.actions:
+        try:
+            mission_actions.check(state, unit, rule)
+        except IllegalCommand:
+            continue
+        cost = mission_actions.cost(state, unit, activation, rule)
+        orders = _payable(state, unit, activation, cost)
+        if orders is not None:
+            listed.append(commands.MissionAction(unit.side, unit.id, rule.name, orders))
     return listed
 
 

@@ -12,7 +12,7 @@ from skirmbot.rules.board import Board
 from skirmbot.rules.cards import UnitCard
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.maps import TURRET, BattleMap
-from skirmbot.rules.missions import Mission
+from skirmbot.rules.missions import EventEntry, Mission
 from skirmbot.rules.squads import Squad
 from skirmbot.rules.squares import Square
 
@@ -175,6 +175,23 @@ class Activation:
 
 
 @dataclass
+class SecondaryDraw:
+    """The secondary objective a squad drew this turn (rulebook Game Cycle). The card stays
+    hidden from the opponent (and out of `to_json`) until it is scored and revealed."""
+
+    card: str  # the card's id in the deck (skirmbot.rules.secondaries.DECK)
+    turn: int
+    revealed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "card": self.card if self.revealed else None,
+            "turn": self.turn,
+            "revealed": self.revealed,
+        }
+
+
+@dataclass
 class Result:
     winner: int | None  # None: a draw
     reason: str
@@ -202,6 +219,15 @@ class MatchState:
     taken_out_this_turn: list[tuple[str, int | None]] = field(default_factory=list)
     activations_done: int = 0
     result: Result | None = None
+    infiltrators: list[str] = field(default_factory=list)  # INF units still to be placed
+    # Missions (docs/rulings.md, Missions): this turn's environment event, each squad's
+    # secondary objective of the turn and the cards it has scored, the crates opened this turn
+    # (by side), and which squad armed the beacon of each objective (0-based index).
+    event: EventEntry | None = None
+    secondaries: list[SecondaryDraw | None] = field(default_factory=lambda: [None, None])
+    secondaries_scored: list[list[str]] = field(default_factory=lambda: [[], []])
+    crates_opened_this_turn: list[int] = field(default_factory=list)
+    beacons: dict[int, int] = field(default_factory=dict)
 
     # --- look-ups --------------------------------------------------------------------------
     def unit(self, name: str) -> UnitState:
@@ -240,6 +266,17 @@ class MatchState:
             if i.square == square and (kind is None or i.kind == kind)
         ]
 
+    def waiting_for(self) -> int | None:
+        """The side the match waits for: to deploy, to infiltrate, or to activate (None: over)."""
+        if self.phase == ENDED:
+            return None
+        if self.phase == DEPLOYMENT:
+            undeployed = [s.side for s in self.squads if not s.deployed]
+            if undeployed:
+                return undeployed[0]
+            return self.units[self.infiltrators[0]].side if self.infiltrators else None
+        return self.to_act
+
     def squad(self, side: int) -> SquadState:
         return self.squads[side]
 
@@ -259,9 +296,15 @@ class MatchState:
             "items": [item.to_json() for item in self.items.values()],
             "objectives": [str(square) for square in self.objectives],
             "crate_options_taken": list(self.crate_options_taken),
+            "infiltrators": list(self.infiltrators),
             "taken_out_this_turn": [
                 [victim, by_side] for victim, by_side in self.taken_out_this_turn
             ],
             "activation": self.activation.to_json() if self.activation else None,
             "result": self.result.to_json() if self.result else None,
+            "event": self.event.to_json() if self.event else None,
+            "secondaries": [draw.to_json() if draw else None for draw in self.secondaries],
+            "secondaries_scored": [list(cards) for cards in self.secondaries_scored],
+            "crates_opened_this_turn": list(self.crates_opened_this_turn),
+            "beacons": {str(n + 1): side for n, side in sorted(self.beacons.items())},
         }

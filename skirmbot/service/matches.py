@@ -30,6 +30,7 @@ from skirmbot.rules.record import MatchRecord, replay
 from skirmbot.rules.squads import squad_from_json
 from skirmbot.rules.state import DEPLOYMENT, ENDED, MatchState
 from skirmbot.rules.state import PLAYING as PHASE_PLAYING
+from skirmbot.service.campaigns import CampaignService
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
 from skirmbot.service.replies import Reply, clip, describe
 from skirmbot.store import Deadline, MatchRow, Store, VersionConflict
@@ -44,6 +45,8 @@ SETUP, DEPLOYING, PLAYING, ENDED_STATUS, ABORTED = (
     "ended",
     "aborted",
 )
+DEPLOY, INFILTRATE = "deploy", "infiltrate"  # the two stages of a deployment
+HIDDEN = {DEPLOY: "hidden_deployments", INFILTRATE: "hidden_infiltrations"}
 LIVE_CACHE = 64  # live matches kept in memory; others are replayed from their record on demand
 
 
@@ -163,13 +166,15 @@ class MatchService:
     async def choose_squad(
         self, channel_id: int, member: Member, squad: str | dict[str, Any]
     ) -> Reply:
-        """A shipped squad by name, or an uploaded squad file's data (checked against the
-        building rules and the mission's EP limit)."""
+        """A shipped squad by name, `my:NAME` for the player's stored squad (campaigns), or an
+        uploaded squad file's data (checked against the building rules and the mission's EP
+        limit)."""
         async with self._locked(channel_id) as row:
             side = self._seat(row, member)
             if row.status != SETUP:
                 raise ServiceError("Squads are chosen before deployment; this match is past that.")
             mission = mission_from_json(row.record["content"]["mission"])
+            squad, stored_id = await CampaignService(self.store).resolve(member.id, squad)
             data = _shipped("squads", squad) if isinstance(squad, str) else squad
             try:
                 chosen = squad_from_json(data, mission.ep_limit)
@@ -177,6 +182,7 @@ class MatchService:
                 raise ServiceError(f"That squad cannot play: {error}") from error
             row.record["content"]["squads"][side] = data
             row.setup["squads"][side] = chosen.name
+            row.setup.setdefault("stored_squads", [None, None])[side] = stored_id
             text = f"{member.name} fields **{chosen.name}** ({len(chosen.units)} units, {chosen.total_ep} EP)."
             if all(row.record["content"]["squads"]) and row.players[1] is not None:
                 row.status = DEPLOYING
@@ -198,6 +204,8 @@ class MatchService:
                 raise ServiceError(
                     "Deployment is when both squads are chosen and before the first turn."
                 )
+            if row.setup.get("stage") == INFILTRATE:
+                return await self._submit_infiltration(row, member, side, placements)
             hidden: dict[str, Any] = row.setup.setdefault("hidden_deployments", {})
             if str(side) in hidden:
                 raise ServiceError(
@@ -218,6 +226,34 @@ class MatchService:
                 await self._save(row)
                 return Reply(f"{member.name} has deployed (hidden until both squads are down).")
             return await self._reveal_deployments(row)
+
+    async def _submit_infiltration(
+        self, row: MatchRow, member: Member, side: int, placements: dict[str, str] | None
+    ) -> Reply:
+        """INF units are placed after both deployments, hidden until every squad with
+        infiltrators has placed them (rulings: Deployment)."""
+        match = self._fresh(row)
+        hidden: dict[str, Any] = row.setup.setdefault(HIDDEN[INFILTRATE], {})
+        if str(side) in hidden or side not in infiltrating_sides(match):
+            raise ServiceError(
+                "You have no infiltrators left to place; waiting for your opponent's."
+            )
+        command = (
+            autoplayer.infiltration(match.state, side)
+            if placements is None
+            else commands.Infiltrate(side, placements)
+        )
+        try:
+            match.apply(command)  # checked against a scratch copy: nothing is revealed
+        except IllegalCommand as error:
+            raise ServiceError(str(error)) from error
+        hidden[str(side)] = command.to_json()
+        if any(str(other) not in hidden for other in infiltrating_sides(match)):
+            await self._save(row)
+            return Reply(
+                f"{member.name} has placed their infiltrators (hidden until your opponent has too)."
+            )
+        return await self._reveal_deployments(row)
 
     # --- play -----------------------------------------------------------------------------
     async def act(self, channel_id: int, member: Member, command: commands.Command) -> Reply:
@@ -427,7 +463,8 @@ class MatchService:
         if state.phase == ENDED:
             row.status = ENDED_STATUS
             picture = await self._picture(row.id, match, _last_activation(match))
-            return Reply(text, picture=picture, match_over=True)
+            medals = await CampaignService(self.store).award_ended(row, match)
+            return Reply(text, picture=picture, match_over=True, followups=medals)
         if kinds & {"activation_ended", "turn_started"}:
             picture = await self._picture(row.id, match, _last_activation(match))
             nxt = row.players[state.to_act] if state.to_act is not None else None
@@ -457,16 +494,40 @@ class MatchService:
         return await asyncio.to_thread(renderer.png, match.state, events)
 
     async def _reveal_deployments(self, row: MatchRow) -> Reply:
-        hidden = row.setup.pop("hidden_deployments")
-        row.record["commands"] += [hidden["0"], hidden["1"]]
+        """Put the hidden deployments (or infiltrations) into the record, in squad order, and go
+        on: to the infiltrators if any wait, else to the first turn."""
+        stage = row.setup.get("stage", DEPLOY)
+        hidden = row.setup.pop(HIDDEN[stage])
+        row.record["commands"] += [hidden[side] for side in ("0", "1") if side in hidden]
         match = replay(MatchRecord.from_json(row.record))
+        if match.state.infiltrators:
+            return await self._infiltration_stage(row, match)
         row.status = PLAYING
+        row.setup.pop("stage", None)
         reply = await self._reply(row, match, list(match.log))
-        reply.text = "**Both squads deploy.**\n" + reply.text
+        heading = "Both squads deploy" if stage == DEPLOY else "The infiltrators appear"
+        reply.text = f"**{heading}.**\n" + reply.text
         if AUTOMATIC in row.players:
             reply.followups += await self._automatic_turns(row, match)
         await self._save_live(row, match)
         return reply
+
+    async def _infiltration_stage(self, row: MatchRow, match: Match) -> Reply:
+        row.setup["stage"] = INFILTRATE
+        names = ", ".join(match.state.infiltrators)
+        text = clip("**Both squads deploy.**\n" + describe(match.log))
+        text += f"\n{names} will infiltrate: their players place them with /deploy (hidden until all are in)."
+        if AUTOMATIC in row.players and row.players.index(AUTOMATIC) in infiltrating_sides(match):
+            side = row.players.index(AUTOMATIC)
+            row.setup.setdefault(HIDDEN[INFILTRATE], {})[str(side)] = autoplayer.infiltration(
+                match.state, side
+            ).to_json()
+            if set(infiltrating_sides(match)) == {side}:
+                follow = await self._reveal_deployments(row)
+                follow.text = text + "\n" + follow.text
+                return follow
+        await self._save(row)
+        return Reply(text)
 
     async def _finish_with(self, row: MatchRow, command: commands.Command) -> Reply:
         if row.status not in (DEPLOYING, PLAYING):
@@ -482,7 +543,8 @@ class MatchService:
         row.record["commands"].append(command.to_json())
         row.status = ENDED_STATUS
         await self._save_live(row, match)
-        return Reply(describe(events), match_over=True)
+        medals = await CampaignService(self.store).award_ended(row, match)
+        return Reply(describe(events), match_over=True, followups=medals)
 
     def _seat(self, row: MatchRow, member: Member) -> int:
         if member.id not in row.players:
@@ -593,11 +655,16 @@ def _shipped(kind: str, name: str) -> dict[str, Any]:
         raise ServiceError(str(error)) from error
 
 
+def infiltrating_sides(match: Match) -> list[int]:
+    """The squads with infiltrators still to place."""
+    return sorted({match.state.units[uid].side for uid in match.state.infiltrators})
+
+
 def waiting_key(row: MatchRow, match: Match | None) -> str | None:
     """What the match waits for now, as a key: a deployment, or one side's activation. None:
     nothing a person must do (set-up, the automatic player's turn, the end)."""
     if row.status == DEPLOYING:
-        return "deploy"
+        return str(row.setup.get("stage", DEPLOY))
     if row.status != PLAYING or match is None or match.state.phase != PHASE_PLAYING:
         return None
     state = match.state

@@ -18,10 +18,13 @@ from skirmbot.rules.state import ENDED
 from skirmbot.service.errors import NotAllowed, ServiceError
 from skirmbot.service.matches import (
     AUTOMATIC,
+    DEPLOY,
     DEPLOYING,
+    HIDDEN,
     PLAYING,
     MatchService,
     Member,
+    infiltrating_sides,
     waiting_key,
 )
 from skirmbot.service.replies import Reply
@@ -53,9 +56,8 @@ async def _remind(service: MatchService, row: MatchRow, clock: Clock) -> Reply:
     await service._save(row, match)
     due = discord_time(clock.deadline)
     if match is None:
-        waiting = [
-            row.players[s] for s in (0, 1) if str(s) not in row.setup.get("hidden_deployments", {})
-        ]
+        stage = row.setup.get("stage", DEPLOY)
+        waiting = [row.players[s] for s in (0, 1) if str(s) not in row.setup.get(HIDDEN[stage], {})]
         people = [p for p in waiting if p not in (None, AUTOMATIC)]
         names = " ".join(f"<@{p}>" for p in people)
         return Reply(
@@ -151,9 +153,14 @@ def _record(
 
 
 async def _missed_deployment(service: MatchService, row: MatchRow, clock: Clock) -> Reply:
-    hidden: dict[str, Any] = row.setup.setdefault("hidden_deployments", {})
+    """Deployment (or placing infiltrators) ran out of time: the bot does it for whoever has an
+    excuse left; a player without one forfeits."""
+    stage = row.setup.get("stage", DEPLOY)
+    hidden: dict[str, Any] = row.setup.setdefault(HIDDEN[stage], {})
+    scratch = service._fresh(row)
+    needed = (0, 1) if stage == DEPLOY else tuple(infiltrating_sides(scratch))
     notes = []
-    for side in (0, 1):
+    for side in needed:
         if str(side) in hidden or row.players[side] == AUTOMATIC:
             continue
         name = row.names[side]
@@ -166,7 +173,8 @@ async def _missed_deployment(service: MatchService, row: MatchRow, clock: Clock)
             return reply
         clock.excuses_used[side] += 1
         _note_miss(row, clock, side, service.now(), "deployed by the bot")
-        hidden[str(side)] = autoplayer.deployment(service._fresh(row).state, side).to_json()
+        placing = autoplayer.deployment if stage == DEPLOY else autoplayer.infiltration
+        hidden[str(side)] = placing(scratch.state, side).to_json()
         notes.append(
             f"⏰ {name} did not deploy in time: the bot deployed for them (excused misses left: {clock.controls.excuses - clock.excuses_used[side]})."
         )
