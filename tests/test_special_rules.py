@@ -8,7 +8,15 @@ from typing import Any
 
 from builders import skirm_match, unit, weapon
 
-from skirmbot.rules.commands import Activate, EndActivation, Melee, Move, Reroll, SetStandingOrders, Shoot
+from skirmbot.rules.commands import (
+    Activate,
+    EndActivation,
+    Melee,
+    Move,
+    Reroll,
+    SetStandingOrders,
+    Shoot,
+)
 from skirmbot.rules.engine import Match
 
 

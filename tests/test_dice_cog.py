@@ -1,0 +1,215 @@
+"""The dice cog offline with simcord: slash commands as a member uses them, scripted faces."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import simcord
+from builders import skirm_match, unit
+from discord.ext import commands
+
+from skirmbot.rules.dice import ScriptedDice
+from skirmbot.rules.engine import Match
+from skirmbot.service.errors import ServiceError
+
+# `cogs` is a folder at the repository's top, loaded by module name like the game bot does.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from cogs.dice import DiceCog  # noqa: E402
+
+
+class FakeService:
+    """Stands in for MatchService.view: the channel's match, or the service's refusal."""
+
+    def __init__(self, match: Match | None = None, refusal: str | None = None) -> None:
+        self.match = match
+        self.refusal = refusal
+
+    async def view(self, channel_id: int) -> tuple[object, Match | None]:
+        if self.refusal is not None:
+            raise ServiceError(self.refusal)
+        return object(), self.match
+
+
+class DiceBot(commands.Bot):
+    def __init__(self, dice: ScriptedDice, service: FakeService | None = None) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default())
+        self.dice = dice
+        if service is not None:
+            self.service = service
+
+    async def setup_hook(self) -> None:
+        await self.add_cog(DiceCog(self, self.dice))
+        await self.tree.sync()
+
+
+@dataclass
+class Table:
+    env: simcord.Env
+    channel: simcord.ChannelHandle
+    ann: simcord.MemberActor
+    bob: simcord.MemberActor
+    cat: simcord.MemberActor
+
+
+@pytest.fixture
+def dice() -> ScriptedDice:
+    return ScriptedDice([])  # each test appends the faces it needs
+
+
+@pytest.fixture
+def service() -> FakeService | None:
+    return None  # no game bot; tests about matches parametrize one
+
+
+@pytest.fixture
+def simcord_bot(dice: ScriptedDice, service: FakeService | None) -> DiceBot:
+    return DiceBot(dice, service)
+
+
+@pytest.fixture
+def table(simcord_env: simcord.Env) -> Table:
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("skirm")
+    members = [guild.add_member(simcord_env.create_user(name)) for name in ("ann", "bob", "cat")]
+    return Table(simcord_env, channel, *members)
+
+
+def content(result: Any) -> str:
+    assert result.response is not None, "the command did not answer"
+    return str(result.response.content)
+
+
+# --- /roll ----------------------------------------------------------------------------------
+async def test_roll_answers_in_the_channel_with_every_die(table: Table, dice: Any) -> None:
+    dice.faces.extend([2, 6, 3, 5])
+    result = await table.ann.slash(table.channel, "roll", expression="4d6kh3", label="Stats")
+    assert not result.ephemeral
+    assert content(result) == "**Stats**\n4d6kh3 (~~2~~, **6**, 3, 5) = `14`"
+    assert dice.remaining == 0
+
+
+async def test_roll_counts_successes(table: Table, dice: Any) -> None:
+    dice.faces.extend([1, 6, 3, 4, 2, 5])
+    result = await table.ann.slash(table.channel, "roll", expression="6d6<=3 shots")
+    text = content(result)
+    assert text.startswith("**shots**\n6d6 (**1**✓, **6**✗, 3✓, 4✗, 2✓, 5✗) <= 3 = `3` successes")
+
+
+async def test_a_bad_expression_is_an_ephemeral_error(table: Table, dice: Any) -> None:
+    result = await table.ann.slash(table.channel, "roll", expression="4d6x")
+    assert result.ephemeral
+    assert (
+        content(result) == "Unexpected 'x' at position 4 in '4d6x': expected the end of the roll."
+    )
+    too_many = await table.ann.slash(table.channel, "roll", expression="200d6")
+    assert too_many.ephemeral and "at most 100" in content(too_many)
+    assert table.channel.last_message is None, "nothing was posted for everyone"
+
+
+async def test_private_rolls_are_ephemeral(table: Table, dice: Any) -> None:
+    dice.faces.append(17)
+    result = await table.ann.slash(table.channel, "roll", expression="1d20+2", private=True)
+    assert result.ephemeral and content(result) == "1d20 (17) + 2 = `19`"
+
+
+async def test_roll_answers_never_ping(table: Table, dice: Any) -> None:
+    dice.faces.append(3)
+    result = await table.ann.slash(table.channel, "roll", expression="1d6 @everyone")
+    assert result.response is not None
+    assert not result.response.message.mention_everyone
+
+
+# --- /rolloff and /to ---------------------------------------------------------------------------
+async def test_rolloff_rerolls_the_tie_among_the_tied(table: Table, dice: Any) -> None:
+    dice.faces.extend([2, 2, 5, 4, 3])
+    result = await table.ann.slash(
+        table.channel, "rolloff", member1=table.ann, member2=table.bob, member3=table.cat
+    )
+    ann, bob, cat = table.ann.mention, table.bob.mention, table.cat.mention
+    assert content(result) == (
+        "**Roll-off** (lowest wins, ties re-roll)\n"
+        f"Round 1: {ann} 2 · {bob} 2 · {cat} 5 — {ann} and {bob} tie on 2 and re-roll\n"
+        f"Round 2: {ann} 4 · {bob} 3\n"
+        f"**{bob} wins** with 3."
+    )
+
+
+async def test_rolloff_with_one_name_includes_the_caller(table: Table, dice: Any) -> None:
+    dice.faces.extend([5, 2])
+    result = await table.ann.slash(table.channel, "rolloff", member1=table.bob, highest=True)
+    assert f"Round 1: {table.bob.mention} 5 · {table.ann.mention} 2" in content(result)
+    assert f"**{table.bob.mention} wins** with 5." in content(result)
+
+
+async def test_rolloff_against_yourself_is_refused(table: Table, dice: Any) -> None:
+    result = await table.ann.slash(table.channel, "rolloff", member1=table.ann)
+    assert result.ephemeral and "at least two players" in content(result)
+
+
+async def test_to_rolls_tactical_orders(table: Table, dice: Any) -> None:
+    dice.faces.extend([1, 4, 3, 6])
+    result = await table.ann.slash(table.channel, "to", leader_dice=1)
+    assert content(result).endswith("1✓ 4✗ 3✓ 6✗ = `2` Tactical Orders (each 1-3 is one).")
+
+
+# --- /odds -------------------------------------------------------------------------------------
+async def test_odds_for_given_stats(table: Table) -> None:
+    result = await table.ann.slash(
+        table.channel, "odds", skill=3, roa=1, dam=1, arm=3, hit=2, cover=True
+    )
+    assert result.ephemeral
+    text = content(result)
+    assert "HIT lost — 0: 91.7% · 1: 8.3% · 2: 0%" in text and "Taken out: **0%**" in text
+
+
+async def test_odds_need_every_stat(table: Table) -> None:
+    result = await table.ann.slash(table.channel, "odds", skill=3, roa=2)
+    assert result.ephemeral and content(result).startswith("Give skill, ROA, DAM, ARM and HIT")
+
+
+async def test_match_odds_need_the_game_bot(table: Table) -> None:
+    result = await table.ann.slash(table.channel, "odds", unit="Ada")
+    assert result.ephemeral and "need the game bot" in content(result)
+
+
+def _match() -> Match:
+    return skirm_match({0: [unit("Ada", "C3")], 1: [unit("Bo", "C7"), unit("Cy", "H3")]})
+
+
+@pytest.mark.parametrize("service", [FakeService(_match())])
+async def test_match_odds_list_the_units_targets(table: Table) -> None:
+    result = await table.ann.slash(table.channel, "odds", unit="ada")
+    text = content(result)
+    assert result.ephemeral and text.startswith("**Ada's targets**")
+    assert "Rifle → Bo (4 away): taken out **" in text and "Rifle → Cy (5 away)" in text
+    unknown = await table.ann.slash(table.channel, "odds", unit="Zed")
+    assert unknown.ephemeral and "There is no unit called 'Zed'" in content(unknown)
+
+
+@pytest.mark.parametrize("service", [FakeService(refusal="There is no match here.")])
+async def test_match_odds_without_a_match(table: Table) -> None:
+    result = await table.ann.slash(table.channel, "odds", unit="Ada")
+    assert result.ephemeral and content(result) == "There is no match here."
+
+
+# --- the extension --------------------------------------------------------------------------
+async def test_the_extension_loads_every_command() -> None:
+    class Plain(commands.Bot):
+        async def setup_hook(self) -> None:
+            await self.load_extension("cogs.dice")
+            await self.tree.sync()
+
+    bot = Plain(command_prefix="!", intents=discord.Intents.default())
+    async with simcord.run(bot) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("general")
+        ann = guild.add_member(env.create_user("ann"))
+        assert set(ann.available_commands(channel)) >= {"roll", "rolloff", "to", "odds"}
+        result = await ann.slash(channel, "roll", expression="3d6")
+        assert "3d6 (" in content(result)
