@@ -42,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         "--card", metavar="UNIT", help="draw this unit's stat card instead of the map"
     )
     p_render.add_argument("--out", type=Path, required=True, help="the PNG file to write")
+    sub.add_parser("run", help="run the Discord bot (DISCORD_TOKEN from the environment or .env)")
     args = parser.parse_args(argv)
     try:
         if args.command == "replay":
@@ -52,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
             return _console(args.practice, args.out, args.db, args.seed)
         if args.command == "render":
             return _render(args.record, args.after, args.card, args.out)
+        if args.command == "run":
+            return _run_bot()
         return _default()
     except RulesError as error:
         print(f"skirmbot: {error}", file=sys.stderr)
@@ -135,12 +138,16 @@ def _console(practice: bool, out: Path, db: str, seed: int | None) -> int:
 
 
 def _default() -> int:
-    """No sub-command: the offline demo (the Discord bot needs DISCORD_TOKEN and a later release)."""
+    """No sub-command: the Discord bot when DISCORD_TOKEN is set, else the offline demo."""
     if os.environ.get("DISCORD_TOKEN"):
-        print(
-            "skirmbot: the Discord bot is not part of this release yet; playing the offline demo instead."
-        )
+        return _run_bot()
     return _demo(1, Path("out/demo"))
+
+
+def _run_bot() -> int:
+    from skirmbot.bot import run
+
+    return run()
 
 
 if __name__ == "__main__":

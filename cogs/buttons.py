@@ -1,0 +1,266 @@
+"""Persistent buttons: End activation, Accept / Re-roll after a roll, Accept draw, Agree to undo,
+Concede, and "Spend N TO" when an action needs Tactical Orders.
+
+Every button is a `DynamicItem`: all it needs is in its custom_id, so a button on a message
+posted before a restart still works (discord.py matches the id against the template, no view
+has to be kept in memory). Ids look like `skirm:end:<match>:<at>`, `skirm:reroll:<match>:<die>:<at>`,
+`skirm:draw:<match>`, `skirm:spend:<match>:<at>:<command>`; `<at>` is how many commands the
+match's record held when the button was posted, so a button from before the match moved on
+says it expired instead of acting on a different situation.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Coroutine
+from dataclasses import fields
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from cogs.common import answer, bot_of, channel_of, player, position, service_of
+from skirmbot.rules import commands as rules
+from skirmbot.rules.errors import RulesError
+from skirmbot.service import (
+    MatchService,
+    Member,
+    NeedsConfirmation,
+    NotAllowed,
+    Reply,
+    ServiceError,
+)
+
+log = logging.getLogger("skirmbot.discord")
+
+CUSTOM_ID_LIMIT = 100  # Discord's limit for a component's custom_id
+SAVED = "saved"  # spend payload too long for an id: kept in the guild's settings instead
+ENDED = (
+    "This button belongs to a match that has ended. "
+    "Use /match status to see what is going on in this channel now."
+)
+MOVED_ON = (
+    "This button has expired: the match has moved on since it was posted. "
+    "Use /match status to see where it stands."
+)
+LABELS = {
+    "end": ("End activation", discord.ButtonStyle.primary),
+    "accept": ("Accept roll", discord.ButtonStyle.success),
+    "reroll": ("Re-roll die {arg} (1 TO)", discord.ButtonStyle.secondary),
+    "draw": ("Accept draw", discord.ButtonStyle.success),
+    "undo": ("Agree to undo", discord.ButtonStyle.secondary),
+    "concede": ("Concede the match", discord.ButtonStyle.danger),
+    "spend": ("Spend {arg} TO", discord.ButtonStyle.primary),
+}
+# Which buttons are tied to the exact moment they were posted (see <at> above).
+TIMED = {"end", "accept", "reroll", "spend"}
+
+
+class MatchButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"skirm:(?P<action>[a-z]+):(?P<match>[0-9]+)(?::(?P<rest>.*))?",
+):
+    def __init__(
+        self,
+        action: str,
+        match_id: int,
+        rest: str | None = None,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        custom_id = f"skirm:{action}:{match_id}" + (f":{rest}" if rest is not None else "")
+        super().__init__(discord.ui.Button(label=label or action, style=style, custom_id=custom_id))
+        self.action, self.match_id, self.rest = action, match_id, rest
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> MatchButton:
+        button = item if isinstance(item, discord.ui.Button) else None
+        return cls(
+            match["action"],
+            int(match["match"]),
+            match["rest"],
+            label=button.label if button else None,
+            style=button.style if button else discord.ButtonStyle.secondary,
+        )
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await self.click(interaction)
+        except Exception as error:  # handed to the one error handler, as commands' errors are
+            await interaction.client.tree.on_error(interaction, error)  # type: ignore[attr-defined]
+
+    async def click(self, interaction: discord.Interaction[Any]) -> None:
+        service, channel = service_of(interaction), channel_of(interaction)
+        member = await player(interaction)
+        try:
+            row, _ = await service.view(channel)
+        except ServiceError:
+            raise ServiceError(ENDED) from None
+        if row.id != self.match_id:
+            raise ServiceError(ENDED)
+        if service.side_of(row, member) is None:
+            players = " and ".join(name for name in row.names if name) or "its players"
+            raise NotAllowed(f"These buttons are for {players}, who play this match.")
+        arg, at = self._parts()
+        if at is not None and at != position(row):
+            raise ServiceError(MOVED_ON)
+        work = await self._work(interaction, service, channel, member, arg)
+        await answer(interaction, work)
+
+    def _parts(self) -> tuple[str | None, int | None]:
+        """(argument, record length) from the id's tail, per the action's id layout."""
+        rest = self.rest
+        if self.action not in TIMED:
+            return rest, None
+        if rest is None:
+            return None, None
+        if self.action == "spend":
+            at, _, payload = rest.partition(":")
+            return payload, _int(at)
+        arg, _, at = rest.rpartition(":")
+        return (arg or None), _int(at)
+
+    async def _work(
+        self,
+        interaction: discord.Interaction[Any],
+        service: MatchService,
+        channel: int,
+        member: Member,
+        arg: str | None,
+    ) -> Coroutine[Any, Any, Reply]:
+        action = self.action
+        if action == "end":
+            return service.act(channel, member, rules.EndActivation(0))
+        if action == "accept":
+            return service.act(channel, member, rules.Accept(0))
+        if action == "reroll" and arg is not None and arg.isdigit():
+            return service.act(channel, member, rules.Reroll(0, int(arg)))
+        if action == "draw":
+            return service.accept_draw(channel, member)
+        if action == "undo":
+            return service.accept_undo(channel, member)
+        if action == "concede":
+            return service.concede(channel, member)
+        if action == "spend" and arg is not None:
+            command = await _spend_command(interaction, self.match_id, arg)
+            return service.act(channel, member, command)
+        raise ServiceError(
+            "This button is from an older version of the bot; use the slash command instead."
+        )
+
+
+def _int(text: str) -> int | None:
+    return int(text) if text.isdigit() else None
+
+
+# --- building buttons ------------------------------------------------------------------------
+def button(action: str, match_id: int, rest: str | None = None, arg: object = "") -> MatchButton:
+    label, style = LABELS[action]
+    return MatchButton(action, match_id, rest, label=label.format(arg=arg), style=style)
+
+
+def choice_view(choices: list[str], match_id: int, at: int) -> discord.ui.View | None:
+    """Buttons for the service's `Reply.choices` ("end", "accept", "reroll:2", "draw", "undo")."""
+    view = discord.ui.View(timeout=None)
+    for choice in choices[:25]:
+        name, _, arg = choice.partition(":")
+        if name in ("end", "accept"):
+            view.add_item(button(name, match_id, str(at)))
+        elif name == "reroll" and arg.isdigit():
+            view.add_item(button(name, match_id, f"{arg}:{at}", arg))
+        elif name in ("draw", "undo"):
+            view.add_item(button(name, match_id))
+        else:
+            log.debug("No button for the choice %r", choice)
+    return view if view.children else None
+
+
+def concede_view(match_id: int) -> discord.ui.View:
+    return discord.ui.View(timeout=None).add_item(button("concede", match_id))
+
+
+async def spend_view(
+    interaction: discord.Interaction[Any], error: NeedsConfirmation
+) -> discord.ui.View | None:
+    """The "Spend N TO" button that sends `error.retry` again for the same player."""
+    try:
+        row, _ = await service_of(interaction).view(channel_of(interaction))
+    except ServiceError:
+        return None
+    orders = getattr(error.retry, "orders", 0)
+    payload = encode_command(error.retry)
+    rest = f"{position(row)}:{payload}"
+    if len(f"skirm:spend:{row.id}:{rest}") > CUSTOM_ID_LIMIT:
+        # A long unit or weapon name: keep the command in the store, keyed by match and player.
+        await _save_spend(interaction, row.id, payload)
+        rest = f"{position(row)}:{SAVED}"
+    return discord.ui.View(timeout=None).add_item(button("spend", row.id, rest, orders))
+
+
+def encode_command(command: rules.Command) -> str:
+    """A command as a compact JSON list, its fields in order and `side` left out (the service
+    sets it): `["move","Vex","C12",1]`."""
+    names = [field.name for field in fields(command) if field.name != "side"]
+    return json.dumps(
+        [command.type, *(getattr(command, name) for name in names)], separators=(",", ":")
+    )
+
+
+def decode_command(payload: str) -> rules.Command:
+    data = json.loads(payload)
+    if not isinstance(data, list) or not data or data[0] not in rules.COMMAND_TYPES:
+        raise ValueError(f"not a command: {payload!r}")
+    cls = rules.COMMAND_TYPES[data[0]]
+    names = [field.name for field in fields(cls) if field.name != "side"]
+    return rules.command_from_json(
+        {"type": data[0], "side": 0, **dict(zip(names, data[1:], strict=False))}
+    )
+
+
+async def _spend_command(
+    interaction: discord.Interaction[Any], match_id: int, payload: str
+) -> rules.Command:
+    if payload == SAVED:
+        saved = await bot_of(interaction).store.get_setting(
+            _guild(interaction), _saved_key(interaction, match_id)
+        )
+        if saved is None:
+            raise ServiceError(MOVED_ON)
+        payload = saved
+    try:
+        return decode_command(payload)
+    except (ValueError, TypeError, RulesError) as error:
+        log.warning("Unreadable spend button %r: %s", payload, error)
+        raise ServiceError(MOVED_ON) from error
+
+
+async def _save_spend(interaction: discord.Interaction[Any], match_id: int, payload: str) -> None:
+    """Spend commands too long for a custom_id wait in the guild's settings (they survive a
+    restart like the button does), one per match and player: the button is theirs only."""
+    key = _saved_key(interaction, match_id)
+    await bot_of(interaction).store.set_setting(_guild(interaction), key, payload)
+
+
+def _saved_key(interaction: discord.Interaction[Any], match_id: int) -> str:
+    return f"spend:{match_id}:{interaction.user.id}"
+
+
+def _guild(interaction: discord.Interaction[Any]) -> int:
+    return interaction.guild_id or 0
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(MatchButton)
+
+
+async def teardown(bot: commands.Bot) -> None:
+    bot.remove_dynamic_items(MatchButton)

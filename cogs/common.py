@@ -1,0 +1,202 @@
+"""What the cogs share: who is asking, answering within Discord's 3 seconds, and posting the
+service's replies (text, picture, ping, buttons) in order.
+
+Game rules never appear here: the service decides, this module only carries its answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Coroutine, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+import discord
+
+from skirmbot.service import MatchService, Member, Reply, ServiceError
+
+if TYPE_CHECKING:
+    from skirmbot.bot import SkirmBot
+    from skirmbot.store import MatchRow
+
+T = TypeVar("T")
+log = logging.getLogger("skirmbot.discord")
+
+MODERATOR_ROLE = "moderator_role"  # guild setting: the id of the role whose members moderate
+# Discord drops an interaction not answered within 3 s of its creation; rendering is usually
+# far quicker, so we answer directly and only show "thinking..." when the service is slow.
+DEFER_AFTER = 1.5
+PLACEHOLDER = "skirm_placeholder"  # interaction.extras: a deferred message waits; value: private?
+DONE = "Done."
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> SkirmBot:
+    return cast("SkirmBot", interaction.client)
+
+
+def service_of(interaction: discord.Interaction[Any]) -> MatchService:
+    return bot_of(interaction).service
+
+
+def channel_of(interaction: discord.Interaction[Any]) -> int:
+    """The match's channel: the channel (or thread) the interaction came from."""
+    if interaction.channel_id is None:
+        raise ServiceError("Skirm matches are played in server channels.")
+    return interaction.channel_id
+
+
+async def is_moderator(interaction: discord.Interaction[Any]) -> bool:
+    """Manage Server in this channel, or the role the server named with /match modrole."""
+    if interaction.guild_id is None:
+        return False
+    if interaction.permissions.manage_guild:
+        return True
+    role_id = await bot_of(interaction).store.get_setting(interaction.guild_id, MODERATOR_ROLE)
+    roles = getattr(interaction.user, "roles", [])
+    return role_id is not None and any(str(role.id) == role_id for role in roles)
+
+
+async def player(interaction: discord.Interaction[Any]) -> Member:
+    """The asking member as the service knows them."""
+    user = interaction.user
+    return Member(user.id, user.display_name, moderator=await is_moderator(interaction))
+
+
+def asker(interaction: discord.Interaction[Any]) -> Member:
+    """The asking member without the moderator look-up (autocomplete: fast, read-only)."""
+    return Member(interaction.user.id, interaction.user.display_name)
+
+
+# --- answering -------------------------------------------------------------------------------
+async def in_time(
+    interaction: discord.Interaction[Any], work: Coroutine[Any, Any, T], *, private: bool = False
+) -> T:
+    """Await the service; if it is slow, defer ("thinking...") so the interaction stays valid."""
+    task: asyncio.Task[T] = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done and not interaction.response.is_done():
+        try:
+            await interaction.response.defer(thinking=True, ephemeral=private)
+            interaction.extras[PLACEHOLDER] = private
+        except discord.HTTPException as error:  # expired already: `send` falls back
+            log.warning("Could not defer interaction %s: %s", interaction.id, error)
+    return await task
+
+
+def mentions(ping: int | None) -> discord.AllowedMentions:
+    """Only the player whose turn it is gets a notification; names in texts never ping."""
+    if ping:
+        return discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False, users=[discord.Object(ping)]
+        )
+    return discord.AllowedMentions.none()
+
+
+def with_mention(text: str, ping: int | None) -> str:
+    if ping and f"<@{ping}>" not in text:
+        return f"<@{ping}> {text}"
+    return text
+
+
+async def send(
+    interaction: discord.Interaction[Any],
+    text: str,
+    *,
+    private: bool = False,
+    files: Sequence[discord.File] = (),
+    view: discord.ui.View | None = None,
+    ping: int | None = None,
+) -> None:
+    """Post one message for the interaction: its response, else a followup."""
+    options: dict[str, Any] = {
+        "content": with_mention(text, ping) or DONE,
+        "allowed_mentions": mentions(ping),
+    }
+    if files:
+        options["files"] = list(files)
+    if view is not None:
+        options["view"] = view
+    if not interaction.response.is_done():
+        try:
+            await interaction.response.send_message(ephemeral=private, **options)
+        except discord.NotFound:
+            # The interaction expired (Discord waited 3 s); what happened still goes public.
+            if private or interaction.channel is None:
+                raise
+            await cast("discord.abc.Messageable", interaction.channel).send(**options)
+        return
+    placeholder = interaction.extras.pop(PLACEHOLDER, None)
+    if placeholder is None or (placeholder == private and not (ping and not private)):
+        await interaction.followup.send(ephemeral=private, **options)
+        return
+    # Until the deferred "thinking..." message is filled, a followup only edits it: it keeps
+    # its visibility, and an edit notifies nobody. So fill it first, then post ours as a new
+    # message, then take a public stand-in away.
+    await interaction.edit_original_response(
+        content="Posted in the channel." if placeholder else "…"
+    )
+    await interaction.followup.send(ephemeral=private, **options)
+    if not placeholder:
+        try:
+            await interaction.delete_original_response()
+        except discord.HTTPException:
+            log.warning("Could not delete the deferred response of %s", interaction.id)
+
+
+def picture_files(reply: Reply) -> list[discord.File]:
+    if reply.picture is None:
+        return []
+    return [discord.File(io.BytesIO(reply.picture), filename=reply.picture_name)]
+
+
+async def answer(
+    interaction: discord.Interaction[Any],
+    work: Coroutine[Any, Any, Reply],
+    *,
+    private: bool = False,
+) -> None:
+    """Run a service call and post its reply and followups (the automatic player's turns)."""
+    reply = await in_time(interaction, work, private=private)
+    await post(interaction, reply.all())
+
+
+async def post(interaction: discord.Interaction[Any], replies: Sequence[Reply]) -> None:
+    from cogs.buttons import choice_view  # the buttons module builds on this one
+
+    anchor = await _anchor(interaction) if any(reply.choices for reply in replies) else None
+    for reply in replies:
+        view = choice_view(reply.choices, *anchor) if anchor and reply.choices else None
+        await send(
+            interaction,
+            reply.text,
+            private=reply.private,
+            files=picture_files(reply),
+            view=view,
+            ping=reply.ping or None,  # 0 is the automatic player: nobody to notify
+        )
+
+
+async def post_to_channel(channel: discord.abc.Messageable, reply: Reply) -> None:
+    """A reply posted as a plain channel message (no interaction to answer, e.g. a new thread)."""
+    ping = reply.ping or None
+    await channel.send(
+        with_mention(reply.text, ping) or DONE,
+        files=picture_files(reply),
+        allowed_mentions=mentions(ping),
+    )
+
+
+async def _anchor(interaction: discord.Interaction[Any]) -> tuple[int, int] | None:
+    """(match id, record length) that buttons carry, so an old button can tell it is stale."""
+    try:
+        row, _ = await service_of(interaction).view(channel_of(interaction))
+    except ServiceError:
+        return None
+    return row.id, position(row)
+
+
+def position(row: MatchRow) -> int:
+    """How far the match is: the accepted commands in its record, standing orders left out
+    (a player may set those at any time; that must not expire the other player's buttons)."""
+    return sum(1 for c in row.record.get("commands", []) if c.get("type") != "standing_orders")

@@ -1,0 +1,362 @@
+"""/match: set up a match, follow it and manage it (everything but the moves themselves)."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.buttons import concede_view
+from cogs.common import (
+    MODERATOR_ROLE,
+    answer,
+    asker,
+    bot_of,
+    channel_of,
+    in_time,
+    player,
+    post_to_channel,
+    send,
+    service_of,
+)
+from skirmbot import content
+from skirmbot.rules.errors import RulesError
+from skirmbot.service import Member, NotAllowed, ServiceError
+from skirmbot.store import MatchRow
+from skirmbot.timers.clock import HOUR, ON_MISS, ControlsError, TimeControls
+
+SETUP = "setup"  # a match's status before both squads are chosen (skirmbot.store)
+
+
+def time_controls(hours: int, excuses: int, on_miss: str) -> TimeControls:
+    try:
+        return TimeControls(activation_seconds=hours * HOUR, excuses=excuses, on_miss=on_miss)
+    except ControlsError as error:
+        raise ServiceError(str(error)) from error
+
+
+SQUAD_FILE_LIMIT = 64_000  # bytes; a squad file is a few kB
+
+
+def shipped(kind: str) -> list[app_commands.Choice[str]]:
+    """The shipped maps/missions/squads as choices: their display name, their file name."""
+    choices = []
+    for name in content.names(kind)[:25]:
+        try:
+            title = str(content.raw(kind, name).get("name") or name)
+        except RulesError:
+            continue
+        choices.append(app_commands.Choice(name=title[:100], value=name))
+    return choices
+
+
+@app_commands.guild_only()
+class Matches(
+    commands.GroupCog,
+    group_name="match",
+    group_description="Start, follow and manage the Skirm match in this channel",
+):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    # --- setting up ----------------------------------------------------------------------
+    @app_commands.command(
+        name="new",
+        description="Start a match here: challenge someone, let anyone join, or practice",
+    )
+    @app_commands.describe(
+        opponent="Challenge this member (leave out to let anyone join)",
+        mission="The mission to play",
+        battle_map="The battlefield",
+        practice="Play against the automatic player",
+        thread="Open a thread for the match and play there",
+        hours="Time per activation and deployment, 1 to 168 hours (default 24)",
+        excuses="Missed deadlines forgiven per player before a miss forfeits (default 2)",
+        on_miss="What a forgiven miss does (default: the activation ends where it stands)",
+    )
+    @app_commands.rename(battle_map="map")
+    @app_commands.choices(
+        mission=shipped("missions"),
+        battle_map=shipped("maps"),
+        on_miss=[app_commands.Choice(name=text[:100], value=key) for key, text in ON_MISS.items()],
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.Member | None = None,
+        mission: str = content.DEFAULT_MISSION,
+        battle_map: str = content.DEFAULT_MAP,
+        practice: bool = False,
+        thread: bool = False,
+        hours: app_commands.Range[int, 1, 168] = 24,
+        excuses: app_commands.Range[int, 0, 10] = 2,
+        on_miss: str = "skip",
+    ) -> None:
+        controls = time_controls(hours, excuses, on_miss)
+        if opponent is not None and practice:
+            raise ServiceError(
+                "Choose an opponent or practice against the automatic player, not both."
+            )
+        if opponent is not None and opponent.bot:
+            raise ServiceError("Bots cannot play; use practice: True to play the automatic player.")
+        creator = await player(interaction)
+        challenged = Member(opponent.id, opponent.display_name) if opponent else None
+        if not thread:
+            work = service_of(interaction).create(
+                interaction.guild_id or 0, channel_of(interaction), creator,
+                opponent=challenged, practice=practice, mission=mission, battle_map=battle_map,
+                controls=controls,
+            )  # fmt: skip
+            await answer(interaction, work)
+            return
+        await self._new_in_thread(
+            interaction, creator, challenged, practice, mission, battle_map, controls
+        )
+
+    async def _new_in_thread(
+        self,
+        interaction: discord.Interaction[Any],
+        creator: Member,
+        opponent: Member | None,
+        practice: bool,
+        mission: str,
+        battle_map: str,
+        controls: TimeControls,
+    ) -> None:
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise ServiceError(
+                "I can open a match thread from a text channel only; leave thread out here."
+            )
+        rival = "the automatic player" if practice else (opponent.name if opponent else "open seat")
+        created = await channel.create_thread(
+            name=f"Skirm: {creator.name} vs {rival}"[:100],
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=10080,  # a week: play-by-post matches pause for days
+        )
+        try:
+            reply = await service_of(interaction).create(
+                interaction.guild_id or 0, created.id, creator,
+                opponent=opponent, practice=practice, mission=mission, battle_map=battle_map,
+                controls=controls,
+            )  # fmt: skip
+        except Exception:
+            await created.delete()  # no empty thread left behind by a refused match
+            raise
+        await send(interaction, f"The match is on in {created.mention}.")
+        for part in reply.all():
+            await post_to_channel(created, part)
+
+    @app_commands.command(
+        name="join", description="Take the open seat of the match in this channel"
+    )
+    async def join(self, interaction: discord.Interaction[Any]) -> None:
+        member = await player(interaction)
+        await answer(interaction, service_of(interaction).join(channel_of(interaction), member))
+
+    @app_commands.command(
+        name="squad", description="Field a shipped squad, or upload your own squad file"
+    )
+    @app_commands.describe(name="A shipped squad", file="Your squad as a JSON file")
+    @app_commands.choices(name=shipped("squads"))
+    async def squad(
+        self,
+        interaction: discord.Interaction[Any],
+        name: str | None = None,
+        file: discord.Attachment | None = None,
+    ) -> None:
+        if (name is None) == (file is None):
+            shipped_names = ", ".join(content.names("squads"))
+            raise ServiceError(
+                f"Give either a shipped squad ({shipped_names}) or a squad file, not both or neither."
+            )
+        member = await player(interaction)
+        squad: str | dict[str, Any] = name if name is not None else await read_squad_file(file)  # type: ignore[arg-type]
+        await answer(
+            interaction,
+            service_of(interaction).choose_squad(channel_of(interaction), member, squad),
+        )
+
+    # --- following -----------------------------------------------------------------------
+    @app_commands.command(name="status", description="The map and whose turn it is")
+    async def status(self, interaction: discord.Interaction[Any]) -> None:
+        await answer(interaction, service_of(interaction).status(channel_of(interaction)))
+
+    @app_commands.command(
+        name="log", description="What happened recently, every die shown (only you see it)"
+    )
+    @app_commands.describe(count="How many lines (default 25)")
+    async def log(
+        self, interaction: discord.Interaction[Any], count: app_commands.Range[int, 1, 200] = 25
+    ) -> None:
+        await past_setup(interaction)
+        await answer(
+            interaction, service_of(interaction).log(channel_of(interaction), count), private=True
+        )
+
+    @app_commands.command(name="card", description="A unit's stat card (only you see it)")
+    @app_commands.describe(unit="The unit")
+    async def card(self, interaction: discord.Interaction[Any], unit: str) -> None:
+        await past_setup(interaction)
+        await answer(
+            interaction,
+            service_of(interaction).card(channel_of(interaction), unit.strip()),
+            private=True,
+        )
+
+    @card.autocomplete("unit")
+    async def card_unit(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            _, match = await service_of(interaction).view(channel_of(interaction))
+        except ServiceError:
+            return []
+        if match is None:
+            return []
+        squads = match.state.squads
+        return [
+            app_commands.Choice(name=f"{unit.id} ({squads[unit.side].name})"[:100], value=unit.id)
+            for unit in match.state.units.values()
+            if current.casefold() in unit.id.casefold()
+        ][:25]
+
+    @app_commands.command(
+        name="export", description="The match record as a file (replay it with skirmbot replay)"
+    )
+    async def export(self, interaction: discord.Interaction[Any]) -> None:
+        name, data = await in_time(
+            interaction, service_of(interaction).export(channel_of(interaction))
+        )
+        await send(
+            interaction, f"The record of this channel's match: {name}.", files=[_file(name, data)]
+        )
+
+    # --- managing ------------------------------------------------------------------------
+    @app_commands.command(
+        name="orders",
+        description="Standing orders: spend TO to re-roll failed saves while you are away",
+    )
+    @app_commands.describe(
+        reroll_saves="Re-roll failed saves with TO when your squad has more than `above` TO",
+        above="Keep at least this many TO for your own activations (default 0)",
+    )
+    async def orders(
+        self,
+        interaction: discord.Interaction[Any],
+        reroll_saves: bool,
+        above: app_commands.Range[int, 0, 20] = 0,
+    ) -> None:
+        member = await player(interaction)
+        work = service_of(interaction).standing_orders(
+            channel_of(interaction), member, above if reroll_saves else None
+        )
+        await answer(interaction, work, private=True)
+
+    @app_commands.command(name="concede", description="Concede the match (asks you to confirm)")
+    async def concede(self, interaction: discord.Interaction[Any]) -> None:
+        service, member = service_of(interaction), asker(interaction)
+        row, _ = await service.view(channel_of(interaction))
+        if service.side_of(row, member) is None:
+            raise NotAllowed("Only the two players of this match can concede it.")
+        text = f"Concede match #{row.id}? Your opponent wins. This cannot be undone."
+        await send(interaction, text, private=True, view=concede_view(row.id))
+
+    @app_commands.command(name="draw", description="Offer a draw, or accept your opponent's offer")
+    async def draw(self, interaction: discord.Interaction[Any]) -> None:
+        row = await past_setup(interaction)
+        if None in row.players:
+            raise ServiceError("Nobody has joined this match yet; /match concede calls it off.")
+        member = await player(interaction)
+        await answer(
+            interaction, service_of(interaction).accept_draw(channel_of(interaction), member)
+        )
+
+    @app_commands.command(
+        name="undo",
+        description="Ask to take back your last action, or agree to your opponent's request",
+    )
+    async def undo(self, interaction: discord.Interaction[Any]) -> None:
+        service, member, channel = (
+            service_of(interaction),
+            await player(interaction),
+            channel_of(interaction),
+        )
+        row = await past_setup(interaction)
+        asked = row.setup.get("undo")  # an open request (see the service's request_undo)
+        if asked is not None and asked.get("side") != service.side_of(row, member):
+            await answer(interaction, service.accept_undo(channel, member))
+        else:
+            await answer(interaction, service.request_undo(channel, member))
+
+    @app_commands.command(
+        name="abort", description="Moderators: call off the match in this channel"
+    )
+    async def abort(self, interaction: discord.Interaction[Any]) -> None:
+        member = await player(interaction)
+        await answer(interaction, service_of(interaction).abort(channel_of(interaction), member))
+
+    @app_commands.command(
+        name="modrole", description="Manage Server: name the role whose members may abort matches"
+    )
+    @app_commands.describe(role="The moderators' role (leave out to clear it)")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def modrole(
+        self, interaction: discord.Interaction[Any], role: discord.Role | None = None
+    ) -> None:
+        guild = interaction.guild_id or 0
+        await bot_of(interaction).store.set_setting(
+            guild, MODERATOR_ROLE, str(role.id) if role else None
+        )
+        text = (
+            f"Members with {role.mention} may now abort matches."
+            if role
+            else "The moderator role is cleared."
+        )
+        await send(interaction, text + " (Manage Server always may.)", private=True)
+
+
+async def past_setup(interaction: discord.Interaction[Any]) -> MatchRow:
+    """The channel's match, refused while still in set-up. Work-around: the service's card, log,
+    request_undo and accept_draw fail (or offer a draw to nobody) before both squads are in."""
+    row, _ = await service_of(interaction).view(channel_of(interaction))
+    if row.status == SETUP:
+        raise ServiceError(
+            "The match has not started: both players pick a squad first (/match squad)."
+        )
+    return row
+
+
+async def read_squad_file(file: discord.Attachment) -> dict[str, Any]:
+    """An uploaded squad: JSON object, with an error that says what is wrong and where."""
+    if file.size > SQUAD_FILE_LIMIT:
+        raise ServiceError(
+            f"{file.filename} is {file.size} bytes; a squad file is at most {SQUAD_FILE_LIMIT}."
+        )
+    raw = await file.read()
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError as error:
+        raise ServiceError(
+            f"{file.filename} is not a text file; upload the squad as JSON."
+        ) from error
+    except json.JSONDecodeError as error:
+        raise ServiceError(
+            f"{file.filename} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}."
+        ) from error
+    if not isinstance(data, dict):
+        raise ServiceError(f"{file.filename} must hold one JSON object with a name and units.")
+    return data
+
+
+def _file(name: str, data: bytes) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Matches(bot))

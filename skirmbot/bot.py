@@ -1,0 +1,282 @@
+"""Building and running the Discord bot (`skirmbot run`).
+
+`make_bot` builds the bot: its `setup_hook` opens the store, creates the match service, loads
+the cogs and syncs the slash commands. `run` is the process: token and settings from the
+environment (or a `.env` file), optional endpoints of a local fake of Discord, and a clean stop
+on SIGTERM/SIGINT (what `docker stop` and Ctrl-C send), which `Client.run` does not give.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import discord
+import yarl
+from discord.ext import commands
+
+from skirmbot.service import MatchService, timing
+from skirmbot.store import Deadline, Store, StoreError
+from skirmbot.timers.clock import STARTUP_GRACE
+from skirmbot.timers.scheduler import Scheduler
+
+log = logging.getLogger("skirmbot.bot")
+
+# Loaded in this order: the error handler first, so nothing runs before it is in place.
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.errors",
+    "cogs.buttons",
+    "cogs.matches",
+    "cogs.play",
+    "cogs.timers",
+    "cogs.dice",
+)
+DEFAULT_DB = "skirmbot.db"
+EXIT_OK, EXIT_FAILED, EXIT_CONFIG = 0, 1, 2
+
+
+class SkirmBot(commands.Bot):
+    """The Discord bot: one store and one match service shared by every cog."""
+
+    def __init__(
+        self,
+        store_path: str | Path,
+        *,
+        seed_source: Callable[[], int] | None = None,
+        sync_commands: bool = True,
+        extensions: Sequence[str] = EXTENSIONS,
+        run_timers: bool = True,
+        **options: Any,
+    ) -> None:
+        # Slash commands only: no prefix commands, no privileged intents, no voice (so no
+        # warnings at start-up about the voice libraries it does not need).
+        options.setdefault("intents", discord.Intents.default())
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
+        self.store_path = str(store_path)
+        self.seed_source = seed_source
+        self.sync_commands = sync_commands
+        self.extension_names = tuple(extensions)
+        self.run_timers = run_timers  # off in in-process tests that drive time themselves
+        self._store: Store | None = None
+        self._service: MatchService | None = None
+        self.scheduler = Scheduler(self.on_deadline)
+        self._timers: asyncio.Task[None] | None = None
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            raise RuntimeError("The store opens in setup_hook, when the bot logs in.")
+        return self._store
+
+    @property
+    def service(self) -> MatchService:
+        if self._service is None:
+            raise RuntimeError("The match service starts in setup_hook, when the bot logs in.")
+        return self._service
+
+    async def setup_hook(self) -> None:
+        self._store = await Store.open(self.store_path)
+        self._service = MatchService(
+            self._store, seed_source=self.seed_source, on_deadline=self.scheduler.arm
+        )
+        rearmed = await self.scheduler.load(self._store, STARTUP_GRACE)
+        log.info(
+            "Re-armed %d turn deadlines (overdue ones fire after %d minutes)",
+            rearmed,
+            STARTUP_GRACE // 60,
+        )
+        if self.run_timers:
+            self._timers = asyncio.create_task(self.scheduler.run(), name="skirmbot turn timers")
+        for name in self.extension_names:
+            await self.load_extension(name)
+        if self.sync_commands:
+            synced = await self.tree.sync()
+            log.info("Synced %d slash commands", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info(
+            "Connected as %s (%s) to %d servers",
+            self.user,
+            getattr(self.user, "id", "?"),
+            len(self.guilds),
+        )
+
+    async def on_deadline(self, match_id: int, deadline: Deadline) -> None:
+        """A turn deadline came due: apply it, and let the timers cog post what happened
+        (event `skirm_timer`, with the match's channel id and the reply)."""
+        reply = await timing.on_deadline(self.service, match_id, deadline)
+        row = await self.store.match(match_id)
+        if reply is not None and row is not None:
+            self.dispatch("skirm_timer", row.channel_id, reply)
+
+    async def close(self) -> None:
+        if self._timers is not None:
+            self._timers.cancel()
+        try:
+            await super().close()
+        finally:
+            if self._store is not None:
+                await self._store.close()
+                log.info("Store closed")
+
+
+def make_bot(
+    store_path: str | Path,
+    *,
+    seed_source: Callable[[], int] | None = None,
+    sync_commands: bool = True,
+    extensions: Sequence[str] = EXTENSIONS,
+    run_timers: bool = True,
+    **options: Any,
+) -> SkirmBot:
+    """The bot, not yet logged in. `seed_source` fixes the dice of new matches (tests);
+    `run_timers` False leaves the deadline scheduler's task unstarted (in-process tests)."""
+    return SkirmBot(
+        store_path,
+        seed_source=seed_source,
+        sync_commands=sync_commands,
+        extensions=extensions,
+        run_timers=run_timers,
+        **options,
+    )
+
+
+# --- configuration --------------------------------------------------------------------------
+def read_dotenv(path: Path) -> dict[str, str]:
+    """KEY=VALUE lines of a `.env` file (comments, blank lines and `export ` allowed)."""
+    values: dict[str, str] = {}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (FileNotFoundError, IsADirectoryError):
+        return values
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.removeprefix("export ").partition("=")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key.strip()] = value
+    return values
+
+
+def settings(
+    environ: Mapping[str, str] | None = None, dotenv: Path | None = None
+) -> dict[str, str]:
+    """The `.env` file's values overridden by the real environment (as docker/systemd set it)."""
+    merged = read_dotenv(dotenv if dotenv is not None else Path.cwd() / ".env")
+    merged.update(os.environ if environ is None else environ)
+    return merged
+
+
+def point_at(api_base: str | None, gateway_url: str | None) -> None:
+    """Talk to another Discord (a local fake) instead of discord.com.
+
+    REST: every request, interaction callbacks and webhooks included, is built from
+    `discord.http.Route.BASE` (e.g. `http://127.0.0.1:8080/api/v10`). Gateway: a plain
+    `Client` never asks `GET /gateway/bot`; it connects to `DiscordWebSocket.DEFAULT_GATEWAY`
+    (adding `?v=10&encoding=json&compress=zlib-stream`), falls back to it when a session is
+    invalidated, and resumes at READY's `resume_gateway_url`. So the default is replaced
+    here, and `_gateway_override` answers `get_bot_gateway` (what sharded clients ask) with it.
+    """
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+def _gateway_override(bot: SkirmBot, gateway_url: str) -> None:
+    """Sharded start-up asks the REST API for the gateway: answer with ours."""
+    original = bot.http.get_bot_gateway
+
+    async def get_bot_gateway() -> Any:
+        shards, _url, limits = await original()
+        return shards, gateway_url, limits
+
+    bot.http.get_bot_gateway = get_bot_gateway  # type: ignore[method-assign]
+
+
+# --- running ---------------------------------------------------------------------------------
+def run() -> int:
+    """`skirmbot run`: start the bot and keep it running until SIGTERM/SIGINT."""
+    logging.basicConfig(
+        level=logging.INFO,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    config = settings()
+    token = config.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        print(
+            "skirmbot: DISCORD_TOKEN is not set; put the bot token in the environment or in a "
+            ".env file (DISCORD_TOKEN=...) in this directory.",
+            file=sys.stderr,
+        )
+        return EXIT_CONFIG
+    gateway_url = config.get("DISCORD_GATEWAY_URL") or None
+    point_at(config.get("DISCORD_API_BASE") or None, gateway_url)
+    db_path = config.get("SKIRMBOT_DB") or DEFAULT_DB
+    try:
+        return asyncio.run(_serve(token, db_path, gateway_url))
+    except KeyboardInterrupt:  # a second Ctrl-C while shutting down
+        return EXIT_OK
+
+
+async def _serve(token: str, db_path: str, gateway_url: str | None) -> int:
+    bot = make_bot(db_path)
+    if gateway_url:
+        _gateway_override(bot, gateway_url)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    log.info("Starting skirmbot (database %s, API %s)", db_path, discord.http.Route.BASE)
+    async with bot:
+        running = asyncio.create_task(bot.start(token), name="skirmbot")
+        stopping = asyncio.create_task(stop.wait(), name="skirmbot-signals")
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if stopping.done() and not running.done():
+            log.info("Signal received: closing the connection to Discord and the store")
+            await bot.close()
+        stopping.cancel()
+        code = _outcome(await asyncio.gather(running, return_exceptions=True))
+    log.info("skirmbot stopped")
+    return code
+
+
+def _outcome(results: Sequence[BaseException | None]) -> int:
+    """The exit code for how `bot.start` ended, with one clear line for a known failure."""
+    error = results[0]
+    if error is None or isinstance(error, asyncio.CancelledError):
+        return EXIT_OK
+    if isinstance(error, discord.LoginFailure):
+        print(
+            "skirmbot: Discord refused the token in DISCORD_TOKEN (not a valid bot token); "
+            "copy it again from the Developer Portal.",
+            file=sys.stderr,
+        )
+        return EXIT_CONFIG
+    if isinstance(error, discord.PrivilegedIntentsRequired):
+        print(f"skirmbot: {error}", file=sys.stderr)
+        return EXIT_CONFIG
+    if isinstance(error, StoreError):
+        print(f"skirmbot: the database cannot be used: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    if isinstance(
+        error, aiohttp.ClientError | OSError | discord.GatewayNotFound | discord.HTTPException
+    ):
+        print(
+            f"skirmbot: cannot reach Discord at {discord.http.Route.BASE}: {error}", file=sys.stderr
+        )
+        return EXIT_FAILED
+    log.error("skirmbot stopped on an unexpected error", exc_info=error)
+    return EXIT_FAILED

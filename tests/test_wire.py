@@ -1,0 +1,378 @@
+"""Wire-level tests: the real bot process (`skirmbot run`) against a loopback fake of Discord.
+
+The fake (tests/fakediscord) serves Discord's REST API and gateway on 127.0.0.1; the bot is
+pointed at it with DISCORD_API_BASE and DISCORD_GATEWAY_URL and plays through real HTTP and
+websocket traffic: command sync, slash commands, autocomplete, buttons, the map picture as a
+multipart upload. Then the bot is killed mid-match and restarted on the same database, and
+stopped with SIGTERM as `docker stop` does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Callable, Collection
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fakediscord import Attachment, FakeDiscord, Interaction, Message, User
+
+REPO = Path(__file__).resolve().parents[1]
+
+# Skipped only while the bot is not written yet; once it exists, every failure here is real.
+if not (REPO / "skirmbot" / "bot.py").exists() or not any((REPO / "cogs").glob("*.py")):
+    pytest.skip(
+        "the Discord bot (skirmbot/bot.py, cogs/) is not written yet", allow_module_level=True
+    )
+
+START_TIMEOUT = 20.0  # seconds from spawning the process to commands synced and gateway ready
+REPLY_TIMEOUT = 10.0  # seconds for the bot to answer one interaction
+TEST_TIMEOUT = 50.0  # a whole test function
+
+
+class Bot:
+    """One `skirmbot run` process, its log in a file."""
+
+    def __init__(self, fake: FakeDiscord, db: Path, log: Path, token: str = "fake") -> None:
+        self.fake = fake
+        self.log_path = log
+        env = {
+            **os.environ,
+            "DISCORD_TOKEN": token,
+            "SKIRMBOT_DB": str(db),
+            "DISCORD_API_BASE": fake.api_base,
+            "DISCORD_GATEWAY_URL": fake.gateway_url,
+            # The working tree's code, whatever is installed in the environment.
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+            "PYTHONUNBUFFERED": "1",
+        }
+        self._log_file = log.open("wb")
+        # cwd is the test's tmp dir, so no .env lying in the repository is read.
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "skirmbot.cli", "run"],
+            cwd=log.parent,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log_file,
+            stderr=subprocess.STDOUT,
+        )
+
+    def log(self) -> str:
+        self._log_file.flush()
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def alive(self) -> bool:
+        if self.process.poll() is not None:
+            raise AssertionError(f"the bot exited with {self.process.returncode}")
+        return True
+
+    async def until(self, predicate: Callable[[], Any], what: str, timeout: float) -> Any:
+        """Wait for predicate on the fake's state; fail at once if the bot dies meanwhile."""
+        try:
+            return await self.fake.wait_until(lambda: self.alive() and predicate(), what, timeout)
+        except AssertionError as error:
+            raise AssertionError(f"{error}\nthe bot's log:\n{self.log()[-4000:]}") from None
+
+    async def wait_exit(self, timeout: float) -> int:
+        deadline = time.monotonic() + timeout
+        while self.process.poll() is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        return self.process.poll()  # type: ignore[return-value]
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(5)
+        self._log_file.close()
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord()
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
+@pytest.fixture
+def start_bot(fake: FakeDiscord, tmp_path: Path):
+    """Start `skirmbot run` on tmp_path/skirmbot.db; every process is killed at teardown."""
+    started: list[Bot] = []
+
+    async def start(token: str = "fake", ready: bool = True) -> Bot:
+        syncs, sessions = fake.command_syncs, len(fake.identifies)
+        bot = Bot(fake, tmp_path / "skirmbot.db", tmp_path / f"bot-{len(started)}.log", token)
+        started.append(bot)
+        if ready:
+            await bot.until(
+                lambda: fake.command_syncs > syncs and len(fake.identifies) > sessions,
+                "the bot to sync its commands and identify on the gateway",
+                START_TIMEOUT,
+            )
+        return bot
+
+    yield start
+    for bot in started:
+        bot.stop()
+
+
+# --- playing through the fake ------------------------------------------------------------------
+async def say(bot: Bot, command: str, user: User | None = None, **options: Any) -> Interaction:
+    """Send /command with options and wait for the bot's first answer to it."""
+    interaction = await bot.fake.slash(command, user=user, **options)
+    return await answered(bot, interaction)
+
+
+async def click(bot: Bot, message: Message, label: str, user: User | None = None) -> Interaction:
+    """Click the button labelled `label` on a message the bot posted."""
+    by_label = {text: custom_id for custom_id, text in message.buttons().items()}
+    assert label in by_label, f"no {label!r} button on {message.text!r}: {message.buttons()}"
+    return await answered(bot, await bot.fake.click(message, by_label[label], user=user))
+
+
+async def answered(bot: Bot, interaction: Interaction) -> Interaction:
+    await bot.until(
+        lambda: bot.fake.responded_to(interaction),
+        f"the bot's answer to {interaction.payload['data']}",
+        REPLY_TIMEOUT,
+    )
+    return interaction
+
+
+async def settled(bot: Bot, interaction: Interaction, check: Callable[[], Any], what: str) -> None:
+    """Wait for the rest of an answer (followups come one by one after the callback)."""
+    await bot.until(check, f"{what} (so far: {interaction.text!r})", REPLY_TIMEOUT)
+
+
+async def choices(bot: Bot, command: str, focused: str, **options: Any) -> list[str]:
+    """The values the bot's autocomplete offers for one option."""
+    interaction = await bot.fake.autocomplete(command, focused=focused, **options)
+    await answered(bot, interaction)
+    assert interaction.callback_type == 8, interaction.callback
+    return [choice["value"] for choice in interaction.choices]
+
+
+def public(interaction: Interaction) -> list[Message]:
+    return [m for m in interaction.messages if not m.ephemeral]
+
+
+def synced_choices(fake: FakeDiscord, command: str, option: str) -> list[Any]:
+    """The fixed choices the bot registered for an option, e.g. the shipped squads."""
+    node: dict[str, Any] = next(c for c in fake.commands if c["name"] == command.split()[0])
+    for word in command.split()[1:]:
+        node = next(o for o in node["options"] if o["name"] == word)
+    found = next(o for o in node["options"] if o["name"] == option)
+    return [choice["value"] for choice in found.get("choices", [])]
+
+
+def clean(log: str) -> None:
+    assert "Traceback" not in log, log
+    assert " ERROR " not in log, log
+
+
+async def practice_match(bot: Bot) -> Interaction:
+    """/match new against the automatic player, a shipped squad, /deploy auto: it is Alice's
+    turn. Returns the /deploy interaction."""
+    fake = bot.fake
+    new = await say(bot, "match new", practice=True)
+    assert not new.messages[0].ephemeral, new.text
+    assert "match" in new.text.lower(), new.text
+
+    squads = synced_choices(fake, "match squad", "name")
+    assert squads, "the bot registered no shipped squads as choices"
+    squad = await say(bot, "match squad", name=squads[0])
+    assert public(squad), squad.text
+
+    deploy = await say(bot, "deploy", auto=True)
+    await settled(
+        bot,
+        deploy,
+        lambda: any(fake.alice.id in m.pings for m in deploy.messages),
+        "the deployment and a ping for Alice that it is her turn",
+    )
+    assert all(not m.ephemeral for m in deploy.messages), deploy.text
+    assert deploy.pngs, "no map picture after deployment"
+    return deploy
+
+
+async def move_someone(bot: Bot, skip: Collection[str] = ()) -> tuple[str, Interaction]:
+    """Alice moves a unit (not in `skip`) to the first square autocomplete offers."""
+    units = [u for u in await choices(bot, "move", "unit") if u not in skip]
+    assert units, "autocomplete offers no unit to move"
+    squares = await choices(bot, "move", "square", unit=units[0])
+    assert squares, f"autocomplete offers no square for {units[0]}"
+    move = await say(bot, "move", unit=units[0], square=squares[0])
+    assert public(move), f"/move {units[0]} {squares[0]} refused: {move.text}"
+    return units[0], move
+
+
+async def status(bot: Bot) -> Interaction:
+    interaction = await say(bot, "match status")
+    await settled(bot, interaction, lambda: interaction.pngs, "the map picture with the status")
+    return interaction
+
+
+# --- the tests -----------------------------------------------------------------------------------
+async def test_plays_a_practice_match_over_the_wire(fake: FakeDiscord, start_bot) -> None:
+    async with asyncio.timeout(TEST_TIMEOUT):
+        bot = await start_bot()
+        names = {c["name"] for c in fake.commands}
+        assert {"match", "deploy", "move", "end"} <= names, names
+        # Slash commands and buttons only: no privileged intent (members, presences, content).
+        privileged = (1 << 1) | (1 << 8) | (1 << 15)
+        assert not fake.identifies[-1]["intents"] & privileged, fake.identifies[-1]
+
+        await practice_match(bot)
+        unit, move = await move_someone(bot)
+        assert unit in move.text, move.text
+
+        # Someone who does not play the match is refused, privately, and nothing changes (else
+        # Alice's click below would find the button expired).
+        refused = await click(bot, move.messages[-1], "End activation", user=fake.bob)
+        assert [m.ephemeral for m in refused.messages] == [True], refused.text
+
+        # Alice ends the activation with the button: the map picture is posted, the automatic
+        # player takes its activation, and Alice is pinged that it is her turn again.
+        end = await click(bot, move.messages[-1], "End activation")
+        await settled(
+            bot,
+            end,
+            lambda: end.pngs and any(fake.alice.id in m.pings for m in end.messages),
+            "the map picture and Alice's turn after her activation ended",
+        )
+        picture = end.pngs[0]
+        assert picture.data.startswith(b"\x89PNG\r\n\x1a\n") and len(picture.data) > 1000
+        assert picture.filename.endswith(".png"), picture.filename
+        assert fake.bob.id not in set().union(*(m.pings for m in end.messages))
+
+        shown = await status(bot)
+        assert "turn 1" in shown.text.lower(), shown.text
+        assert not fake.unknown, f"routes the fake does not know: {fake.unknown}"
+        clean(bot.log())
+
+
+async def test_a_match_in_its_own_thread(fake: FakeDiscord, start_bot) -> None:
+    async with asyncio.timeout(TEST_TIMEOUT):
+        bot = await start_bot()
+        new = await say(bot, "match new", practice=True, thread=True)
+        threads = [int(c["id"]) for c in fake.channels.values() if c["type"] == 11]
+        assert len(threads) == 1, f"no thread created: {new.text}"
+        thread = threads[0]
+        assert f"<#{thread}>" in new.text, new.text
+        opening = await bot.until(
+            lambda: [m for m in fake.messages.values() if m.channel_id == thread],
+            "the match's first message in its thread",
+            REPLY_TIMEOUT,
+        )
+        assert "match" in opening[0].text.lower(), opening[0].text
+
+        # A squad uploaded as a file: a broken one is refused, privately, with the reason...
+        broken = Attachment("squad.json", b"{ not json")
+        refused = await say(bot, "match squad", channel_id=thread, file=broken)
+        assert [m.ephemeral for m in refused.messages] == [True], refused.text
+        assert "JSON" in refused.text, refused.text
+        # ...a good one is fielded: the bot downloads it from the fake's CDN.
+        shipped = sorted((REPO / "skirmbot" / "content" / "squads").glob("*.json"))[0]
+        upload = Attachment("my-squad.json", shipped.read_bytes())
+        squad = await say(bot, "match squad", channel_id=thread, file=upload)
+        assert public(squad), squad.text
+        assert ("GET", f"/attachments/{upload.id}/my-squad.json") in fake.requests
+        # The match lives in the thread, not in the channel it was started from.
+        elsewhere = await say(bot, "match status")
+        assert [m.ephemeral for m in elsewhere.messages] == [True], elsewhere.text
+        assert not fake.unknown, f"routes the fake does not know: {fake.unknown}"
+        clean(bot.log())
+
+
+async def test_killed_mid_match_and_restarted_on_the_same_database(
+    fake: FakeDiscord, start_bot
+) -> None:
+    async with asyncio.timeout(TEST_TIMEOUT):
+        first = await start_bot()
+        await practice_match(first)
+        moved, move = await move_someone(first)  # mid-activation: the End button is waiting
+        before = await status(first)
+
+        first.process.send_signal(signal.SIGKILL)  # a crash: no clean-up at all
+        assert await first.wait_exit(5) == -signal.SIGKILL
+
+        second = await start_bot()
+        after = await status(second)
+        assert after.text == before.text
+        assert after.pngs[0].data == before.pngs[0].data, "the map differs after the restart"
+
+        # The End button posted before the crash still works.
+        end = await click(second, move.messages[-1], "End activation")
+        await settled(
+            second,
+            end,
+            lambda: end.pngs and any(fake.alice.id in m.pings for m in end.messages),
+            "the old End button ending the activation, and Alice's turn",
+        )
+        # Clicked again, it says it expired instead of acting on a different situation.
+        stale = await click(second, move.messages[-1], "End activation")
+        assert [m.ephemeral for m in stale.messages] == [True], stale.text
+        assert "expired" in stale.text, stale.text
+
+        # A kill in the middle of an answer: the fake holds the bot's reply to /end unanswered
+        # and the bot dies waiting; its followups (the automatic player's turn) never go out.
+        moved2, _ = await move_someone(second, skip={moved})
+        fake.hold = asyncio.Event()
+        try:
+            end2 = await fake.slash("end")
+            await second.until(lambda: end2.callback, "the reply to /end to begin", REPLY_TIMEOUT)
+            second.process.send_signal(signal.SIGKILL)
+            assert await second.wait_exit(5) == -signal.SIGKILL
+        finally:
+            fake.hold.set()
+            fake.hold = None
+        assert len(end2.messages) == 1, end2.text
+
+        third = await start_bot()
+        shown = await status(third)
+        assert fake.alice.name.title() in shown.text or str(fake.alice.id) in shown.text, shown.text
+        ready = await choices(third, "activate", "unit")
+        assert ready and moved not in ready and moved2 not in ready, ready
+        moved3, _ = await move_someone(third)
+        assert moved3 not in (moved, moved2)
+        assert not fake.unknown, f"routes the fake does not know: {fake.unknown}"
+        for bot in (first, second, third):
+            clean(bot.log())
+
+
+async def test_sigterm_shuts_down_cleanly(fake: FakeDiscord, start_bot) -> None:
+    async with asyncio.timeout(TEST_TIMEOUT):
+        bot = await start_bot()
+        await say(bot, "match new", practice=True)
+        closes = len(fake.gateway_close_codes)
+        started = time.monotonic()
+        bot.process.send_signal(signal.SIGTERM)
+        code = await bot.wait_exit(5)
+        assert code == 0, f"exit code {code} after SIGTERM; log:\n{bot.log()}"
+        assert time.monotonic() - started < 5
+        log = bot.log()
+        clean(log)
+        assert "skirmbot stopped" in log, log
+        # The bot closed the gateway with a close frame (a killed process just drops the TCP
+        # connection: 1006). discord.py's own close sends 4000 here, not 1000: its reader task
+        # answers the closing handshake first.
+        await fake.wait_until(
+            lambda: len(fake.gateway_close_codes) > closes, "the gateway close", 5
+        )
+        assert fake.gateway_close_codes[-1] not in (None, 1006), fake.gateway_close_codes
+
+
+async def test_a_wrong_token_gives_one_clear_line(fake: FakeDiscord, start_bot) -> None:
+    async with asyncio.timeout(TEST_TIMEOUT):
+        bot = await start_bot(token="not-the-token", ready=False)
+        assert await bot.wait_exit(15) == 2, bot.log()
+        lines = [line for line in bot.log().splitlines() if line.startswith("skirmbot:")]
+        assert len(lines) == 1 and "token" in lines[0], bot.log()
+        assert "Traceback" not in bot.log(), bot.log()
