@@ -191,14 +191,15 @@ def _goal_distance(state: MatchState, unit: UnitState, square: Square) -> int:
     melee fighters go for the nearest enemy straight away."""
     enemies = [e.square for e in state.on_map(1 - unit.side) if e.square is not None]
     others = {u.square for u in state.on_map(unit.side) if u is not unit}
+    mission_goals = _mission_goals(state, unit, others)
     goals = [
         s
         for n, s in enumerate(state.objectives)
         if _wants_objectives(state) and objective_controller(state, n) != unit.side
         if s not in others
-    ] + _mission_goals(state, unit, others)
+    ] + mission_goals
     if not goals or (_prefers_melee(unit) and enemies):
-        goals = enemies
+        goals = enemies + _on_the_way(unit, mission_goals)
     if not goals:
         return 0
     distance = min(square.distance(goal) for goal in goals)
@@ -250,6 +251,13 @@ def _mission_goals(state: MatchState, unit: UnitState, others: set[Square | None
             if state.beacons.get(n) != unit.side and s not in others
         ]
     return goals
+
+
+def _on_the_way(unit: UnitState, goals: list[Square]) -> list[Square]:
+    """Mission goals close enough that even a melee fighter takes them in passing."""
+    assert unit.square is not None
+    here = unit.square
+    return [goal for goal in goals if here.distance(goal) <= 3]
 
 
 def _mission_stay(state: MatchState, unit: UnitState) -> bool:

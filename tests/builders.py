@@ -9,6 +9,11 @@
 The builder deploys the units where asked (skipping the deployment zones), starts turn 1 with
 side `initiative` winning the roll-off and exactly `orders` TO per squad, then hands the rest of
 the scripted faces to the commands. `match.dice.remaining` tells whether all faces were used.
+
+`mission_extra` adds fields to the test mission (events, secondaries, actions, markers, crates). A
+mission with secondaries draws one card per squad before the roll-off (`draws`, the faces of the
+die picking each squad's card among those left: card n of the deck when none is scored yet); a
+mission with events rolls `event_roll` after Tactical Orders. Without them, nothing is rolled.
 """
 
 from __future__ import annotations
@@ -88,6 +93,9 @@ def skirm_match(
     initiative: int = 0,
     faces: list[int] | None = None,
     turns_total: int | None = None,
+    mission_extra: dict[str, Any] | None = None,
+    draws: tuple[int, int] = (1, 1),
+    event_roll: int = 1,
 ) -> Match:
     map_data = {
         "name": "Test ground",
@@ -100,6 +108,7 @@ def skirm_match(
         "name": "Test mission",
         "deployment": [{"edge": "top", "depth": 1}, {"edge": "bottom", "depth": 1}],
         "scoring": scoring or [{"kind": "control", "points": 1}],
+        **(mission_extra or {}),
     }
     squads = []
     for side in (0, 1):
@@ -111,11 +120,14 @@ def skirm_match(
     if turns_total is not None:
         object.__setattr__(mission, "turns", turns_total)
     leader_dice = [sum(c.value("LD") for c in squad.units) for squad in squads]
-    setup = [1, 2] if initiative == 0 else [2, 1]
+    setup = list(draws) if mission_data.get("secondaries") else []
+    setup += [1, 2] if initiative == 0 else [2, 1]
     first, second = initiative, 1 - initiative
     setup += _order_faces(3 + leader_dice[first], orders[first]) + _order_faces(
         3 + leader_dice[second], orders[second]
     )
+    if mission_data.get("events"):
+        setup.append(event_roll)
     dice = ScriptedDice(setup + list(faces or []))
     match = Match(battle_map, mission, (squads[0], squads[1]), dice)
     for side in (0, 1):

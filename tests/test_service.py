@@ -271,3 +271,20 @@ async def test_infiltrators_are_placed_after_the_reveal_hidden_until_all_are_in(
     assert "infiltrators appear" in done.text and done.picture is not None
     row, match = await service.view(CHANNEL)
     assert row.status == "playing" and match is not None and match.state.units[infiltrator].on_map
+
+
+async def test_reading_or_offering_before_the_match_exists_is_refused_in_words(
+    store: Store,
+) -> None:
+    """Bugs found by the cogs: card/log/undo in set-up, and a draw offer with an open seat."""
+    service = service_on(store)
+    await service.create(GUILD, CHANNEL, ALICE)
+    for call in (
+        service.card(CHANNEL, "Halden"),
+        service.log(CHANNEL),
+        service.request_undo(CHANNEL, ALICE),
+    ):
+        with pytest.raises(ServiceError, match="pick a squad first"):
+            await call
+    with pytest.raises(ServiceError, match="no opponent yet"):
+        await service.offer_draw(CHANNEL, ALICE)

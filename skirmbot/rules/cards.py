@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skirmbot.rules.errors import ContentError
+from skirmbot.rules.skills import Skill, skill_from_json
 
 # Rulebook: Unit Special Rules. The value says whether the rule takes a number (LDx, ...).
 UNIT_RULES: dict[str, bool] = {
@@ -103,6 +104,7 @@ class UnitCard:
     weapons: tuple[Weapon, ...] = ()
     xp: int = 0
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    skills: tuple[Skill, ...] = ()
 
     def has(self, code: str) -> bool:
         return has_rule(self.specials, code)
@@ -117,7 +119,11 @@ class UnitCard:
     @property
     def total_ep(self) -> int:
         """The card's EP: the unit itself plus its gear (rulebook Stat Cards, EP)."""
-        return self.ep + sum(weapon.ep for weapon in self.weapons)
+        return self.ep + sum(weapon.ep for weapon in self.weapons) + sum(s.ep for s in self.skills)
+
+    def skill(self, name: str) -> Skill | None:
+        wanted = name.strip().casefold()
+        return next((s for s in self.skills if s.name.casefold() == wanted), None)
 
     def weapons_of(self, kind: str) -> tuple[Weapon, ...]:
         return tuple(weapon for weapon in self.weapons if weapon.kind == kind)
@@ -208,6 +214,7 @@ def card_from_json(data: dict[str, Any], owner: str) -> UnitCard:
     xp = data.get("xp", 0)
     if not isinstance(xp, int) or xp < 0:
         raise ContentError(f"{where}: 'xp' must be a whole number, 0 or more.")
+    skills = _skills_field(data, weapons, where)
     return UnitCard(
         name=name,
         unit_type=_text_field(data, "type", where, default="Trooper"),
@@ -220,4 +227,24 @@ def card_from_json(data: dict[str, Any], owner: str) -> UnitCard:
         specials=_rules_field(data, UNIT_RULES, where),
         weapons=weapons,
         xp=xp,
+        skills=skills,
     )
+
+
+def _skills_field(
+    data: dict[str, Any], weapons: tuple[Weapon, ...], where: str
+) -> tuple[Skill, ...]:
+    raw = data.get("skills", [])
+    if not isinstance(raw, list):
+        raise ContentError(f"{where}: 'skills' must be a list.")
+    skills = tuple(skill_from_json(item, where) for item in raw)
+    names = [s.name.casefold() for s in skills]
+    if len(set(names)) != len(names):
+        raise ContentError(f"{where}: two skills share a name.")
+    known = {w.name.casefold() for w in weapons}
+    for skill in skills:
+        if skill.weapon is not None and skill.weapon.casefold() not in known:
+            raise ContentError(
+                f"{where}: skill {skill.name} attacks with '{skill.weapon}', which the unit does not carry."
+            )
+    return skills

@@ -107,6 +107,16 @@ class Melee(UnitCommand):
 
 
 @dataclass(frozen=True)
+class UseSkill(UnitCommand):
+    """A skill from the unit's card; `target` is a unit or square when the skill needs one."""
+
+    type: ClassVar[str] = "skill"
+    skill: str = ""
+    target: str | None = None
+    orders: int = 0
+
+
+@dataclass(frozen=True)
 class Door(UnitCommand):
     """Open or close the door on an edge of the unit's square; `toward` is the square across it."""
 
@@ -205,7 +215,7 @@ class AgreeDraw(Command):
 COMMAND_TYPES: dict[str, type[Command]] = {
     cls.type: cls
     for cls in (
-        Deploy, Infiltrate, SetStandingOrders, Activate, Move, Dash, Leap, Shoot, Melee, Door, PickUp, Drop,
+        Deploy, Infiltrate, SetStandingOrders, Activate, Move, Dash, Leap, Shoot, Melee, UseSkill, Door, PickUp, Drop,
         OpenCrate, UseTurret, MissionAction, EndActivation, Reroll, Modify, Accept, Delay, Concede, AgreeDraw,
     )
 }  # fmt: skip

@@ -90,11 +90,17 @@ class NeedsOrders(IllegalCommand):
         self.orders = orders
 
 
+def action_name(action: str) -> str:
+    """How a player reads the action's name: mission actions and skills are keyed by their own
+    names (skills as `skill:name`)."""
+    return ACTION_NAMES.get(action, action.removeprefix("skill:").title())
+
+
 def check_payment(
     unit: UnitState, squad: SquadState, activation: Activation, action: str, cost: int, orders: int
 ) -> None:
     """Raise IllegalCommand, with what would work, unless `orders` TO plus ACT can pay `cost`."""
-    name = ACTION_NAMES.get(action, action)  # a mission action is keyed by its own name
+    name = action_name(action)
     if orders < 0:
         raise IllegalCommand("The number of Tactical Orders to spend cannot be negative.")
     if orders > cost:
@@ -132,7 +138,7 @@ def pay(
     paid = f"{cost - orders} ACT" + (f" + {orders} TO" if orders else "")
     return Event(
         "cost_paid",
-        f"{unit.name}: {ACTION_NAMES.get(action, action)} for {paid}.",
+        f"{unit.name}: {action_name(action)} for {paid}.",
         {"unit": unit.id, "action": action, "act": cost - orders, "orders": orders},
     )
 

@@ -17,6 +17,7 @@ from skirmbot.rules import (
     commands,
     environment,
     mission_actions,
+    skills_in_play,
     specials,
     turns,
 )
@@ -132,6 +133,7 @@ class Match:
             commands.Melee: self._melee,
             commands.UseTurret: self._turret,
             commands.Door: self._door,
+            commands.UseSkill: self._skill,
             commands.PickUp: self._pick_up,
             commands.Drop: self._drop,
             commands.OpenCrate: self._crate,
@@ -231,10 +233,11 @@ class Match:
         action: str,
         orders: int,
         weapon: Weapon | None = None,
+        cost: int | None = None,
     ) -> list[Event]:
         """Check and pay what the action costs now (ACT first, `orders` TO); begin the
-        activation if this action starts it."""
-        cost = action_cost(unit, activation, action, weapon)
+        activation if this action starts it. `cost`: a price set by the action itself (skills)."""
+        cost = action_cost(unit, activation, action, weapon) if cost is None else cost
         squad = self.state.squads[unit.side]
         check_payment(unit, squad, activation, action, cost, orders)
         return [
@@ -466,6 +469,37 @@ class Match:
         events = self._pay(unit, activation, is_new, LEAP, command.orders)
         events.append(actions.do_move(self.state, unit, LEAP, route))
         return events + self._after_action()
+
+    def _skill(self, command: commands.UseSkill) -> list[Event]:
+        """A skill from the card: its cost, then its effect (rules/skills.py)."""
+        unit, activation, is_new = self._acting_unit(command)
+        skill = unit.card.skill(command.skill)
+        if skill is None:
+            listed = ", ".join(s.summary() for s in unit.card.skills) or "none"
+            raise IllegalCommand(
+                f"{unit.name} has no skill called '{command.skill}'. Its skills: {listed}."
+            )
+        used = [self.state.turn, unit.id, skill.name]
+        if skill.once_per_turn and used in self.state.skills_used:
+            raise IllegalCommand(
+                f"{skill.name} can be used once per turn, and {unit.name} has used it this turn."
+            )
+        effect = skills_in_play.prepare(self.state, unit, skill, command.target)
+        if skill.to:
+            squad = self.state.squads[unit.side]
+            if squad.orders < skill.to:
+                raise IllegalCommand(
+                    f"{skill.name} costs {skill.to} TO (Tactical Orders only) and your squad has {squad.orders}."
+                )
+            events = self._pay(unit, activation, is_new, skill.action, skill.to, cost=skill.to)
+        else:
+            cost = skill.act + activation.uses.get(skill.action, 0)
+            events = self._pay(unit, activation, is_new, skill.action, command.orders, cost=cost)
+        self.state.skills_used.append(used)
+        outcome = skills_in_play.apply(self.state, unit, skill, effect)
+        if isinstance(outcome, combat.AttackPlan):
+            return events + self._roll(activation, outcome)
+        return events + outcome + self._after_action()
 
     def _door(self, command: commands.Door) -> list[Event]:
         unit, activation, is_new = self._acting_unit(command)

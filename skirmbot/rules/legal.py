@@ -27,7 +27,8 @@ from skirmbot.rules.dice import succeeds
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.maps import BARREL, MARKER
 from skirmbot.rules.maps import TURRET as TURRET_ITEM
-from skirmbot.rules.movement import Route
+from skirmbot.rules.movement import Mover, Route, reachable
+from skirmbot.rules.skills import Skill
 from skirmbot.rules.squares import Square
 from skirmbot.rules.state import DEPLOYMENT, ENDED, READY, Activation, MatchState, UnitState
 from skirmbot.rules.turns import can_delay
@@ -177,7 +178,62 @@ def _unit_actions(
             ]
     listed += _item_actions(state, unit, activation)
     listed += _mission_actions(state, unit, activation)
+    listed += _skill_uses(state, unit, activation)
     return listed
+
+
+def _skill_uses(
+    state: MatchState, unit: UnitState, activation: Activation
+) -> list[commands.Command]:
+    """Every way to use each of the unit's skills now (rules/skills.py)."""
+    listed: list[commands.Command] = []
+    for skill in unit.card.skills:
+        if skill.once_per_turn and [state.turn, unit.id, skill.name] in state.skills_used:
+            continue
+        if skill.to:
+            if state.squads[unit.side].orders < skill.to:
+                continue
+            orders = skill.to
+        else:
+            paid = _payable(
+                state, unit, activation, skill.act + activation.uses.get(skill.action, 0)
+            )
+            if paid is None:
+                continue
+            orders = paid
+        listed += [
+            commands.UseSkill(unit.side, unit.id, skill.name, target, orders)
+            for target in skill_targets(state, unit, skill)
+        ]
+    return listed
+
+
+def skill_targets(state: MatchState, unit: UnitState, skill: Skill) -> list[str | None]:
+    """What a skill can be aimed at now (None: a skill that needs no target)."""
+    assert unit.square is not None
+    if skill.effect == "orders":
+        return [None]
+    if skill.effect == "heal":
+        near = set(adjacent_squares(state.board, unit.square)) if skill.reach else set()
+        hurt = [
+            u
+            for u in state.on_map(unit.side)
+            if u.hit < u.card.hit and (u is unit or u.square in near)
+        ]
+        return [None if u is unit else u.id for u in hurt]
+    if skill.effect == "dash":
+        mover = Mover(
+            str(unit.side),
+            fly=unit.card.has("FLY"),
+            ranger=unit.card.has("RGR"),
+            nimble=unit.card.has("NMB"),
+        )
+        ends = reachable(state.board, unit.square, skill.amount, mover, state.occupancy())
+        return [str(s) for s in ends if s != unit.square]
+    weapon = unit.card.weapon(skill.weapon or "")
+    if weapon is None or (weapon.has("LIM") and unit.lim_uses_left.get(weapon.name, 0) <= 0):
+        return []
+    return [t.target for t in attack_targets(state, unit, weapon.kind, weapon)]
 
 
 def _item_actions(

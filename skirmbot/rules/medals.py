@@ -51,7 +51,6 @@ class Medal:
 class TakeOut:
     """One enemy Taken Out by a unit, read from a `taken_out` event."""
 
-    order: int  # position among the match's take-outs
     victim: str
     by: str
     weapon: str | None
@@ -83,7 +82,7 @@ def battle_of(match: Match) -> Battle:
         data = event.data
         if event.kind == "taken_out":
             if _by_an_enemy(data, units):
-                take_outs.append(_take_out(len(take_outs), data))
+                take_outs.append(_take_out(data))
         elif event.kind == "crate_opened":
             crates.append(data["unit"])
         elif event.kind == "match_ended":
@@ -97,7 +96,7 @@ def _by_an_enemy(data: Mapping[str, Any], units: Mapping[str, UnitState]) -> boo
     return by is not None and by in units and units[by].side != units[data["unit"]].side
 
 
-def _take_out(order: int, data: Mapping[str, Any]) -> TakeOut:
+def _take_out(data: Mapping[str, Any]) -> TakeOut:
     unsaved, hit_before = data.get("unsaved"), data.get("hit_before")
     overkill = (
         unsaved - hit_before
@@ -105,7 +104,6 @@ def _take_out(order: int, data: Mapping[str, Any]) -> TakeOut:
         else int(data.get("overkill", 0))
     )
     return TakeOut(
-        order=order,
         victim=data["unit"],
         by=data["by"],
         weapon=data.get("weapon"),
@@ -314,6 +312,7 @@ class Spoils:
     gained: int  # XP gained in this battle
     allowed: int  # Spoils its XP allows in all: one per 5 XP
     taken: int  # Spoils it already holds (XPx gear and `spoils_taken`)
+    neq: bool = False  # NEQ units gain no XP and take no Spoils
 
     @property
     def available(self) -> int:
@@ -342,5 +341,5 @@ def apply_xp(
         unit["xp"] = card.xp + gained
         taken = spoils_used(card, spoils_taken_field(unit, f"Squad {data.get('name')}"))
         allowed = 0 if card.has("NEQ") else spoils_allowed(unit["xp"])
-        spoils[card.name] = Spoils(card.name, unit["xp"], gained, allowed, taken)
+        spoils[card.name] = Spoils(card.name, unit["xp"], gained, allowed, taken, card.has("NEQ"))
     return data, spoils

@@ -220,6 +220,7 @@ class MatchState:
     activations_done: int = 0
     result: Result | None = None
     infiltrators: list[str] = field(default_factory=list)  # INF units still to be placed
+    skills_used: list[list[Any]] = field(default_factory=list)  # [turn, unit, skill] of each use
     # Missions (docs/rulings.md, Missions): this turn's environment event, each squad's
     # secondary objective of the turn and the cards it has scored, the crates opened this turn
     # (by side), and which squad armed the beacon of each objective (0-based index).
@@ -297,6 +298,7 @@ class MatchState:
             "objectives": [str(square) for square in self.objectives],
             "crate_options_taken": list(self.crate_options_taken),
             "infiltrators": list(self.infiltrators),
+            "skills_used": [list(use) for use in self.skills_used],
             "taken_out_this_turn": [
                 [victim, by_side] for victim, by_side in self.taken_out_this_turn
             ],

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from skirmbot.rules.adjacency import adjacent
+from skirmbot.rules import environment, secondaries
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.events import Event
+from skirmbot.rules.scoring import objective_controller as objective_controller
+from skirmbot.rules.scoring import score_mission
 from skirmbot.rules.state import ENDED, PLAYING, READY, MatchState, Result
 
 BASE_ORDER_DICE = 3  # rulebook Tactical Orders: 3D6 plus the LDx dice
 
 
 def start_turn(state: MatchState, dice: Dice) -> list[Event]:
-    """Reset orders, ready the units, roll initiative and Tactical Orders."""
+    """Reset orders, draw secondary objectives, ready the units, roll initiative and Tactical
+    Orders, then the mission's events (rulebook Game Cycle, in that order)."""
     state.turn += 1
     state.phase = PLAYING
     events = [
@@ -24,16 +27,23 @@ def start_turn(state: MatchState, dice: Dice) -> list[Event]:
     for squad in state.squads:
         squad.orders = 0
         squad.delayed_this_turn = False
+    events += secondaries.draw(state, dice)
     for unit in state.units.values():
         if unit.on_map:
             unit.status = READY
     state.taken_out_this_turn = []
+    state.crates_opened_this_turn = []
     events.append(_roll_initiative(state, dice))
     assert state.initiative is not None
     for side in (state.initiative, 1 - state.initiative):
         events.append(_roll_orders(state, side, dice))
     state.to_act = state.initiative
     state.in_a_row = 0
+    events += environment.roll_event(state, dice)
+    if not state.ready_units(state.initiative):  # an event took out the whole squad
+        if not state.ready_units(1 - state.initiative):
+            return events + end_turn(state, dice)
+        state.to_act = 1 - state.initiative
     return events
 
 
@@ -117,7 +127,9 @@ def delay(state: MatchState, side: int) -> list[Event]:
 
 
 def end_turn(state: MatchState, dice: Dice) -> list[Event]:
-    events = score_turn(state)
+    """End of Turn: secondary objectives are revealed and scored, then the mission scores."""
+    events = secondaries.score(state)
+    events += score_turn(state)
     events.append(Event("turn_ended", f"Turn {state.turn} ends.", {"turn": state.turn}))
     wiped_out = [side for side in (0, 1) if not state.on_map(side)]
     if state.turn >= state.mission.turns or wiped_out:
@@ -132,50 +144,9 @@ def end_turn(state: MatchState, dice: Dice) -> list[Event]:
     return events
 
 
-def objective_controller(state: MatchState, index: int) -> int | None:
-    """The side whose unit stands on the objective with no enemy adjacent (rulebook Scoring)."""
-    square = state.objectives[index]
-    holder = state.unit_at(square)
-    if holder is None:
-        return None
-    for enemy in state.on_map(1 - holder.side):
-        assert enemy.square is not None
-        if adjacent(state.board, square, enemy.square):
-            return None
-    return holder.side
-
-
 def score_turn(state: MatchState) -> list[Event]:
-    """End-of-turn Mission Points as the mission's scoring says."""
-    events: list[Event] = []
-    for scoring in state.mission.scoring:
-        if state.turn < scoring.from_turn:
-            continue
-        for side in (0, 1):
-            if scoring.kind == "control":
-                held = [
-                    n + 1
-                    for n in range(len(state.objectives))
-                    if objective_controller(state, n) == side
-                ]
-                count, what = (
-                    len(held),
-                    f"controls objective{'s' if len(held) != 1 else ''} {', '.join(map(str, held))}",
-                )
-            else:
-                count = sum(1 for _victim, by_side in state.taken_out_this_turn if by_side == side)
-                what = f"took out {count} enem{'ies' if count != 1 else 'y'} this turn"
-            if count:
-                points = count * scoring.points
-                state.squads[side].mp += points
-                events.append(
-                    Event(
-                        "scored",
-                        f"{state.squads[side].name} {what}: +{points} MP (total {state.squads[side].mp}).",
-                        {"side": side, "points": points, "reason": scoring.kind},
-                    )
-                )
-    return events
+    """End-of-turn Mission Points as the mission's scoring says (skirmbot.rules.scoring)."""
+    return score_mission(state)
 
 
 def finish_by_points(state: MatchState, reason: str) -> list[Event]:

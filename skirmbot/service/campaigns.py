@@ -28,6 +28,7 @@ from skirmbot.store import MatchRow, SquadRow, Store
 
 STORED_PREFIX = "my:"  # `/match squad my:NAME`: the player's stored squad NAME
 MAX_NAME = 50
+MESSAGE_LIMIT = 1900  # a Discord message holds 2000 characters
 
 
 def is_stored_name(squad: str | dict[str, Any]) -> bool:
@@ -40,23 +41,26 @@ def stored_name(name: str) -> str:
     return name[len(STORED_PREFIX) :].strip() if is_stored_name(name) else name
 
 
-def keep_progress(
-    stored: dict[str, Any] | None, data: dict[str, Any]
-) -> tuple[dict[str, Any], list[str]]:
+def keep_progress(stored: dict[str, Any] | None, data: Any) -> tuple[Any, list[str]]:
     """The squad file's data with each unit's XP as the bot recorded it (by unit name; 0 for a
-    unit new to the squad), and a note for each unit whose file said otherwise."""
+    unit new to the squad), and a note for each unit whose file said otherwise. Data that is not
+    a squad is given back as it is, for the building rules to say what is wrong with it."""
+    units = data.get("units") if isinstance(data, dict) else None
+    if not isinstance(units, list) or not all(isinstance(unit, dict) for unit in units):
+        return data, []
     recorded = {
         str(unit.get("name", "")).strip().casefold(): unit.get("xp", 0)
         for unit in (stored or {}).get("units", [])
         if isinstance(unit, dict)
     }
-    merged = dict(data, units=[dict(unit) for unit in data["units"]])
+    merged = dict(data, units=[dict(unit) for unit in units])
     notes: list[str] = []
     for unit in merged["units"]:
-        xp = recorded.get(str(unit["name"]).strip().casefold(), 0)
-        if unit.get("xp", 0) != xp:
+        name = str(unit.get("name", "")).strip()
+        xp = recorded.get(name.casefold(), 0)
+        if "xp" in unit and unit["xp"] != xp:
             notes.append(
-                f"{unit['name']} keeps the {xp} XP its medals gave it (the file said {unit['xp']})."
+                f"{name} keeps the {xp} XP its medals gave it (the file said {unit['xp']})."
             )
         unit["xp"] = xp
     return merged, notes
@@ -69,14 +73,15 @@ class CampaignService:
     # --- stored squads --------------------------------------------------------------------
     async def save_squad(self, owner: int, guild: int, name: str, data: dict[str, Any]) -> Reply:
         """Store a squad file as `owner`'s squad `name` (its own name if blank), replacing the
-        stored squad of that name but keeping its units' XP."""
+        stored squad of that name but keeping its units' XP; checked with the building rules
+        (100 EP) after the recorded XP is put in, so XPx gear is checked against the real XP."""
         own_name = data.get("name", "") if isinstance(data, dict) else ""
         name = stored_name(name) or str(own_name).strip()
         _check_name(name)
-        _check_squad(data, "saved")
         notes: list[str] = []
 
         def make(stored: dict[str, Any] | None) -> dict[str, Any]:
+            merged: dict[str, Any]
             merged, found = keep_progress(stored, data)
             squad_from_json(merged, DEFAULT_EP_LIMIT)  # XPx gear and spoils against the real XP
             notes.extend(found)
@@ -163,7 +168,7 @@ class CampaignService:
             else:
                 title, spoils = await self._add_xp(int(stored[side]), row.id, name, earned)
                 text = _squad_text(title, earned, spoils)
-            replies.append(Reply(clip(text)))
+            replies.append(Reply(text))
         return replies
 
     async def _add_xp(
@@ -193,13 +198,6 @@ def _check_name(name: str) -> None:
         raise ServiceError(f"A stored squad needs a name of 1 to {MAX_NAME} characters.")
 
 
-def _check_squad(data: Any, what: str) -> None:
-    try:
-        squad_from_json(data, DEFAULT_EP_LIMIT)
-    except ContentError as error:
-        raise ServiceError(f"That squad cannot be {what}: {error}") from error
-
-
 def _progress(data: dict[str, Any]) -> str:
     """A stored squad in one line: its name and each unit's XP."""
     units = [u for u in data.get("units", []) if isinstance(u, dict)]
@@ -207,12 +205,12 @@ def _progress(data: dict[str, Any]) -> str:
     return f"{data.get('name')} ({xp})"
 
 
-def _medal_list(medals: Sequence[Medal]) -> str:
-    return "; ".join(f"{m.name} +{m.xp} XP ({m.reason})" for m in medals)
+def _medal_list(medals: Sequence[Medal], reasons: bool) -> str:
+    return "; ".join(f"{m.name} +{m.xp} XP" + (f" ({m.reason})" if reasons else "") for m in medals)
 
 
-def _unit_line(unit: str, medals: Sequence[Medal], spoils: Spoils | None) -> str:
-    line = f"• {unit}: {_medal_list(medals) if medals else 'no medal'}"
+def _unit_line(unit: str, medals: Sequence[Medal], spoils: Spoils | None, reasons: bool) -> str:
+    line = f"• {unit}: {_medal_list(medals, reasons) if medals else 'no medal'}"
     if spoils is None:
         return line
     if spoils.neq:
@@ -229,8 +227,13 @@ def _unit_line(unit: str, medals: Sequence[Medal], spoils: Spoils | None) -> str
 def _squad_text(
     title: str, earned: dict[str, list[Medal]], spoils: dict[str, Spoils] | None
 ) -> str:
-    lines = [
-        _unit_line(unit, medals, spoils.get(unit) if spoils is not None else None)
-        for unit, medals in earned.items()
-    ]
-    return "\n".join([title, *lines])
+    """The squad's medals with their reasons; without them when that is too long for a message."""
+    for reasons in (True, False):
+        lines = [
+            _unit_line(unit, medals, spoils.get(unit) if spoils is not None else None, reasons)
+            for unit, medals in earned.items()
+        ]
+        text = "\n".join([title, *lines])
+        if len(text) <= MESSAGE_LIMIT:
+            break
+    return clip(text, MESSAGE_LIMIT)

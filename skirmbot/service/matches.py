@@ -290,33 +290,27 @@ class MatchService:
 
     async def offer_draw(self, channel_id: int, member: Member) -> Reply:
         async with self._locked(channel_id) as row:
-            side = self._seat(row, member)
-            other = row.players[1 - side]
-            if other == AUTOMATIC:
-                raise ServiceError("The automatic player never agrees to a draw.")
-            row.setup["draw_offer"] = side
-            await self._save(row)
-            return Reply(
-                f"{member.name} offers a draw. <@{other}>: /match draw to accept.",
-                ping=other,
-                choices=["draw"],
-            )
+            return await self._offer_draw(row, member, self._seat(row, member))
 
     async def accept_draw(self, channel_id: int, member: Member) -> Reply:
         async with self._locked(channel_id) as row:
             side = self._seat(row, member)
             offer = row.setup.get("draw_offer")
             if offer is None:
-                return await self._offer_instead(row, member, side)
+                return await self._offer_draw(row, member, side)
             if offer == side:
                 raise ServiceError("You offered the draw; your opponent has to accept it.")
             row.setup.pop("draw_offer", None)
             return await self._finish_with(row, commands.AgreeDraw(side))
 
-    async def _offer_instead(self, row: MatchRow, member: Member, side: int) -> Reply:
+    async def _offer_draw(self, row: MatchRow, member: Member, side: int) -> Reply:
         other = row.players[1 - side]
+        if other is None:
+            raise ServiceError("There is no opponent yet to agree to a draw.")
         if other == AUTOMATIC:
             raise ServiceError("The automatic player never agrees to a draw.")
+        if row.status not in (DEPLOYING, PLAYING):
+            raise ServiceError(_not_playing(row.status))
         row.setup["draw_offer"] = side
         await self._save(row)
         return Reply(
@@ -601,6 +595,8 @@ class MatchService:
         return replay(MatchRecord.from_json(row.record))
 
     async def _live_match(self, row: MatchRow) -> Match:
+        if row.status == SETUP:  # no squads yet: nothing to replay
+            raise ServiceError(_not_playing(SETUP))
         cached = self._live.get(row.id)
         if cached is not None and cached[0] == row.version:
             self._live.move_to_end(row.id)

@@ -7,6 +7,7 @@ from skirmbot.store.database import (
     ChannelBusy,
     Deadline,
     MatchRow,
+    SquadRow,
     Store,
     VersionConflict,
 )
@@ -20,6 +21,7 @@ __all__ = [
     "KEEP",
     "MatchRow",
     "MigrationError",
+    "SquadRow",
     "Store",
     "StoreError",
     "VersionConflict",

@@ -116,6 +116,34 @@ def _check_match_fields(status: str, players: list[int | None], names: list[str]
         raise ValueError("A match has exactly two seats: give two players and two names.")
 
 
+@dataclass
+class SquadRow:
+    """A player's stored squad (campaigns): the squad file's data, with its units' XP."""
+
+    id: int
+    owner_id: int
+    guild_id: int
+    name: str
+    data: dict[str, Any]
+    created_at: float
+    updated_at: float
+
+
+_SQUAD_COLUMNS = "id, owner_id, guild_id, name, data, created_at, updated_at"
+
+
+def _squad_from_row(row: sqlite3.Row) -> SquadRow:
+    return SquadRow(
+        id=int(row["id"]),
+        owner_id=int(row["owner_id"]),
+        guild_id=int(row["guild_id"]),
+        name=str(row["name"]),
+        data=json.loads(row["data"]),
+        created_at=float(row["created_at"]),
+        updated_at=float(row["updated_at"]),
+    )
+
+
 def _is_channel_busy(error: sqlite3.IntegrityError) -> bool:
     return "UNIQUE" in str(error) and "matches.channel_id" in str(error)
 
@@ -412,6 +440,120 @@ class Store:
             if changed != 1:
                 raise StoreError(f"Player {user_id} is not known; remember_player() them first.")
 
+    # -- stored squads (campaigns) -------------------------------------------------------------
+
+    async def _fetch_squads(
+        self, db: aiosqlite.Connection, where: str, parameters: Iterable[Any] = ()
+    ) -> list[SquadRow]:
+        rows = await db.execute_fetchall(
+            f"SELECT {_SQUAD_COLUMNS} FROM squads WHERE {where} ORDER BY name, id",
+            tuple(parameters),
+        )
+        return [_squad_from_row(row) for row in rows]
+
+    async def save_squad(
+        self,
+        owner_id: int,
+        guild_id: int,
+        name: str,
+        make: Callable[[dict[str, Any] | None], dict[str, Any]],
+    ) -> SquadRow:
+        """Store `owner_id`'s squad `name` (names compared without case), new or replacing the
+        stored one. `make` gets the stored data (None for a new squad) and returns the data to
+        store; it runs inside the write transaction, so no award can slip in between, and if it
+        raises nothing is saved."""
+        now = self._clock()
+        async with self._transaction() as db:
+            found = await self._fetch_squads(db, "owner_id = ? AND name = ?", (owner_id, name))
+            data = _dumps(make(found[0].data if found else None))
+            if found:
+                await db.execute(
+                    "UPDATE squads SET guild_id = ?, name = ?, data = ?, updated_at = ? "
+                    "WHERE id = ?",
+                    (guild_id, name, data, now, found[0].id),
+                )
+                squad_id = found[0].id
+            else:
+                cursor = await db.execute(
+                    "INSERT INTO squads (owner_id, guild_id, name, data, created_at, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (owner_id, guild_id, name, data, now, now),
+                )
+                assert cursor.lastrowid is not None
+                squad_id = cursor.lastrowid
+                await cursor.close()
+            stored = await self._fetch_squads(db, "id = ?", (squad_id,))
+        return stored[0]
+
+    async def squad(self, owner_id: int, name: str) -> SquadRow | None:
+        """`owner_id`'s stored squad called `name` (without case), or None."""
+        async with self._reading() as db:
+            rows = await self._fetch_squads(db, "owner_id = ? AND name = ?", (owner_id, name))
+        return rows[0] if rows else None
+
+    async def squad_by_id(self, squad_id: int) -> SquadRow | None:
+        async with self._reading() as db:
+            rows = await self._fetch_squads(db, "id = ?", (squad_id,))
+        return rows[0] if rows else None
+
+    async def squads_of(self, owner_id: int) -> list[SquadRow]:
+        """Every squad `owner_id` has stored, by name."""
+        async with self._reading() as db:
+            return await self._fetch_squads(db, "owner_id = ?", (owner_id,))
+
+    async def delete_squad(self, owner_id: int, name: str) -> bool:
+        """Forget a stored squad (and its awards); False if there was none by that name."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "DELETE FROM squads WHERE owner_id = ? AND name = ?", (owner_id, name)
+            )
+            deleted = cursor.rowcount
+            await cursor.close()
+        return deleted == 1
+
+    async def award_squad(
+        self,
+        squad_id: int,
+        match_id: int,
+        medals: dict[str, list[str]],
+        change: Callable[[dict[str, Any]], dict[str, Any]],
+    ) -> SquadRow | None:
+        """Give a stored squad its XP for a match, once: `change` gets the stored data and
+        returns it with the XP added (inside the write transaction), and the award is recorded
+        with `medals` (unit name -> medal names). None, and nothing changed, if the squad was
+        already awarded for that match or no longer exists."""
+        async with self._transaction() as db:
+            found = await self._fetch_squads(db, "id = ?", (squad_id,))
+            async with db.execute(
+                "SELECT 1 FROM squad_awards WHERE squad_id = ? AND match_id = ?",
+                (squad_id, match_id),
+            ) as cursor:
+                done = await cursor.fetchone() is not None
+            if not found or done:
+                return None
+            now = self._clock()
+            await db.execute(
+                "UPDATE squads SET data = ?, updated_at = ? WHERE id = ?",
+                (_dumps(change(found[0].data)), now, squad_id),
+            )
+            await db.execute(
+                "INSERT INTO squad_awards (squad_id, match_id, medals, awarded_at) "
+                "VALUES (?, ?, ?, ?)",
+                (squad_id, match_id, _dumps(medals), now),
+            )
+            stored = await self._fetch_squads(db, "id = ?", (squad_id,))
+        return stored[0]
+
+    async def squad_awards(self, squad_id: int) -> list[tuple[int, dict[str, list[str]]]]:
+        """The matches a stored squad was awarded XP for, in order, with each unit's medals."""
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                "SELECT match_id, medals FROM squad_awards WHERE squad_id = ? "
+                "ORDER BY awarded_at, match_id",
+                (squad_id,),
+            )
+        return [(int(row[0]), json.loads(row[1])) for row in rows]
+
     # -- schema -------------------------------------------------------------------------------
 
     async def schema_version(self) -> int:
@@ -425,6 +567,7 @@ __all__ = [
     "MATCH_STATUSES",
     "ChannelBusy",
     "MatchRow",
+    "SquadRow",
     "Store",
     "StoreError",
     "VersionConflict",

@@ -1,0 +1,117 @@
+"""What a skill does when used (the effects of rules/skills.py), checked before anything changes.
+
+`prepare` checks the skill's target and raises IllegalCommand with what would work; `apply`
+then changes the match. An attack skill hands back its attack plan for the engine to roll.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from skirmbot.rules import actions, combat
+from skirmbot.rules.adjacency import adjacent
+from skirmbot.rules.errors import IllegalCommand
+from skirmbot.rules.events import Event
+from skirmbot.rules.movement import Mover, Route, reachable
+from skirmbot.rules.skills import Skill
+from skirmbot.rules.state import MatchState, UnitState
+
+Prepared = UnitState | Route | combat.AttackPlan | None
+
+
+def prepare(state: MatchState, unit: UnitState, skill: Skill, target: str | None) -> Prepared:
+    """Check the skill can take effect as asked; what `apply` needs to do it."""
+    if skill.effect == "heal":
+        return _healed(state, unit, skill, target)
+    if skill.effect == "dash":
+        return _dash_route(state, unit, skill, target)
+    if skill.effect == "attack":
+        return _attack_plan(state, unit, skill, target)
+    return None  # orders: nothing to check
+
+
+def apply(
+    state: MatchState, unit: UnitState, skill: Skill, prepared: Prepared
+) -> list[Event] | combat.AttackPlan:
+    if isinstance(prepared, combat.AttackPlan):
+        if prepared.weapon.has("LIM"):
+            unit.lim_uses_left[prepared.weapon.name] -= 1
+        return prepared
+    if isinstance(prepared, UnitState):
+        healed = min(skill.amount, prepared.card.hit - prepared.hit)
+        prepared.hit += healed
+        return [
+            Event(
+                "healed",
+                f"{unit.name} uses {skill.name}: {prepared.name} regains {healed} HIT ({prepared.hit} now).",
+                {"unit": prepared.id, "by": unit.id, "hit": healed},
+            )
+        ]
+    if isinstance(prepared, Route):
+        return [actions.do_move(state, unit, "dash", prepared)]
+    squad = state.squads[unit.side]
+    squad.orders += skill.amount
+    return [
+        Event(
+            "orders_gained",
+            f"{unit.name} uses {skill.name}: {squad.name} gains {skill.amount} TO ({squad.orders} now).",
+            {"side": unit.side, "orders": skill.amount},
+        )
+    ]
+
+
+def _healed(state: MatchState, unit: UnitState, skill: Skill, target: str | None) -> UnitState:
+    patient = unit if target is None else state.unit(target)
+    assert unit.square is not None
+    if patient is not unit:
+        if skill.reach < 1 or patient.side != unit.side or not patient.on_map:
+            raise IllegalCommand(
+                f"{skill.name} heals {'only ' + unit.name if skill.reach < 1 else 'this unit or an adjacent squadmate'}."
+            )
+        assert patient.square is not None
+        if not adjacent(state.board, unit.square, patient.square):
+            raise IllegalCommand(f"{patient.name} is not adjacent to {unit.name}.")
+    if patient.hit >= patient.card.hit:
+        raise IllegalCommand(f"{patient.name} has all its HIT already.")
+    return patient
+
+
+def _dash_route(state: MatchState, unit: UnitState, skill: Skill, target: str | None) -> Route:
+    if target is None:
+        raise IllegalCommand(f"{skill.name} moves {unit.name}: name the square to move to.")
+    destination = state.board.parse_square(target)
+    assert unit.square is not None
+    mover = Mover(
+        str(unit.side),
+        fly=unit.card.has("FLY"),
+        ranger=unit.card.has("RGR"),
+        nimble=unit.card.has("NMB"),
+    )
+    options = {
+        s: r
+        for s, r in reachable(
+            state.board, unit.square, skill.amount, mover, state.occupancy()
+        ).items()
+        if s != unit.square
+    }
+    if destination not in options:
+        listed = ", ".join(str(s) for s in sorted(options, key=lambda s: (s.y, s.x))) or "nowhere"
+        raise IllegalCommand(
+            f"{skill.name} cannot take {unit.name} to {destination}. It can reach: {listed}."
+        )
+    return options[destination]
+
+
+def _attack_plan(
+    state: MatchState, unit: UnitState, skill: Skill, target: str | None
+) -> combat.AttackPlan:
+    if target is None:
+        raise IllegalCommand(f"{skill.name} is an attack: name its target.")
+    assert skill.weapon is not None
+    carried = unit.card.weapon(skill.weapon)
+    assert carried is not None  # checked when the card was read
+    kind = carried.kind
+    weapon = combat.choose_weapon(unit, kind, skill.weapon)
+    plan = combat.plan_attack(state, unit, kind, weapon, combat.find_target(state, unit, target))
+    notes = (*plan.notes, f"{skill.name}: +{skill.amount} attack dice")
+    return replace(plan, dice=weapon.roa + skill.amount, notes=notes)
