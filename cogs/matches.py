@@ -26,6 +26,7 @@ from cogs.common import (
 from skirmbot import content
 from skirmbot.rules.errors import RulesError
 from skirmbot.service import Member, NotAllowed, ServiceError
+from skirmbot.service.campaigns import CampaignService
 from skirmbot.store import MatchRow
 from skirmbot.timers.clock import HOUR, ON_MISS, ControlsError, TimeControls
 
@@ -40,6 +41,21 @@ def time_controls(hours: int, excuses: int, on_miss: str) -> TimeControls:
 
 
 SQUAD_FILE_LIMIT = 64_000  # bytes; a squad file is a few kB
+
+
+async def squad_choices(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """The shipped squads, then the asker's stored ones (my:NAME)."""
+    options = [(c.value, c.name) for c in shipped("squads")]
+    stored = await CampaignService(service_of(interaction).store).squad_names(interaction.user.id)
+    options += [(name, name) for name in stored]
+    typed = current.strip().casefold()
+    return [
+        app_commands.Choice(name=label[:100], value=value)
+        for value, label in options
+        if typed in label.casefold()
+    ][:25]
 
 
 def shipped(kind: str) -> list[app_commands.Choice[str]]:
@@ -162,8 +178,11 @@ class Matches(
     @app_commands.command(
         name="squad", description="Field a shipped squad, or upload your own squad file"
     )
-    @app_commands.describe(name="A shipped squad", file="Your squad as a JSON file")
-    @app_commands.choices(name=shipped("squads"))
+    @app_commands.describe(
+        name="A shipped squad, or one of yours stored with /squad save (my:NAME)",
+        file="Your squad as a JSON file",
+    )
+    @app_commands.autocomplete(name=squad_choices)
     async def squad(
         self,
         interaction: discord.Interaction[Any],

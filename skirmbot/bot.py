@@ -36,6 +36,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.matches",
     "cogs.play",
     "cogs.timers",
+    "cogs.squads",
     "cogs.dice",
 )
 DEFAULT_DB = "skirmbot.db"

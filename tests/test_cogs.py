@@ -478,3 +478,17 @@ async def test_a_miss_is_posted_with_the_picture_and_the_next_ping(world: World)
     last = world.channel.last_message
     assert last is not None and "missed the deadline" in last.content and other.mention in last.content
     assert pngs(last)  # type: ignore[arg-type]
+
+
+# --- stored squads (issue 6: campaigns) -------------------------------------------------------
+async def test_a_stored_squad_is_saved_listed_and_fielded_as_my_name(world: World) -> None:
+    wardens = json.dumps(content.raw("squads", "iron-wardens")).encode()
+    saved = await world.alice.slash(world.channel, "squad save", file=("wardens.json", wardens), name="Wardens")
+    assert saved.ephemeral and "my:Wardens" in said(saved).content
+    listed = await world.alice.slash(world.channel, "squad list")
+    assert listed.ephemeral and "my:Wardens" in said(listed).content
+    await world.alice.slash(world.channel, "match new", opponent=world.bob)
+    offered = await world.alice.autocomplete(world.channel, "match squad", "name", "war")
+    assert "my:Wardens" in [choice["value"] for choice in offered]
+    fielded = await world.alice.slash(world.channel, "match squad", name="my:Wardens")
+    assert "fields **Iron Wardens**" in said(fielded).content
