@@ -26,13 +26,15 @@ RESERVE_ORDERS = 1  # keep one TO for a later activation's re-roll
 
 
 def deployment(state: MatchState, side: int) -> commands.Deploy:
-    """Place the squad in its zone: fighters nearest the objectives, the leader further back."""
+    """Place the squad in its zone: fighters nearest the objectives, the leader further back.
+    Infiltrators (INF) are held back, to be placed after both deployments."""
     zone = state.mission.zones[side].squares(state.board)
     taken = {u.square for u in state.units.values() if u.square is not None}
     free = [s for s in zone if s not in taken]
     goals = state.objectives or [Square(state.board.width // 2, state.board.height // 2)]
     free.sort(key=lambda s: (min(s.distance(g) for g in goals), s.y, s.x))
-    units = sorted(state.units_of(side), key=lambda u: (u.card.is_leader, -u.card.hit, u.id))
+    staying = [u for u in state.units_of(side) if not u.card.has("INF")]
+    units = sorted(staying, key=lambda u: (u.card.is_leader, -u.card.hit, u.id))
     spread: list[Square] = []
     for square in free:  # keep a square between units where the zone allows, so one blast hits one
         if len(spread) < len(units) and all(square.distance(other) > 1 for other in spread):
@@ -70,7 +72,14 @@ def choose(state: MatchState, side: int) -> commands.Command:
 
 
 def _decide_roll(state: MatchState, side: int, options: list[commands.Command]) -> commands.Command:
-    if state.squads[side].orders > RESERVE_ORDERS:
+    """Re-roll a failed die with a free re-roll (PRx/BRx), or with TO while some are spare."""
+    activation = state.activation
+    free = (
+        activation is not None
+        and activation.pending is not None
+        and activation.pending.attack.get("free_rerolls", 0) > 0
+    )
+    if free or state.squads[side].orders > RESERVE_ORDERS:
         for number in failed_dice(state):
             for option in options:
                 if isinstance(option, commands.Reroll) and option.die == number:

@@ -262,7 +262,7 @@ async def test_infiltrators_are_placed_after_the_reveal_hidden_until_all_are_in(
     placements = dict(
         autoplayer.deployment(replay(MatchRecord.from_json(row.record)).state, 1).placements
     )
-    placements.pop(infiltrator)
+    assert infiltrator not in placements  # the automatic deployment holds Infiltrators back
     reveal = await service.deploy(CHANNEL, BOB, placements)
     assert f"{infiltrator} will infiltrate" in reveal.text
     with pytest.raises(ServiceError, match="no infiltrators"):

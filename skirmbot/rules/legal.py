@@ -129,13 +129,13 @@ def _decisions(state: MatchState, side: int, activation: Activation) -> list[com
     pending = activation.pending
     assert pending is not None
     listed: list[commands.Command] = [commands.Accept(side)]
-    if state.squads[side].orders <= 0:
-        return listed
+    orders = state.squads[side].orders
+    free = int(pending.attack.get("free_rerolls", 0))  # PRx/BRx: re-rolls without TO
     for index, die in enumerate(pending.dice, start=1):
-        if not die.rerolled and not die.modifier:
+        if (orders > 0 or free > 0) and not die.rerolled and not die.modifier:
             listed.append(commands.Reroll(side, index))
         for delta in (-1, 1):
-            if 1 <= die.value + delta <= 6:
+            if orders > 0 and 1 <= die.value + delta <= 6:
                 listed.append(commands.Modify(side, index, delta))
     return listed
 
