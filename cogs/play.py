@@ -413,6 +413,7 @@ class Play(commands.Cog):
         unit="Your unit",
         target="What it shoots at",
         weapon="Which ranged weapon (default: the first)",
+        also="More targets for a Chain Reaction or Spread weapon, comma-separated",
     )
     @app_commands.autocomplete(
         unit=units_for(rules.Shoot),
@@ -426,14 +427,19 @@ class Play(commands.Cog):
         unit: str,
         target: str,
         weapon: str | None = None,
+        also: str | None = None,
     ) -> None:
         await self.act(
-            interaction, rules.Shoot(0, unit.strip(), target.split(" (")[0].strip(), weapon)
+            interaction,
+            rules.Shoot(0, unit.strip(), target.split(" (")[0].strip(), weapon, also=also),
         )
 
     @app_commands.command(name="melee", description="Make a melee attack on an adjacent enemy")
     @app_commands.describe(
-        unit="Your unit", target="Whom it attacks", weapon="Which melee weapon (default: the first)"
+        unit="Your unit",
+        target="Whom it attacks",
+        weapon="Which melee weapon (default: the first)",
+        also="More targets for a Chain Reaction or Spread weapon, comma-separated",
     )
     @app_commands.autocomplete(
         unit=units_for(rules.Melee),
@@ -447,9 +453,11 @@ class Play(commands.Cog):
         unit: str,
         target: str,
         weapon: str | None = None,
+        also: str | None = None,
     ) -> None:
         await self.act(
-            interaction, rules.Melee(0, unit.strip(), target.split(" (")[0].strip(), weapon)
+            interaction,
+            rules.Melee(0, unit.strip(), target.split(" (")[0].strip(), weapon, also=also),
         )
 
     @app_commands.command(name="door", description="Open or close a door on the unit's square")
