@@ -16,14 +16,18 @@ listed per kind below (renderers and campaign medals read them, never the text).
     reroll / modify     die (1-based), old, new
     attack              attacker, target, weapon, kind ("ranged"/"melee"), from, to, strikes, damage, cover, support, item?
     saves               unit (or item), faces, first_faces (before standing-order re-rolls), needed, saved, rerolled, lost
-    taken_out           unit, side, by (unit id or null), by_side, weapon, kind, item?, overkill, turn
+    taken_out           unit, side, by (unit id or null), by_side, weapon, kind ("event": environment), item?, overkill, turn
     explosion           item, square, kind ("barrel"/"turret")
     blast               unit, from, square (a Blast weapon lands; each caught target is then rolled for)
     parry / stunned     unit (and die, old, new for a parry)
     item_destroyed      item, kind, square
     activation_ended    unit, side, reason
     delayed             side
-    scored              side, points, reason
+    scored              side, points, reason (the scoring kind, or "secondary" with card, name)
+    secondary_drawn     side, turn (the card itself stays hidden: rulings, Missions)
+    mission_event       side, roll, name, text, effect, value
+    event_effect        effect, and what it changed (orders, side, units, damage)
+    mission_action      unit, side, action, effect, square, objective? / item?
     turn_ended          turn
     match_ended         winner (side or null), reason, mp: [mp0, mp1]
 """
