@@ -218,6 +218,17 @@ class Matches(
             interaction, service_of(interaction).log(channel_of(interaction), count), private=True
         )
 
+    @app_commands.command(
+        name="secondary", description="Your secondary objective this turn (only you see it)"
+    )
+    async def secondary(self, interaction: discord.Interaction[Any]) -> None:
+        member = await player(interaction)
+        await answer(
+            interaction,
+            service_of(interaction).secondary(channel_of(interaction), member),
+            private=True,
+        )
+
     @app_commands.command(name="card", description="A unit's stat card (only you see it)")
     @app_commands.describe(unit="The unit")
     async def card(self, interaction: discord.Interaction[Any], unit: str) -> None:

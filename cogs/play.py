@@ -155,6 +155,23 @@ def leaps_for() -> Autocomplete:
     return complete
 
 
+def mission_actions_for() -> Autocomplete:
+    """The mission actions the unit can perform now."""
+
+    @safely
+    async def complete(interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
+        found = await situation(interaction)
+        if found is None or (unit := chosen_unit(interaction, found[0])) is None:
+            return []
+        state, side = found
+        names = sorted(
+            {c.action for c in legal_of(state, side, (rules.MissionAction,)) if c.unit == unit.id}
+        )
+        return offer(((name, name) for name in names), current)
+
+    return complete
+
+
 def skills_for() -> Autocomplete:
     """The unit's skills that can be used now: "Field Dressing (1 ACT): regain 2 HIT ..."."""
 
@@ -407,6 +424,15 @@ class Play(commands.Cog):
             interaction,
             rules.UseSkill(0, unit.strip(), skill.strip(), target.strip() if target else None),
         )
+
+    @app_commands.command(
+        name="mission", description="Perform one of the mission's actions with a unit"
+    )
+    @app_commands.describe(unit="Your unit", action="The mission action")
+    @app_commands.autocomplete(unit=units_for(rules.MissionAction), action=mission_actions_for())
+    @app_commands.guild_only()
+    async def mission(self, interaction: discord.Interaction[Any], unit: str, action: str) -> None:
+        await self.act(interaction, rules.MissionAction(0, unit.strip(), action.strip()))
 
     @app_commands.command(name="shoot", description="Make a ranged attack")
     @app_commands.describe(

@@ -23,6 +23,7 @@ HELP = """Commands (the same words as the Discord slash commands):
   move UNIT SQUARE [TO]      dash UNIT SQUARE [TO]      end [UNIT]      activate UNIT
   shoot UNIT TARGET [WEAPON] melee UNIT TARGET [WEAPON] turret UNIT TARGET
   door UNIT [TOWARD]         pickup UNIT      drop UNIT      crate UNIT OPTION      delay
+  leap UNIT SQUARE           skill UNIT SKILL [TARGET]  mission UNIT ACTION    secondary
   reroll DIE   modify DIE +1|-1   accept      orders N|never (re-roll failed saves above N TO)
   status   log   card UNIT   undo   draw   concede   export FILE   help   quit
 Quote names with spaces: move "Remus 1" C4. TO is how many Tactical Orders to spend."""
@@ -122,6 +123,7 @@ class Console:
             "undo": lambda: service.request_undo(CHANNEL, member),
             "draw": lambda: service.offer_draw(CHANNEL, member),
             "concede": lambda: service.concede(CHANNEL, member),
+            "secondary": lambda: service.secondary(CHANNEL, member),
         }
         if word == "help":
             self.say(HELP)
@@ -178,6 +180,9 @@ def _game_command(word: str, args: list[str]) -> commands.Command:
         "pickup": lambda: commands.PickUp(0, args[0]),
         "drop": lambda: commands.Drop(0, args[0]),
         "crate": lambda: commands.OpenCrate(0, args[0], args[1]),
+        "mission": lambda: commands.MissionAction(0, args[0], " ".join(args[1:])),
+        "leap": lambda: commands.Leap(0, args[0], args[1]),
+        "skill": lambda: commands.UseSkill(0, args[0], args[1], arg(2)),
         "turret": lambda: commands.UseTurret(0, args[0], args[1]),
         "delay": lambda: commands.Delay(0),
         "reroll": lambda: commands.Reroll(0, _number(args[0])),

@@ -465,3 +465,28 @@ def test_a_draw_has_no_victor() -> None:
     match = drawn(skirm_match({0: [shooter("Remus", "C3")], 1: [shooter("Vex", "C10")]}))
     assert all("Victor" not in names(match, u) for u in ("Remus", "Vex"))
     assert names(match, "Remus") == ["Untouchable", "Veteran"]
+
+
+def test_a_crate_stripped_by_a_mission_action_earns_scavenger() -> None:
+    """Scavenger: 'This Unit opened a Crate'; a mission action that strips a crate counts as
+    opening it (docs/rulings.md, missions)."""
+    from skirmbot.rules.events import Event
+    from skirmbot.rules.medals import medals
+
+    match = skirm_match({0: [unit("Ada", "C3")], 1: [unit("Bo", "L12")]})
+    match.log.append(
+        Event(
+            "mission_action",
+            "Ada strips the crate.",
+            {
+                "unit": "Ada",
+                "side": 0,
+                "action": "Strip",
+                "effect": "salvage",
+                "square": "C3",
+                "item": 0,
+            },
+        )
+    )
+    match.log.append(Event("match_ended", "The end.", {"winner": None, "reason": "", "mp": [0, 0]}))
+    assert "Scavenger" in [m.name for m in medals(match).get("Ada", [])]

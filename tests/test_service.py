@@ -288,3 +288,27 @@ async def test_reading_or_offering_before_the_match_exists_is_refused_in_words(
             await call
     with pytest.raises(ServiceError, match="no opponent yet"):
         await service.offer_draw(CHANNEL, ALICE)
+
+
+async def test_each_player_sees_only_their_own_secondary_objective(store: Store) -> None:
+    """Rulebook Game Cycle: each squad draws a secondary objective, revealed when scored; until
+    then only its owner sees it (/match secondary answers privately)."""
+    service = service_on(store)
+    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB, mission="courier-run")
+    await service.join(CHANNEL, BOB)
+    await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
+    await service.choose_squad(CHANNEL, BOB, "ash-runners")
+    await service.deploy(CHANNEL, ALICE)
+    reveal = await service.deploy(CHANNEL, BOB)
+    mine, theirs = await service.secondary(CHANNEL, ALICE), await service.secondary(CHANNEL, BOB)
+    assert mine.private and theirs.private and "Your secondary objective this turn" in mine.text
+    _, match = await service.view(CHANNEL)
+    assert match is not None
+    from skirmbot.rules import secondaries
+
+    for side, reply in ((0, mine), (1, theirs)):
+        card = secondaries.card_of(match.state, side)
+        assert card is not None and card.name in reply.text
+        assert card.name not in "\n".join(r.text for r in reveal.all())  # nothing public names it
+    with pytest.raises(NotAllowed):
+        await service.secondary(CHANNEL, EVE)

@@ -83,8 +83,10 @@ def battle_of(match: Match) -> Battle:
         if event.kind == "taken_out":
             if _by_an_enemy(data, units):
                 take_outs.append(_take_out(data))
-        elif event.kind == "crate_opened":
-            crates.append(data["unit"])
+        elif event.kind == "crate_opened" or (
+            event.kind == "mission_action" and data.get("item") is not None
+        ):
+            crates.append(data["unit"])  # a crate stripped by a mission action counts as opened
         elif event.kind == "match_ended":
             winner, ended = data.get("winner"), True
     return Battle(units, take_outs, crates, winner, ended)

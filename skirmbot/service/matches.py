@@ -19,7 +19,7 @@ from typing import Any
 from skirmbot import autoplayer, content
 from skirmbot.render.battlemap import MapRenderer
 from skirmbot.render.card import card_png
-from skirmbot.rules import commands
+from skirmbot.rules import commands, secondaries
 from skirmbot.rules.costs import NeedsOrders
 from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import ContentError, IllegalCommand, RulesError
@@ -401,6 +401,22 @@ class MatchService:
         picture = await asyncio.to_thread(card_png, found, squad)
         return Reply(
             f"{found.name} of {squad}", picture=picture, picture_name="card.png", private=True
+        )
+
+    async def secondary(self, channel_id: int, member: Member) -> Reply:
+        """Your squad's secondary objective this turn, shown only to you (rulebook Game Cycle:
+        each squad draws one; it is revealed when scored)."""
+        row = await self._row(channel_id)
+        side = self._seat(row, member)
+        match = await self._live_match(row)
+        if not match.state.mission.secondaries:
+            raise ServiceError("This mission plays without secondary objectives.")
+        card = secondaries.card_of(match.state, side)
+        if card is None:
+            return Reply("Your squad holds no secondary objective right now.", private=True)
+        return Reply(
+            f"Your secondary objective this turn: **{card.name}** ({card.points} MP): {card.text}",
+            private=True,
         )
 
     async def export(self, channel_id: int) -> tuple[str, bytes]:
