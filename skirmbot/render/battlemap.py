@@ -306,6 +306,14 @@ def _draw_objectives(draw: ImageDraw.ImageDraw, state: MatchState, layout: Layou
         draw.text(
             (x1 - 11, y0 + 12), str(index + 1), fill=colour("white"), font=font(14), anchor="mm"
         )
+        if index in state.beacons:  # Signal Fires: a flag in the colour of the squad that armed it
+            _draw_beacon(draw, (x0 + 4, y0 + 2), side_colour(state.beacons[index]))
+
+
+def _draw_beacon(draw: ImageDraw.ImageDraw, at: Point, fill: int) -> None:
+    x, y = at
+    draw.line((x + 2, y, x + 2, y + 20), fill=colour("ink"), width=2)
+    draw.polygon([(x + 3, y), (x + 16, y + 5), (x + 3, y + 10)], fill=fill, outline=colour("ink"))
 
 
 def _draw_items(draw: ImageDraw.ImageDraw, state: MatchState, layout: Layout) -> None:
@@ -516,7 +524,7 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: MatchState, layout: Layout) -
     turn = f"Turn {state.turn} of {state.mission.turns}" if state.turn else "Deployment"
     draw.text(
         (12, 8),
-        f"{turn}  ·  {state.mission.name}  ·  {state.battle_map.name}",
+        f"{turn}  ·  {state.mission.name}  ·  {_headline(state)}",
         fill=colour("header_text"),
         font=font(18),
     )
@@ -528,6 +536,11 @@ def _draw_header(draw: ImageDraw.ImageDraw, state: MatchState, layout: Layout) -
         standing = len(state.on_map(side))
         text = f"{squad.name}: {squad.mp} MP · {squad.orders} TO · {standing} up"
         draw.text((x + 26, 40), text, fill=colour("header_text"), font=font(18))
+
+
+def _headline(state: MatchState) -> str:
+    """This turn's environment event when there is one (it changes what may be done), else the map."""
+    return f"Event: {state.event.name}" if state.event is not None else state.battle_map.name
 
 
 def _whose_turn(state: MatchState) -> str:
