@@ -120,9 +120,8 @@ def test_demo_and_render_commands_write_the_pictures(tmp_path: Path) -> None:
     assert main(["render", str(tmp_path / "match.json"), "--after", "999", "--out", str(out)]) == 2
 
 
-def test_an_armed_beacon_flies_its_squads_flag_and_an_event_names_itself_in_the_header() -> None:
-    """Missions (docs/rulings.md): beacons armed by a squad show in its colour; the turn's
-    environment event replaces the map's name in the header."""
+def test_an_armed_beacon_flies_its_squads_flag() -> None:
+    """Missions (docs/rulings.md): a beacon armed by a squad shows in its colour."""
     match = skirm_match({0: [unit("Ada", "A1")], 1: [unit("Bo", "L12")]}, objectives=["E5", "H8"])
     match.state.beacons[1] = 1
     image = picture(MapRenderer().png(match.state))
