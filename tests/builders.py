@@ -23,14 +23,16 @@ from typing import Any
 import pytest
 
 from skirmbot.rules import turns
-from skirmbot.rules.commands import Command
+from skirmbot.rules.commands import Command, EndActivation
 from skirmbot.rules.dice import ScriptedDice
 from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import IllegalCommand
+from skirmbot.rules.events import Event
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.missions import mission_from_json
 from skirmbot.rules.squads import squad_from_json
 from skirmbot.rules.squares import Square
+from skirmbot.rules.state import ENDED
 
 FLAT_12 = [" ".join(["."] * 12)] * 12
 RIFLE: dict[str, Any] = {"name": "Rifle", "type": "ranged", "roa": 2, "dam": 1, "specials": ["RG8"]}
@@ -146,3 +148,17 @@ def refused(match: Match, command: Command, phrase: str) -> None:
     assert phrase in str(error.value)
     assert match.state.to_json() == before
     assert match.dice.remaining == dice_left  # type: ignore[attr-defined]
+
+
+def pass_turn(match: Match) -> list[Event]:
+    """Every unit ends its activation without acting, until the turn is over."""
+    events: list[Event] = []
+    turn = match.state.turn
+    while match.state.phase != ENDED and match.state.turn == turn:
+        side = match.state.to_act
+        assert side is not None
+        if match.state.activation is not None:
+            events += match.apply(EndActivation(side))
+        else:
+            events += match.apply(EndActivation(side, match.state.ready_units(side)[0].id))
+    return events

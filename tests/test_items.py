@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from builders import refused, skirm_match, unit
+from builders import pass_turn, refused, skirm_match, unit
 
 from skirmbot.rules.commands import (
     Accept,
-    EndActivation,
     Melee,
     SetStandingOrders,
     Shoot,
@@ -21,7 +20,7 @@ from skirmbot.rules.commands import (
 )
 from skirmbot.rules.engine import Match
 from skirmbot.rules.events import Event
-from skirmbot.rules.state import ENDED, TAKEN_OUT
+from skirmbot.rules.state import TAKEN_OUT
 
 
 def of(events: list[Event], kind: str) -> list[dict[str, Any]]:
@@ -38,19 +37,6 @@ def barrel(square: str) -> dict[str, str]:
 
 def turret(square: str) -> dict[str, str]:
     return {"kind": "turret", "square": square, "type": "machine_gun"}
-
-
-def pass_turn(match: Match) -> list[Event]:
-    events: list[Event] = []
-    turn = match.state.turn
-    while match.state.phase != ENDED and match.state.turn == turn:
-        side = match.state.to_act
-        assert side is not None
-        if match.state.activation is not None:
-            events += match.apply(EndActivation(side))
-        else:
-            events += match.apply(EndActivation(side, match.state.ready_units(side)[0].id))
-    return events
 
 
 # --- barrels ---------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import random
 from typing import Any
 
 import pytest
-from builders import FLAT_12, refused, skirm_match, unit
+from builders import FLAT_12, pass_turn, refused, skirm_match, unit
 
 from skirmbot import autoplayer, content
 from skirmbot.demo import default_content, new_demo_match, play_out
@@ -46,20 +46,6 @@ MISSIONS = content.names("missions")
 
 def of(events: list[Event], kind: str) -> list[dict[str, Any]]:
     return [e.data for e in events if e.kind == kind]
-
-
-def pass_turn(match: Match) -> list[Event]:
-    """Every unit ends its activation without acting, until the turn is over."""
-    events: list[Event] = []
-    turn = match.state.turn
-    while match.state.phase != ENDED and match.state.turn == turn:
-        side = match.state.to_act
-        assert side is not None
-        if match.state.activation is not None:
-            events += match.apply(EndActivation(side))
-        else:
-            events += match.apply(EndActivation(side, match.state.ready_units(side)[0].id))
-    return events
 
 
 def table(effect: str, value: int | None = None, name: str = "Weather") -> list[dict[str, Any]]:

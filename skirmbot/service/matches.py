@@ -217,15 +217,20 @@ class MatchService:
                 if placements is None
                 else commands.Deploy(side, placements)
             )
-            try:
-                match.apply(command)  # checked against a scratch copy: nothing is revealed
-            except IllegalCommand as error:
-                raise ServiceError(str(error)) from error
-            hidden[str(side)] = command.to_json()
+            self._hide(row, DEPLOY, match, command)
             if len(hidden) < 2:
                 await self._save(row)
                 return Reply(f"{member.name} has deployed (hidden until both squads are down).")
             return await self._reveal_deployments(row)
+
+    def _hide(self, row: MatchRow, stage: str, scratch: Match, command: commands.Command) -> None:
+        """Check a deployment or infiltration on a scratch copy of the match, then keep it
+        hidden in the set-up until the bot reveals all of them together."""
+        try:
+            scratch.apply(command)
+        except IllegalCommand as error:
+            raise ServiceError(str(error)) from error
+        row.setup.setdefault(HIDDEN[stage], {})[str(command.side)] = command.to_json()
 
     async def _submit_infiltration(
         self, row: MatchRow, member: Member, side: int, placements: dict[str, str] | None
@@ -243,11 +248,7 @@ class MatchService:
             if placements is None
             else commands.Infiltrate(side, placements)
         )
-        try:
-            match.apply(command)  # checked against a scratch copy: nothing is revealed
-        except IllegalCommand as error:
-            raise ServiceError(str(error)) from error
-        hidden[str(side)] = command.to_json()
+        self._hide(row, INFILTRATE, match, command)
         if any(str(other) not in hidden for other in infiltrating_sides(match)):
             await self._save(row)
             return Reply(
