@@ -163,15 +163,6 @@ def public(interaction: Interaction) -> list[Message]:
     return [m for m in interaction.messages if not m.ephemeral]
 
 
-def synced_choices(fake: FakeDiscord, command: str, option: str) -> list[Any]:
-    """The fixed choices the bot registered for an option, e.g. the shipped squads."""
-    node: dict[str, Any] = next(c for c in fake.commands if c["name"] == command.split()[0])
-    for word in command.split()[1:]:
-        node = next(o for o in node["options"] if o["name"] == word)
-    found = next(o for o in node["options"] if o["name"] == option)
-    return [choice["value"] for choice in found.get("choices", [])]
-
-
 def clean(log: str) -> None:
     assert "Traceback" not in log, log
     assert " ERROR " not in log, log
@@ -185,8 +176,8 @@ async def practice_match(bot: Bot) -> Interaction:
     assert not new.messages[0].ephemeral, new.text
     assert "match" in new.text.lower(), new.text
 
-    squads = synced_choices(fake, "match squad", "name")
-    assert squads, "the bot registered no shipped squads as choices"
+    squads = await choices(bot, "match squad", "name")
+    assert squads, "the bot's autocomplete offered no shipped squads"
     squad = await say(bot, "match squad", name=squads[0])
     assert public(squad), squad.text
 
