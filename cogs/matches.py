@@ -260,8 +260,9 @@ class Matches(
         name="export", description="The match record as a file (replay it with skirmbot replay)"
     )
     async def export(self, interaction: discord.Interaction[Any]) -> None:
+        member = await player(interaction)
         name, data = await in_time(
-            interaction, service_of(interaction).export(channel_of(interaction))
+            interaction, service_of(interaction).export(channel_of(interaction), member)
         )
         await send(
             interaction, f"The record of this channel's match: {name}.", files=[_file(name, data)]

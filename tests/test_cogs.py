@@ -345,7 +345,9 @@ async def test_concede_asks_for_confirmation(world: World) -> None:
 
 async def test_export_returns_the_record_as_a_file(world: World) -> None:
     await world.started()
-    exported = await world.bob.slash(world.channel, "match export")
+    early = await world.bob.slash(world.channel, "match export")
+    assert early.ephemeral and "dice seed" in said(early).content  # mid-match: not for players
+    exported = await world.admin.slash(world.channel, "match export")  # a moderator may
     [attachment] = said(exported).attachments
     assert attachment.filename.startswith("skirm-match-") and attachment.filename.endswith(".json")
 

@@ -420,8 +420,15 @@ class MatchService:
             private=True,
         )
 
-    async def export(self, channel_id: int) -> tuple[str, bytes]:
+    async def export(self, channel_id: int, member: Member | None = None) -> tuple[str, bytes]:
+        """The match record as a file. It holds the dice seed, which tells every roll to come,
+        so players get it once the match is over; moderators (adjudicating) at any time."""
         row = await self._row(channel_id, active_only=False)
+        if row.active and not (member is not None and member.moderator):
+            raise ServiceError(
+                "The record holds the dice seed, so it can be exported once the match is over "
+                "(moderators can export it at any time). /match log shows what has happened so far."
+            )
         return f"skirm-match-{row.id}.json", MatchRecord.from_json(row.record).dumps().encode()
 
     async def view(self, channel_id: int) -> tuple[MatchRow, Match | None]:
