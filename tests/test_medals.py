@@ -153,20 +153,35 @@ def test_taking_out_another_enemy_after_the_leader_fell_is_no_avenger() -> None:
 
 
 # --- Berserker and Bloodthirsty --------------------------------------------------------------------
-def melee_match(victims: int) -> Match:
-    """Remus (ACT 4, 2 TO) cuts down `victims` adjacent enemies: Melee costs 1, 2, then 3."""
-    around = ["F7", "G6", "E6"][:victims]
+def take_outs(kind: str, victims: int) -> Match:
+    """Remus (ACT 4, 2 TO) takes out `victims` enemies in melee (adjacent ones) or at range
+    (far ones): each attack costs 1, 2, then 3."""
+    if kind == "melee":
+        squares, remus, attack = ["F7", "G6", "E6"], shooter("Remus", "F6", BLADE, act=4), Melee
+    else:
+        squares, remus, attack = ["B10", "F10", "J10"], shooter("Remus", "F3", act=4), Shoot
     match = skirm_match(
         {
-            0: [shooter("Remus", "F6", BLADE, act=4)],
-            1: [frail("Vex", "L12"), *(frail(f"B{n}", sq) for n, sq in enumerate(around, 1))],
+            0: [remus],
+            1: [
+                frail("Vex", "L12"),
+                *(frail(f"B{n}", sq) for n, sq in enumerate(squares[:victims], 1)),
+            ],
         },
         orders=(2, 0),
         faces=TAKE_OUT * victims,
     )
     for n in range(1, victims + 1):
-        match.apply(Melee(0, "Remus", f"B{n}", orders=2 if n == 3 else 0))
+        match.apply(attack(0, "Remus", f"B{n}", orders=2 if n == 3 else 0))
     return conceded_by(match, 1)
+
+
+def melee_match(victims: int) -> Match:
+    return take_outs("melee", victims)
+
+
+def ranged_match(victims: int) -> Match:
+    return take_outs("ranged", victims)
 
 
 def test_berserker_took_three_enemies_out_in_melee() -> None:
@@ -347,22 +362,6 @@ def test_one_damage_to_spare_is_not_merciless() -> None:
 
 
 # --- Marksman ------------------------------------------------------------------------------------
-def ranged_match(victims: int) -> Match:
-    """Remus (ACT 4, 2 TO) shoots `victims` enemies: Ranged Attack costs 1, 2, then 3."""
-    far = ["B10", "F10", "J10"][:victims]
-    match = skirm_match(
-        {
-            0: [shooter("Remus", "F3", act=4)],
-            1: [frail("Vex", "L12"), *(frail(f"B{n}", sq) for n, sq in enumerate(far, 1))],
-        },
-        orders=(2, 0),
-        faces=TAKE_OUT * victims,
-    )
-    for n in range(1, victims + 1):
-        match.apply(Shoot(0, "Remus", f"B{n}", orders=2 if n == 3 else 0))
-    return conceded_by(match, 1)
-
-
 def test_marksman_took_three_enemies_out_with_ranged_attacks() -> None:
     """Rulebook Marksman (2 XP): 3 or more enemies out with Ranged attacks in the same battle."""
     match = ranged_match(3)
