@@ -21,7 +21,6 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from cogs.common import answer, bot_of, channel_of, player, position, service_of
 from skirmbot.rules import commands as rules
 from skirmbot.rules.errors import RulesError
 from skirmbot.service import (
@@ -32,6 +31,8 @@ from skirmbot.service import (
     Reply,
     ServiceError,
 )
+
+from .common import answer, bot_of, channel_of, player, position, service_of
 
 log = logging.getLogger("skirmbot.discord")
 

@@ -162,7 +162,7 @@ async def answer(
 
 
 async def post(interaction: discord.Interaction[Any], replies: Sequence[Reply]) -> None:
-    from cogs.buttons import choice_view  # the buttons module builds on this one
+    from .buttons import choice_view  # the buttons module builds on this one
 
     anchor = await _anchor(interaction) if any(reply.choices for reply in replies) else None
     for reply in replies:

@@ -4,7 +4,7 @@ The work is done by the pure modules in `skirmbot.dice`; this cog only reads the
 answers. A bad expression or option gets an ephemeral answer with the module's message, never a
 traceback; answers never ping anyone but the members a roll-off names.
 
-Load it with `await bot.load_extension("cogs.dice")`. The odds for a unit's targets need the
+Load it with `await bot.load_extension("skirmbot.cogs.dice")`. The odds for a unit's targets need the
 game bot: a `bot.service` (`skirmbot.service.MatchService`) to find the channel's match.
 """
 

@@ -15,9 +15,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.buttons import spend_view
-from cogs.common import send
 from skirmbot.service import NeedsConfirmation, ServiceError
+
+from .buttons import spend_view
+from .common import send
 
 log = logging.getLogger("skirmbot.discord")
 

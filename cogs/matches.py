@@ -10,8 +10,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.buttons import concede_view
-from cogs.common import (
+from skirmbot import content
+from skirmbot.rules.errors import RulesError
+from skirmbot.service import Member, NotAllowed, ServiceError
+from skirmbot.service.campaigns import CampaignService
+from skirmbot.store import MatchRow
+from skirmbot.timers.clock import HOUR, ON_MISS, ControlsError, TimeControls
+
+from .buttons import concede_view
+from .common import (
     MODERATOR_ROLE,
     answer,
     asker,
@@ -23,12 +30,6 @@ from cogs.common import (
     send,
     service_of,
 )
-from skirmbot import content
-from skirmbot.rules.errors import RulesError
-from skirmbot.service import Member, NotAllowed, ServiceError
-from skirmbot.service.campaigns import CampaignService
-from skirmbot.store import MatchRow
-from skirmbot.timers.clock import HOUR, ON_MISS, ControlsError, TimeControls
 
 SETUP = "setup"  # a match's status before both squads are chosen (skirmbot.store)
 

@@ -15,8 +15,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import answer, asker, channel_of, player, service_of
-from cogs.errors import context, log
 from skirmbot.rules import commands as rules
 from skirmbot.rules.actions import CRATE_OPTIONS
 from skirmbot.rules.cards import MELEE, RANGED
@@ -25,6 +23,9 @@ from skirmbot.rules.legal import attack_targets, legal_commands, reachable_squar
 from skirmbot.rules.squares import Square
 from skirmbot.rules.state import MatchState, UnitState
 from skirmbot.service import ServiceError
+
+from .common import answer, asker, channel_of, player, service_of
+from .errors import context, log
 
 Choice = app_commands.Choice
 T = TypeVar("T", str, int)

@@ -9,9 +9,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import answer, service_of
-from cogs.matches import read_squad_file
 from skirmbot.service.campaigns import CampaignService
+
+from .common import answer, service_of
+from .matches import read_squad_file
 
 
 def campaigns(interaction: discord.Interaction[Any]) -> CampaignService:

@@ -13,8 +13,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import answer, channel_of, player, post_to_channel, send, service_of
 from skirmbot.service import Reply, timing
+
+from .common import answer, channel_of, player, post_to_channel, send, service_of
 
 
 @app_commands.guild_only()

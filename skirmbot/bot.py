@@ -31,13 +31,13 @@ log = logging.getLogger("skirmbot.bot")
 
 # Loaded in this order: the error handler first, so nothing runs before it is in place.
 EXTENSIONS: tuple[str, ...] = (
-    "cogs.errors",
-    "cogs.buttons",
-    "cogs.matches",
-    "cogs.play",
-    "cogs.timers",
-    "cogs.squads",
-    "cogs.dice",
+    "skirmbot.cogs.errors",
+    "skirmbot.cogs.buttons",
+    "skirmbot.cogs.matches",
+    "skirmbot.cogs.play",
+    "skirmbot.cogs.timers",
+    "skirmbot.cogs.squads",
+    "skirmbot.cogs.dice",
 )
 DEFAULT_DB = "skirmbot.db"
 EXIT_OK, EXIT_FAILED, EXIT_CONFIG = 0, 1, 2

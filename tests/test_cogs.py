@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,11 +15,8 @@ from pathlib import Path
 import discord
 import pytest
 import simcord
+import skirmbot.cogs.common  # noqa: E402
 
-# `cogs` sits at the repository's top; the bot loads it by module name.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import cogs.common  # noqa: E402
 from skirmbot import autoplayer, content  # noqa: E402
 from skirmbot.bot import SkirmBot, make_bot  # noqa: E402
 from skirmbot.rules.legal import reachable_squares  # noqa: E402
@@ -391,7 +387,7 @@ async def test_a_slow_answer_is_deferred_then_posted(
         await asyncio.sleep(5)  # past DEFER_AFTER: Discord would drop an unanswered interaction
         return Reply("Here is the map.", picture=PNG)
 
-    monkeypatch.setattr(cogs.common, "DEFER_AFTER", 0.01)  # keep the test quick
+    monkeypatch.setattr(skirmbot.cogs.common, "DEFER_AFTER", 0.01)  # keep the test quick
     monkeypatch.setattr(world.bot.service, "status", slow)
     result = await world.bob.slash(world.channel, "match status")
     await world.env.advance_time(6)
@@ -408,7 +404,7 @@ async def test_a_slow_refusal_after_a_public_deferral_is_still_private(
         await asyncio.sleep(5)
         raise ServiceError("Not now.")
 
-    monkeypatch.setattr(cogs.common, "DEFER_AFTER", 0.01)  # keep the test quick
+    monkeypatch.setattr(skirmbot.cogs.common, "DEFER_AFTER", 0.01)  # keep the test quick
     monkeypatch.setattr(world.bot.service, "status", slow_refusal)
     result = await world.bob.slash(world.channel, "match status")
     await world.env.advance_time(6)
@@ -427,7 +423,7 @@ async def test_a_slow_turn_change_still_pings_with_a_new_message(
         await asyncio.sleep(5)
         return Reply("Your turn.", ping=world.alice.id)
 
-    monkeypatch.setattr(cogs.common, "DEFER_AFTER", 0.01)  # keep the test quick
+    monkeypatch.setattr(skirmbot.cogs.common, "DEFER_AFTER", 0.01)  # keep the test quick
     monkeypatch.setattr(world.bot.service, "status", slow)
     result = await world.bob.slash(world.channel, "match status")
     await world.env.advance_time(6)

@@ -11,15 +11,11 @@ command's names, descriptions and choice values together; at most 100 top-level 
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the top-level `cogs` package
 
 from skirmbot.bot import make_bot  # noqa: E402
 

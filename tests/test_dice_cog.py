@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import discord
@@ -12,15 +10,11 @@ import pytest
 import simcord
 from builders import skirm_match, unit
 from discord.ext import commands
+from skirmbot.cogs.dice import DiceCog  # noqa: E402
 
 from skirmbot.rules.dice import ScriptedDice
 from skirmbot.rules.engine import Match
 from skirmbot.service.errors import ServiceError
-
-# `cogs` is a folder at the repository's top, loaded by module name like the game bot does.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from cogs.dice import DiceCog  # noqa: E402
 
 
 class FakeService:
@@ -202,7 +196,7 @@ async def test_match_odds_without_a_match(table: Table) -> None:
 async def test_the_extension_loads_every_command() -> None:
     class Plain(commands.Bot):
         async def setup_hook(self) -> None:
-            await self.load_extension("cogs.dice")
+            await self.load_extension("skirmbot.cogs.dice")
             await self.tree.sync()
 
     bot = Plain(command_prefix="!", intents=discord.Intents.default())

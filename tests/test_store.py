@@ -111,7 +111,7 @@ async def test_fresh_database_gets_every_migration_recorded(db_path: Path) -> No
 async def test_shipped_migrations_are_found_through_the_package() -> None:
     names = [migration.name for migration in discover()]
     assert names[0] == "001_initial.sql"
-    assert files("migrations").joinpath("001_initial.sql").is_file()
+    assert files("skirmbot.migrations").joinpath("001_initial.sql").is_file()
 
 
 async def test_reopening_applies_nothing_again(db_path: Path) -> None:

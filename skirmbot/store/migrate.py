@@ -21,7 +21,7 @@ from importlib.resources.abc import Traversable
 
 import aiosqlite
 
-MIGRATIONS_PACKAGE = "migrations"
+MIGRATIONS_PACKAGE = "skirmbot.migrations"
 MIGRATION_FILE = re.compile(r"^(\d+)_([A-Za-z0-9_]+)\.sql$")
 
 BOOKKEEPING_TABLE = """
