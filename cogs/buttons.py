@@ -97,7 +97,7 @@ class MatchButton(
         try:
             await self.click(interaction)
         except Exception as error:  # handed to the one error handler, as commands' errors are
-            await interaction.client.tree.on_error(interaction, error)  # type: ignore[attr-defined]
+            await interaction.client.tree.on_error(interaction, error)
 
     async def click(self, interaction: discord.Interaction[Any]) -> None:
         service, channel = service_of(interaction), channel_of(interaction)
