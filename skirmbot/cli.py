@@ -1,19 +1,69 @@
-"""The `skirmbot` command line: replay records and play the offline demo."""
+"""The `skirmbot` command line: replay records and play the offline demo.
+
+A mistake in what the user asked for (a missing or unreadable file, a folder given as a file, a
+record that is not one, a bad number, an unknown unit) prints one plain line to stderr and exits
+with 2; a record whose replay meets an illegal command exits with 1 and says which command.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
+from typing import NoReturn
 
+from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.record import MatchRecord, ReplayError, replay
+from skirmbot.rules.state import DEPLOYMENT
+
+EXIT_ILLEGAL = 1  # a replay met an illegal command
+EXIT_USAGE = 2  # the user's mistake: arguments, files
+EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report it
+MAX_SEED = 2**63 - 1  # seeds are kept in SQLite and JSON as whole numbers
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="skirmbot", description="Play Skirm play-by-post.")
+class UsageError(Exception):
+    """The user asked for something that cannot be done; the message says what and why."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a mistake as a UsageError (one line) instead of exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _seed(text: str) -> int:
+    try:
+        seed = int(text)
+    except ValueError:
+        seed = -1
+    if not 0 <= seed <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a seed: use a whole number from 0 to {MAX_SEED}")
+    return seed
+
+
+def _activation(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not an activation: use 0 (as deployed), 1 (after the first activation), 2, ..."
+        )
+    return number
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="skirmbot", description="Play Skirm play-by-post.")
     sub = parser.add_subparsers(dest="command")
     p_replay = sub.add_parser("replay", help="replay a match record and print its event log")
     p_replay.add_argument("record", type=Path)
@@ -21,30 +71,46 @@ def main(argv: list[str] | None = None) -> int:
         "--json", action="store_true", help="print the final state as JSON instead"
     )
     p_demo = sub.add_parser("demo", help="the automatic player plays a whole match against itself")
-    p_demo.add_argument("--seed", type=int, default=1)
-    p_demo.add_argument("--out", type=Path, default=Path("out/demo"))
-    p_console = sub.add_parser("console", help="play a match here in the terminal (hot-seat or against the bot)")
-    p_console.add_argument("--practice", action="store_true", help="play against the automatic player")
-    p_console.add_argument("--out", type=Path, default=Path("out/console"), help="where the pictures go")
-    p_console.add_argument("--db", default=":memory:", help="SQLite file to keep the match in")
-    p_console.add_argument("--seed", type=int, default=None)
+    p_demo.add_argument("--seed", type=_seed, default=1, help="the dice seed (default 1)")
+    p_demo.add_argument(
+        "--out", type=Path, default=Path("out/demo"), help="the folder to write (default out/demo)"
+    )
+    p_console = sub.add_parser(
+        "console", help="play a match here in the terminal (hot-seat or against the bot)"
+    )
+    p_console.add_argument(
+        "--practice", action="store_true", help="play against the automatic player"
+    )
+    p_console.add_argument(
+        "--out", type=Path, default=Path("out/console"), help="where the pictures and the record go"
+    )
+    p_console.add_argument(
+        "--db", default=":memory:", help="SQLite file to keep the match in (run again to go on)"
+    )
+    p_console.add_argument("--seed", type=_seed, default=None, help="the dice seed")
     p_render = sub.add_parser(
         "render", help="draw the battlemap (or a stat card) from a match record"
     )
     p_render.add_argument("record", type=Path)
     p_render.add_argument(
         "--after",
-        type=int,
+        type=_activation,
         default=None,
         help="after this activation (0: as deployed; default: the end)",
     )
     p_render.add_argument(
         "--card", metavar="UNIT", help="draw this unit's stat card instead of the map"
     )
-    p_render.add_argument("--out", type=Path, required=True, help="the PNG file to write")
+    p_render.add_argument(
+        "--out", type=Path, required=True, help="the PNG file to write (its folder is made)"
+    )
     sub.add_parser("run", help="run the Discord bot (DISCORD_TOKEN from the environment or .env)")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
     try:
+        args = _parser().parse_args(argv)
         if args.command == "replay":
             return _replay(args.record, args.json)
         if args.command == "demo":
@@ -56,33 +122,96 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "run":
             return _run_bot()
         return _default()
-    except RulesError as error:
-        print(f"skirmbot: {error}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        # The reader went away (`skirmbot replay x.json | head`): stop quietly, as Unix tools do.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
-
-
-def _read_record(path: Path) -> MatchRecord:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise RulesError(f"cannot read {path}: {error.strerror}") from error
-    return MatchRecord.loads(text)
-
-
-def _replay(path: Path, as_json: bool) -> int:
-    record = _read_record(path)
-    try:
-        match = replay(record)
+    except SystemExit as done:  # --help
+        return done.code if isinstance(done.code, int) else EXIT_USAGE
     except ReplayError as error:
         print(
             f"skirmbot: replay stopped at command {error.position}: {error.reason}", file=sys.stderr
         )
         print(f"  the command: {json.dumps(error.command)}", file=sys.stderr)
-        return 1
+        return EXIT_ILLEGAL
+    except (UsageError, RulesError) as error:
+        print(f"skirmbot: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("\nskirmbot: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (`skirmbot replay x.json | head`): stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as error:  # a file we were told to write cannot be written
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"skirmbot: {where}{error.strerror or error}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+# --- files -----------------------------------------------------------------------------------
+def _read_record(path: Path) -> MatchRecord:
+    if path.is_dir():
+        raise UsageError(f"{path} is a folder, not a match record (such as {path / 'match.json'}).")
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise UsageError(f"cannot read {path}: there is no such file.") from None
+    except UnicodeDecodeError:
+        raise UsageError(
+            f"{path} is not a match record: it is not text (a record is JSON, like the match.json "
+            "that skirmbot demo writes)."
+        ) from None
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}.") from None
+    with _record_errors(path):
+        return MatchRecord.loads(text)
+
+
+def _replayed(path: Path, record: MatchRecord) -> Match:
+    """The match at the end of the record; ReplayError for an illegal command in it."""
+    with _record_errors(path):
+        return replay(record)
+
+
+@contextlib.contextmanager
+def _record_errors(path: Path) -> Iterator[None]:
+    """A record's content the rules reject, named with its file; a malformed one the checks
+    missed is still the file's fault, not a crash."""
+    try:
+        yield
+    except ReplayError:
+        raise
+    except RulesError as error:
+        raise UsageError(f"{path}: {error}") from error
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        raise UsageError(f"{path} is not a valid match record ({type(error).__name__}: {error}).") from error
+
+
+def _folder(folder: Path, option: str) -> Path:
+    """Make the folder (and its parents) to write into; UsageError when it cannot be one."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{option} {folder} is a file, not a folder.")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"cannot make the folder {folder} for {option}: {error.strerror or error}.") from None
+    return folder
+
+
+def _write(path: Path, data: bytes | str, option: str) -> None:
+    if path.is_dir():
+        raise UsageError(f"{option} {path} is a folder; give a file name, such as {path / 'battlemap.png'}.")
+    _folder(path.parent, option)
+    try:
+        if isinstance(data, str):
+            path.write_text(data, encoding="utf-8")
+        else:
+            path.write_bytes(data)
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror or error}.") from None
+
+
+# --- the commands ----------------------------------------------------------------------------
+def _replay(path: Path, as_json: bool) -> int:
+    match = _replayed(path, _read_record(path))
     if as_json:
         print(json.dumps(match.state.to_json(), indent=1, ensure_ascii=False))
     else:
@@ -94,22 +223,16 @@ def _replay(path: Path, as_json: bool) -> int:
 
 def _demo(seed: int, out: Path) -> int:
     """Play the demo; write the record, a picture after every activation and the animation."""
-    from skirmbot.demo import play_demo
-    from skirmbot.render.battlemap import MapRenderer
-    from skirmbot.render.replay import activation_steps, animation
+    from skirmbot.demo import play_demo, write_demo
 
+    _folder(out, "--out")
     match, record = play_demo(seed)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "match.json").write_text(record.dumps(), encoding="utf-8")
-    renderer = MapRenderer()
-    for number, (state, events) in enumerate(activation_steps(record)):
-        (out / f"activation-{number:03d}.png").write_bytes(renderer.png(state, events))
-    (out / "replay.gif").write_bytes(animation(record, renderer))
+    last = write_demo(record, out)
     assert match.state.result is not None
     print(match.state.result.reason)
     print(
-        f"{len(record.commands)} commands, {number} activations; wrote {out}/match.json, "
-        f"activation-000.png to activation-{number:03d}.png and replay.gif"
+        f"{len(record.commands)} commands, {last} activations; wrote {out}/match.json, "
+        f"activation-000.png to activation-{last:03d}.png and replay.gif"
     )
     return 0
 
@@ -119,12 +242,19 @@ def _render(path: Path, after: int | None, card: str | None, out: Path) -> int:
     from skirmbot.render.card import card_png
     from skirmbot.render.replay import match_after
 
-    match, events = match_after(_read_record(path), after)
+    if out.is_dir():
+        raise UsageError(f"--out {out} is a folder; give a file name, such as {out / 'battlemap.png'}.")
+    record = _read_record(path)
+    if _replayed(path, record).state.phase == DEPLOYMENT:
+        raise UsageError(f"{path}: the match has not been deployed yet, so there is nothing to draw.")
+    with _record_errors(path):
+        match, events = match_after(record, after)
     if card is None:
-        out.write_bytes(MapRenderer().png(match.state, events))
+        picture = MapRenderer().png(match.state, events)
     else:
         unit = match.state.unit(card)
-        out.write_bytes(card_png(unit, match.state.squads[unit.side].name))
+        picture = card_png(unit, match.state.squads[unit.side].name)
+    _write(out, picture, "--out")
     print(f"wrote {out}")
     return 0
 
@@ -132,9 +262,40 @@ def _render(path: Path, after: int | None, card: str | None, out: Path) -> int:
 def _console(practice: bool, out: Path, db: str, seed: int | None) -> int:
     import asyncio
 
-    from skirmbot.console import run_console
+    from skirmbot.console import ConsoleError, run_console
 
-    return asyncio.run(run_console(practice, out, db, seed=seed))
+    _folder(out, "--out")
+    if db != ":memory:":
+        if Path(db).is_dir():
+            raise UsageError(f"--db {db} is a folder; give a file name, such as {Path(db) / 'skirmbot.db'}.")
+        _folder(Path(db).parent, "--db")
+    if sys.stdin.isatty():
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401  (line editing and history at the prompts)
+    try:
+        with _interrupts_at_the_prompt():
+            return asyncio.run(run_console(practice, out, db, seed=seed))
+    except ConsoleError as error:
+        raise UsageError(str(error)) from error
+
+
+@contextlib.contextmanager
+def _interrupts_at_the_prompt() -> Iterator[None]:
+    """asyncio.run turns Ctrl-C into a cancellation the blocked prompt never sees; with a
+    handler of our own it raises KeyboardInterrupt at the prompt, which the console answers."""
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGINT, interrupt)
+    except ValueError:  # not the main thread: leave the signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _default() -> int:

@@ -2,175 +2,480 @@
 
 Hot-seat (two players at one keyboard: the prompt names whose turn it is) or against the
 automatic player. The command words are the slash commands' names: `move Halden C4`,
-`shoot Halden Vex`, `end`, `match status`... and the battlemap is written as a PNG after each
-activation.
+`shoot Halden Vex`, `end`, `status`... and the battlemap is written as a PNG after each
+activation. Every prompt answers `help`; a mistake is explained and the prompt asks again;
+`quit`, end of input (Ctrl-D) and Ctrl-C leave cleanly. When the match is over its record is
+written next to the pictures.
 """
 
 from __future__ import annotations
 
+import re
 import shlex
-from collections.abc import Awaitable, Callable
+import sqlite3
+import sys
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
-from skirmbot import content
+from skirmbot import autoplayer, content
 from skirmbot.rules import commands
-from skirmbot.service import MatchService, Member, NeedsConfirmation, Reply, ServiceError
-from skirmbot.store import Store
+from skirmbot.rules.engine import Match
+from skirmbot.rules.record import MatchRecord, replay
+from skirmbot.service import AUTOMATIC, MatchService, Member, NeedsConfirmation, Reply, ServiceError
+from skirmbot.service.matches import (
+    AUTOMATIC_NAME,
+    DEPLOY,
+    DEPLOYING,
+    HIDDEN,
+    SETUP,
+    infiltrating_sides,
+)
+from skirmbot.store import MatchRow, Store, StoreError
 
 CHANNEL, GUILD = 1, 1
 PLAYERS = (Member(1, "Player 1"), Member(2, "Player 2"))
+NAMES = {**{player.id: player.name for player in PLAYERS}, AUTOMATIC: AUTOMATIC_NAME}
+EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report it
+
+# What can be typed at the main prompt, and how many words each needs.
+USAGE = {
+    "move": "move UNIT SQUARE [TO]",
+    "dash": "dash UNIT SQUARE [TO]",
+    "leap": "leap UNIT SQUARE",
+    "shoot": "shoot UNIT TARGET [WEAPON]",
+    "melee": "melee UNIT TARGET [WEAPON]",
+    "turret": "turret UNIT TARGET",
+    "skill": "skill UNIT SKILL [TARGET]",
+    "door": "door UNIT [TOWARD]",
+    "pickup": "pickup UNIT",
+    "drop": "drop UNIT",
+    "crate": "crate UNIT OPTION",
+    "mission": "mission UNIT ACTION",
+    "activate": "activate UNIT",
+    "end": "end [UNIT]",
+    "delay": "delay",
+    "reroll": "reroll DIE",
+    "modify": "modify DIE +1|-1",
+    "accept": "accept",
+    "orders": "orders N|never",
+    "status": "status",
+    "log": "log",
+    "card": "card UNIT",
+    "secondary": "secondary",
+    "undo": "undo",
+    "draw": "draw",
+    "concede": "concede",
+    "export": "export FILE",
+    "help": "help [WORD]",
+    "quit": "quit",
+}
 HELP = """Commands (the same words as the Discord slash commands):
   move UNIT SQUARE [TO]      dash UNIT SQUARE [TO]      end [UNIT]      activate UNIT
   shoot UNIT TARGET [WEAPON] melee UNIT TARGET [WEAPON] turret UNIT TARGET
   door UNIT [TOWARD]         pickup UNIT      drop UNIT      crate UNIT OPTION      delay
   leap UNIT SQUARE           skill UNIT SKILL [TARGET]  mission UNIT ACTION    secondary
   reroll DIE   modify DIE +1|-1   accept      orders N|never (re-roll failed saves above N TO)
-  status   log   card UNIT   undo   draw   concede   export FILE   help   quit
-Quote names with spaces: move "Remus 1" C4. TO is how many Tactical Orders to spend."""
+  status   log   card UNIT   undo   draw   concede   help [WORD]   quit
+Quote names with spaces: move "Remus 1" C4. TO is how many Tactical Orders to spend.
+The record is written next to the pictures when the match is over."""
+# Sentences about the turn clock, which the console does not run.
+_CLOCK = re.compile(r"^Time controls: .*$\n?|\s*Time runs out <t:-?\d+(?::[tTdDfFR])?>\.", re.M)
+_SQUARE = re.compile(r"^[A-Za-z]{1,2}\d{1,2}$")
 
 Ask = Callable[[str], str]
 Say = Callable[[str], None]
+Squad = str | dict[str, Any]  # a shipped squad's name, or a squad file's data
+
+
+class ConsoleError(Exception):
+    """The console cannot start (its database cannot be used, or the match cannot be set up);
+    the message says why."""
+
+
+class _Leave(Exception):
+    """The players leave the console: quit, end of input or Ctrl-C."""
+
+    def __init__(self, code: int, why: str) -> None:
+        super().__init__(why)
+        self.code, self.why = code, why
+
+
+def terminal_ask(prompt: str) -> str:
+    """input(), echoing the line when it does not come from a terminal (a pipe, a file), so
+    the transcript reads like a session."""
+    line = input(prompt)
+    if not sys.stdin.isatty():
+        print(line)
+    return line
 
 
 class Console:
     def __init__(
-        self, service: MatchService, out: Path, practice: bool, ask: Ask, say: Say
+        self,
+        service: MatchService,
+        out: Path,
+        practice: bool,
+        ask: Ask,
+        say: Say,
+        kept_in: str | None = None,
     ) -> None:
         self.service, self.out, self.practice = service, out, practice
         self.ask, self.say = ask, say
+        self.kept_in = kept_in  # the database file the match is kept in (None: in memory)
         self.pictures = 0
+        self.helped = False  # the command list is shown once, when the first turn begins
 
-    async def play(self, squads: tuple[str, str], mission: str, battle_map: str) -> int:
-        await self._show(
-            await self.service.create(
-                GUILD,
-                CHANNEL,
-                PLAYERS[0],
-                practice=self.practice,
-                mission=mission,
-                battle_map=battle_map,
-            )
-        )
-        if not self.practice:
-            await self._show(await self.service.join(CHANNEL, PLAYERS[1]))
-        for member, squad in zip(self._humans(), squads, strict=False):
-            await self._show(await self.service.choose_squad(CHANNEL, member, squad))
-        for member in self._humans():
-            await self._deploy(member)
-        self.say(HELP)
-        while True:
-            if await self.service.store.active_match(CHANNEL) is None:
-                return 0  # the match ended (or was conceded)
-            row, match = await self.service.view(CHANNEL)
-            if match is None:
-                return 0
-            member = self._whose_turn(row.players, match.state.to_act)
+    async def play(self, squads: tuple[Squad, Squad], mission: str, battle_map: str) -> int:
+        """Play (or go on with) the channel's match until it ends or the players leave."""
+        try:
             try:
-                line = self.ask(
-                    f"[{match.state.squads[row.players.index(member.id)].name}] {member.name}> "
+                await self._set_up(squads, mission, battle_map)
+            except ServiceError as error:  # a mission, map or squad that cannot play
+                raise ConsoleError(f"cannot start the match: {self._plain(str(error))}") from error
+            while True:
+                row = await self.service.store.active_match(CHANNEL)
+                if row is None:
+                    await self._finished()
+                    return 0
+                if row.status == DEPLOYING:
+                    await self._deployment(row)
+                else:
+                    await self._turn()
+        except _Leave as leave:
+            self.say(f"{leave.why} {self._kept()}")
+            return leave.code
+
+    # --- prompts --------------------------------------------------------------------------
+    def _ask(self, prompt: str) -> str:
+        """One line from the players; leaving (quit, Ctrl-D, Ctrl-C) ends the session."""
+        try:
+            line = self.ask(prompt)
+        except EOFError:
+            raise _Leave(0, "\nEnd of input: goodbye.") from None
+        except KeyboardInterrupt:
+            raise _Leave(EXIT_INTERRUPTED, "\nInterrupted: goodbye.") from None
+        if line.strip().lower() in ("quit", "exit", "/quit"):
+            raise _Leave(0, "Goodbye.")
+        return line
+
+    def _confirm(self, question: str, explain: str) -> bool:
+        """A yes/no question; Enter means no."""
+        while True:
+            answer = self._ask(f"{question} [y/N]> ").strip().lower()
+            if answer in ("y", "yes"):
+                return True
+            if answer in ("", "n", "no"):
+                return False
+            if answer in ("help", "?"):
+                self.say(f"{explain}\nType y (yes) or n (no; Enter says no too), or quit.")
+            else:
+                self.say("! Answer y (yes) or n (no); Enter says no. Type help for more.")
+
+    def _kept(self) -> str:
+        if self.kept_in is None:
+            return "The match was not saved (skirmbot console --db FILE keeps a match to go on with later)."
+        return f"The match is kept in {self.kept_in}: skirmbot console --db {self.kept_in} goes on with it."
+
+    # --- set-up and deployment ------------------------------------------------------------
+    async def _set_up(self, squads: tuple[Squad, Squad], mission: str, battle_map: str) -> None:
+        row = await self.service.store.active_match(CHANNEL)
+        if row is None:
+            await self._show(
+                await self.service.create(
+                    GUILD,
+                    CHANNEL,
+                    PLAYERS[0],
+                    practice=self.practice,
+                    mission=mission,
+                    battle_map=battle_map,
                 )
-            except EOFError:
-                return 0
-            if line.strip() in ("quit", "exit"):
-                return 0
-            await self.handle(member, line)
+            )
+        else:
+            self.practice = AUTOMATIC in row.players
+            against = "against the automatic player" if self.practice else "hot-seat"
+            self.say(f"Going on with match #{row.id} ({against}), kept in {self.kept_in}.")
+            # Number the new pictures after the ones already there.
+            numbers = [int(p.stem[-3:]) for p in self.out.glob("*-[0-9][0-9][0-9].png")]
+            self.pictures = max(numbers, default=-1) + 1
+        row = await self.service.store.active_match(CHANNEL)
+        if row is None or row.status != SETUP:
+            return
+        if row.players[1] is None:
+            await self._show(await self.service.join(CHANNEL, PLAYERS[1]))
+        chosen = row.setup.get("squads", [None, None])
+        for side, (member, squad) in enumerate(zip(self._humans(), squads, strict=False)):
+            if chosen[side] is None:
+                await self._show(await self.service.choose_squad(CHANNEL, member, squad))
 
     def _humans(self) -> list[Member]:
         return [PLAYERS[0]] if self.practice else list(PLAYERS)
+
+    async def _deployment(self, row: MatchRow) -> None:
+        """Ask the next player who has to deploy (or place infiltrators), until they have."""
+        stage = str(row.setup.get("stage", DEPLOY))
+        hidden = row.setup.get(HIDDEN[stage], {})
+        match = replay(MatchRecord.from_json(row.record))
+        must = {0, 1} if stage == DEPLOY else set(infiltrating_sides(match))
+        waiting = [
+            (member, side)
+            for member in self._humans()
+            if (side := row.players.index(member.id)) in must and str(side) not in hidden
+        ]
+        if not waiting:
+            raise _Leave(1, "! The match waits for a deployment the console cannot make.")
+        member, side = waiting[0]
+        squad = match.state.squads[side].name
+        example = self._deployment_example(match, side, stage)
+        verb = "deploy" if stage == DEPLOY else "place the infiltrators of"
+        short = ", ".join(example.split(", ")[:2])
+        prompt = f"{member.name}, {verb} {squad} (auto, help, or like '{short}')> "
+        while True:
+            line = self._ask(prompt).strip()
+            words = line.split()
+            word = words[0].lower().lstrip("/") if words else ""
+            if word in ("deploy", "infiltrate"):  # the slash command's name, typed along
+                line = line.split(maxsplit=1)[1] if len(words) > 1 else ""
+                words = line.split()
+                word = words[0].lower() if words else ""
+            if not line:
+                continue
+            if word in ("help", "?"):
+                self.say(self._deployment_help(match, side, stage, example))
+                continue
+            if word in ("status", "card", "concede", "log", "draw", "match"):
+                await self.handle(member, line)
+                return
+            try:
+                placements = None if word == "auto" else _placements(line)
+                await self._show(await self.service.deploy(CHANNEL, member, placements))
+                return
+            except ServiceError as error:
+                self._refuse(error, "Type help for how to deploy.")
+
+    def _deployment_example(self, match: Match, side: int, stage: str) -> str:
+        command = (
+            autoplayer.deployment(match.state, side)
+            if stage == DEPLOY
+            else autoplayer.infiltration(match.state, side)
+        )
+        return ", ".join(f"{unit} {square}" for unit, square in command.placements.items())
+
+    def _deployment_help(self, match: Match, side: int, stage: str, example: str) -> str:
+        state = match.state
+        squad = state.squads[side].name
+        if stage == DEPLOY:
+            units = [u.id for u in state.units_of(side) if not u.card.has("INF")]
+            zone = state.mission.zones[side]
+            squares = zone.squares(state.board)
+            where = f"your zone, {zone.describe()} of the map ({squares[0]} to {squares[-1]})"
+            what = f"Deploy {squad}: put each of {', '.join(units)} on an empty square of {where}."
+            later = [u.id for u in state.units_of(side) if u.card.has("INF")]
+            if later:
+                what += f"\n{', '.join(later)} (INF) will infiltrate after both deployments."
+        else:
+            units = [uid for uid in state.infiltrators if state.units[uid].side == side]
+            what = (
+                f"Place the infiltrators of {squad} ({', '.join(units)}): each on an empty square "
+                "far from every enemy unit and objective."
+            )
+        return (
+            f"{what}\nType one of:\n"
+            "  auto                       the bot places them for you\n"
+            "  UNIT SQUARE, UNIT SQUARE   every unit and its square, separated by commas\n"
+            "  status   card UNIT   concede   quit   help\n"
+            f"For example: {example}\n"
+            "Your placement stays hidden until your opponent's is in too."
+        )
+
+    # --- the match ------------------------------------------------------------------------
+    async def _turn(self) -> None:
+        row, match = await self.service.view(CHANNEL)
+        if match is None:  # back in deployment (cannot happen while playing): look again
+            return
+        if not self.helped:
+            self.say(HELP)
+            self.helped = True
+        member = self._whose_turn(row.players, match.state.to_act)
+        squad = match.state.squads[row.players.index(member.id)].name
+        line = self._ask(f"[{squad}] {member.name}> ")
+        await self.handle(member, line)
 
     def _whose_turn(self, players: list[int | None], side: int | None) -> Member:
         if self.practice or side is None:
             return PLAYERS[0]
         return next(m for m in PLAYERS if m.id == players[side])
 
-    async def _deploy(self, member: Member) -> None:
-        while True:
-            try:
-                line = self.ask(
-                    f"{member.name}, deploy: 'auto', or units and squares like 'Halden C2, Brann D2'> "
-                )
-            except EOFError:
-                line = "auto"
-            placements = None if line.strip() in ("", "auto") else _placements(line)
-            try:
-                await self._show(await self.service.deploy(CHANNEL, member, placements))
-                return
-            except ServiceError as error:
-                self.say(f"! {error}")
-
     async def handle(self, member: Member, line: str) -> None:
         """One typed line: a game command, or a match command (status, log, ...)."""
         try:
-            words = shlex.split(line)
+            words = _slash_words(shlex.split(line))
         except ValueError as error:
-            self.say(f"! {error}")
+            self.say(f"! {error} (quote a name with spaces at both ends: \"Remus 1\").")
             return
         if not words:
             return
         try:
             await self._dispatch(member, words[0].lower(), words[1:])
-        except NeedsConfirmation as error:
-            if self.ask(f"{error} Spend them? [y/N] ").strip().lower().startswith("y"):
-                await self._show(await self.service.act(CHANNEL, member, error.retry))
         except ServiceError as error:
-            self.say(f"! {error}")
+            self._refuse(error)
 
     async def _dispatch(self, member: Member, word: str, args: list[str]) -> None:
         service = self.service
         managing: dict[str, Callable[[], Awaitable[Reply]]] = {
             "status": lambda: service.status(CHANNEL),
             "log": lambda: service.log(CHANNEL),
-            "undo": lambda: service.request_undo(CHANNEL, member),
-            "draw": lambda: service.offer_draw(CHANNEL, member),
             "concede": lambda: service.concede(CHANNEL, member),
             "secondary": lambda: service.secondary(CHANNEL, member),
         }
-        if word == "help":
-            self.say(HELP)
+        if word in ("help", "?"):
+            self.say(await self._help(member, args))
+        elif word in ("timer", "pause", "resume", "extend"):
+            self.say("The console keeps no clock: take all the time you need.")
         elif word in managing:
             await self._show(await managing[word]())
-        elif word == "card" and args:
-            await self._show(await service.card(CHANNEL, args[0]))
-        elif word == "export" and args:
+        elif word == "draw":
+            await self._offer(member, "draw", service.offer_draw(CHANNEL, member))
+        elif word == "undo":
+            await self._offer(member, "undo", service.request_undo(CHANNEL, member))
+        elif word == "card":
+            _need(word, args)
+            await self._show(await service.card(CHANNEL, " ".join(args)))
+        elif word == "export":
+            _need(word, args)
             name, data = await service.export(CHANNEL)
-            Path(args[0]).write_bytes(data)
-            self.say(f"wrote {args[0]} ({name})")
-        elif word == "orders" and args:
-            above = None if args[0] == "never" else _number(args[0])
+            self._write(Path(args[0]), data, f"wrote {args[0]} ({name})")
+        elif word == "orders":
+            _need(word, args)
+            above = None if args[0].lower() == "never" else _number(args[0], word)
             await self._show(await service.standing_orders(CHANNEL, member, above))
         else:
-            await self._show(await service.act(CHANNEL, member, _game_command(word, args)))
+            await self._act(member, _game_command(word, args))
 
+    async def _act(self, member: Member, command: commands.Command) -> None:
+        """Play a game command; when it needs Tactical Orders, ask before spending them."""
+        while True:
+            try:
+                await self._show(await self.service.act(CHANNEL, member, command))
+                return
+            except NeedsConfirmation as error:
+                explain = "The action costs Tactical Orders (TO) your squad has not offered."
+                if not self._confirm(f"{self._plain(str(error))} Spend them?", explain):
+                    self.say("Not done.")
+                    return
+                command = error.retry
+
+    async def _offer(self, member: Member, what: str, asking: Awaitable[Reply]) -> None:
+        """A draw offer or an undo request; in hot-seat the other player answers at once."""
+        reply = await asking
+        await self._show(reply)
+        if reply.match_over or self.practice or what not in reply.choices:
+            return
+        other = PLAYERS[1] if member == PLAYERS[0] else PLAYERS[0]
+        question = "accept the draw" if what == "draw" else "agree to take the action back"
+        if self._confirm(f"{other.name}, {question}?", f"{member.name} asked to {what}."):
+            agree = self.service.accept_draw if what == "draw" else self.service.accept_undo
+            await self._show(await agree(CHANNEL, other))
+        else:
+            self.say(f"{other.name} says no.")
+
+    async def _help(self, member: Member, args: list[str]) -> str:
+        if args:
+            word = _slash_words(args)[0].lower()
+            if word not in USAGE:
+                return f"'{args[0]}' is not a command. Type help for the list."
+            return f"Usage: {USAGE[word]}"
+        _row, match = await self.service.view(CHANNEL)
+        if match is None:
+            return HELP
+        state = match.state
+        if state.activation is None:
+            ready = ", ".join(u.id for u in state.ready_units(state.to_act)) if state.to_act is not None else ""
+            now = f"activate a unit ({ready}), or act with it at once: move UNIT SQUARE."
+        elif state.activation.pending is not None:
+            now = "a roll waits: accept it, or reroll DIE (1 TO), or modify DIE +1|-1."
+        else:
+            now = f"{state.activation.unit} is activating: act with it, or end its activation."
+        return f"{HELP}\nNow, {member.name}: {now}"
+
+    async def _finished(self) -> None:
+        """The match is over: write its record next to the pictures and say what it is for."""
+        name, data = await self.service.export(CHANNEL)
+        path = self.out / name
+        self._write(
+            path,
+            data,
+            f"The match is over. Its record: {path}\n"
+            f"  skirmbot replay {path}   tells the match again\n"
+            f"  skirmbot render {path} --out {self.out / 'final.png'}   draws the end",
+        )
+
+    # --- output ---------------------------------------------------------------------------
     async def _show(self, reply: Reply) -> None:
         for message in reply.all():
-            self.say(message.text)
+            text = self._plain(message.text)
+            if text.strip():
+                self.say(text)
             if message.picture is not None:
-                self.out.mkdir(parents=True, exist_ok=True)
                 path = (
                     self.out
                     / f"{message.picture_name.removesuffix('.png')}-{self.pictures:03d}.png"
                 )
-                path.write_bytes(message.picture)
                 self.pictures += 1
-                self.say(f"  (picture: {path})")
+                self._write(path, message.picture, f"  (picture: {path})")
+
+    def _write(self, path: Path, data: bytes, done: str) -> None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        except OSError as error:
+            self.say(f"! Cannot write {path}: {error.strerror or error}.")
+            return
+        self.say(done)
+
+    def _refuse(self, error: ServiceError, hint: str = "") -> None:
+        self.say(f"! {self._plain(str(error))}{' ' + hint if hint else ''}")
+
+    def _plain(self, text: str) -> str:
+        return plain_text(_CLOCK.sub("", text), NAMES).rstrip()
+
+
+def _slash_words(words: list[str]) -> list[str]:
+    """The slash commands typed as in Discord work too: '/match status' is 'status'."""
+    if words and words[0].startswith("/"):
+        words = [words[0][1:], *words[1:]]
+    if len(words) > 1 and words[0].lower() == "match":
+        words = words[1:]
+    return words
+
+
+def _need(word: str, args: list[str]) -> None:
+    """ServiceError with the usage when `args` has fewer words than the command needs."""
+    usage = USAGE[word]
+    needed = sum(1 for part in usage.split()[1:] if not part.startswith("["))
+    if len(args) < needed:
+        raise ServiceError(f"Usage: {usage}")
 
 
 def _game_command(word: str, args: list[str]) -> commands.Command:
     """The rules command a typed line names; ServiceError shows the usage when it does not fit."""
+    if word not in USAGE:
+        raise ServiceError(f"'{word}' is not a command. Type help for the list.")
+    # 'move Halden to C4', 'shoot Halden at Vex' read as the player meant them.
+    filler = {"move": "to", "dash": "to", "leap": "to", "shoot": "at", "melee": "at"}.get(word)
+    if filler is not None and len(args) > 2 and args[1].lower() == filler:
+        args = [args[0], *args[2:]]
+    _need(word, args)
 
     def arg(n: int) -> str | None:
         return args[n] if len(args) > n else None
 
-    def need(count: int, usage: str) -> None:
-        if len(args) < count:
-            raise ServiceError(f"Usage: {usage}")
-
     if word in ("move", "dash"):
-        need(2, f"{word} UNIT SQUARE [TO]")
         cls = commands.Move if word == "move" else commands.Dash
-        return cls(0, args[0], args[1], _number(arg(2) or "0"))
+        return cls(0, args[0], args[1], _number(arg(2) or "0", word))
     if word in ("shoot", "melee"):
-        need(2, f"{word} UNIT TARGET [WEAPON]")
         attack = commands.Shoot if word == "shoot" else commands.Melee
         return attack(0, args[0], args[1], arg(2))
     simple: dict[str, Callable[[], commands.Command]] = {
@@ -185,50 +490,138 @@ def _game_command(word: str, args: list[str]) -> commands.Command:
         "skill": lambda: commands.UseSkill(0, args[0], args[1], arg(2)),
         "turret": lambda: commands.UseTurret(0, args[0], args[1]),
         "delay": lambda: commands.Delay(0),
-        "reroll": lambda: commands.Reroll(0, _number(args[0])),
-        "modify": lambda: commands.Modify(0, _number(args[0]), _number(args[1])),
+        "reroll": lambda: commands.Reroll(0, _number(args[0], word)),
+        "modify": lambda: commands.Modify(0, _number(args[0], word), _number(args[1], word)),
         "accept": lambda: commands.Accept(0),
     }
-    if word not in simple:
-        raise ServiceError(f"'{word}' is not a command. Type help for the list.")
-    try:
-        return simple[word]()
-    except IndexError:
-        raise ServiceError(f"'{word}' needs more words. Type help for the list.") from None
+    if word not in simple:  # quit and help are handled before
+        raise ServiceError(f"'{word}' cannot be used here. Type help for the list.")
+    return simple[word]()
 
 
-def _number(text: str) -> int:
+def _number(text: str, word: str | None = None) -> int:
     try:
         return int(text)
     except ValueError:
-        raise ServiceError(f"'{text}' is not a whole number.") from None
+        usage = f" Usage: {USAGE[word]}." if word else ""
+        if word in ("move", "dash"):
+            usage += ' Quote names with spaces: move "Remus 1" C4.'
+        raise ServiceError(f"'{text}' is not a whole number.{usage}") from None
 
 
 def _placements(text: str) -> dict[str, str]:
     """'Halden C2, Brann D2' -> {"Halden": "C2", "Brann": "D2"} (names may contain spaces)."""
     placements = {}
     for part in text.split(","):
+        if not part.strip():
+            continue
         name, _, square = part.strip().rpartition(" ")
-        if not name:
-            raise ServiceError(f"'{part.strip()}' should be a unit and a square, like 'Halden C2'.")
+        if not name or not _SQUARE.match(square):
+            raise ServiceError(
+                f"'{part.strip()}' should be a unit and a square, like 'Halden C2'."
+            )
+        if any(_SQUARE.match(word) for word in name.split()):
+            raise ServiceError(
+                f"'{part.strip()}': separate the units with commas, like 'Halden C2, Brann D2'."
+            )
         placements[name.strip()] = square
+    if not placements:
+        raise ServiceError("Give units and squares like 'Halden C2, Brann D2', or auto.")
     return placements
+
+
+# --- Discord markup as plain text ----------------------------------------------------------
+_CODE = re.compile(r"```(?:[\w+-]*\n)?(.*?)```|`([^`]+)`", re.S)
+_ESCAPED = re.compile(r"\\([\\*_~|`>#\-\[\]()<:])")
+_USER = re.compile(r"<@!?(\d+)>")
+_TIME = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
+_KEPT = re.compile("\x00(\\d+)\x00")
+_MARKUP = (
+    (re.compile(r"\|\|(.+?)\|\|", re.S), r"\1"),  # ||spoiler||
+    (re.compile(r"\*\*(.+?)\*\*", re.S), r"\1"),  # **bold**
+    (re.compile(r"__(.+?)__", re.S), r"\1"),  # __underline__
+    (re.compile(r"~~(.+?)~~", re.S), r"\1"),  # ~~strikethrough~~
+    (re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])"), r"\1"),  # *italic*
+    (re.compile(r"(?<!\w)_(?=\S)([^_\n]+?)(?<=\S)_(?!\w)"), r"\1"),  # _italic_
+    (re.compile(r"^(?:#{1,3}|-#) +", re.M), ""),  # # headings, -# small text
+    (re.compile(r"^>(?:>>)? ", re.M), ""),  # > quotes
+    (re.compile(r"\[([^\]\n]+)\]\(<?(https?://[^)\s>]+)>?\)"), r"\1 (\2)"),  # [masked](link)
+    (re.compile(r"<(https?://[^>\s]+)>"), r"\1"),  # <link> without a preview
+    (re.compile(r"<a?(:\w+:)\d+>"), r"\1"),  # custom emoji
+    (re.compile(r"</([\w -]+):\d+>"), r"/\1"),  # a slash command's mention
+    (re.compile(r"<@&\d+>"), "@role"),
+    (re.compile(r"<#\d+>"), "#channel"),
+)
+_TIME_FORMATS = {
+    "t": "%H:%M",
+    "T": "%H:%M:%S",
+    "d": "%Y-%m-%d",
+    "D": "%d %B %Y",
+    "f": "%d %B %Y %H:%M",
+    "F": "%A %d %B %Y %H:%M",
+}
+
+
+def plain_text(text: str, names: Mapping[int, str], now: float | None = None) -> str:
+    """Discord markup as the plain text a terminal shows: bold, italics, code, spoilers and
+    the like lose their marks, `<@id>` becomes the name in `names`, `<t:...>` the time (local
+    time; `:R` relative to `now`), custom emoji their `:name:`."""
+    kept: list[str] = []  # text already plain, kept out of the markup rules
+
+    def keep(plain: str) -> str:
+        kept.append(plain)
+        return f"\x00{len(kept) - 1}\x00"
+
+    def when(found: re.Match[str]) -> str:
+        moment, style = int(found.group(1)), found.group(2) or "f"
+        if style == "R":
+            return keep(_relative(moment - (time.time() if now is None else now)))
+        try:
+            return keep(datetime.fromtimestamp(moment).strftime(_TIME_FORMATS[style]))
+        except (OverflowError, OSError, ValueError):  # no calendar date: leave it as it is
+            return keep(found.group(0))
+
+    text = _CODE.sub(lambda m: keep(m.group(2) or m.group(1).strip("\n")), text)
+    text = _ESCAPED.sub(lambda m: keep(m.group(1)), text)
+    text = _USER.sub(lambda m: keep(names.get(int(m.group(1)), f"@{m.group(1)}")), text)
+    text = _TIME.sub(when, text)
+    for pattern, plain in _MARKUP:
+        text = pattern.sub(plain, text)
+    return _KEPT.sub(lambda m: kept[int(m.group(1))], text)
+
+
+def _relative(seconds: float) -> str:
+    """3 * 3600 -> "in 3 hours", -90 -> "2 minutes ago"."""
+    units = ((365 * 86400, "year"), (30 * 86400, "month"), (86400, "day"), (3600, "hour"), (60, "minute"))
+    size, unit = next(((s, u) for s, u in units if abs(seconds) >= s), (1, "second"))
+    count = round(abs(seconds) / size)
+    if count == 0:
+        return "now"
+    amount = f"{count} {unit}{'' if count == 1 else 's'}"
+    return f"in {amount}" if seconds > 0 else f"{amount} ago"
 
 
 async def run_console(
     practice: bool,
     out: Path,
     db: str = ":memory:",
-    squads: tuple[str, str] = content.DEFAULT_SQUADS,
+    squads: tuple[Squad, Squad] = content.DEFAULT_SQUADS,
     mission: str = content.DEFAULT_MISSION,
     battle_map: str = content.DEFAULT_MAP,
-    ask: Ask = input,
+    ask: Ask = terminal_ask,
     say: Say = print,
     seed: int | None = None,
 ) -> int:
-    store = await Store.open(db)
+    """Play in the terminal; the exit code: 0 (over, or left), 130 (Ctrl-C). ConsoleError
+    when the database cannot be used."""
+    try:
+        store = await Store.open(db)
+    except (sqlite3.Error, StoreError) as error:
+        raise ConsoleError(f"cannot use {db} as the console's database: {error}") from error
     try:
         service = MatchService(store, seed_source=(lambda: seed) if seed is not None else None)
-        return await Console(service, out, practice, ask, say).play(squads, mission, battle_map)
+        kept_in = None if db == ":memory:" else db
+        console = Console(service, out, practice, ask, say, kept_in)
+        return await console.play(squads, mission, battle_map)
     finally:
         await store.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from skirmbot import autoplayer, content
 from skirmbot.rules.engine import Match
 from skirmbot.rules.record import MatchRecord, content_of, record_of, start_match
@@ -49,3 +51,19 @@ def play_demo(seed: int) -> tuple[Match, MatchRecord]:
     match, data = new_demo_match(seed)
     play_out(match)
     return match, record_of(match, data, ["Automatic player 1", "Automatic player 2"])
+
+
+def write_demo(record: MatchRecord, out: Path) -> int:
+    """Write the record (`match.json`), the battlemap after every activation
+    (`activation-000.png` as deployed, then one per activation) and the animation (`replay.gif`)
+    into the folder `out`, which must exist; the number of the last activation."""
+    from skirmbot.render.battlemap import MapRenderer
+    from skirmbot.render.replay import activation_steps, animation
+
+    (out / "match.json").write_text(record.dumps(), encoding="utf-8")
+    renderer = MapRenderer()
+    last = 0
+    for last, (state, events) in enumerate(activation_steps(record)):
+        (out / f"activation-{last:03d}.png").write_bytes(renderer.png(state, events))
+    (out / "replay.gif").write_bytes(animation(record, renderer))
+    return last
