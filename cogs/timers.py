@@ -1,13 +1,15 @@
 """/timer: the clock of the match in the channel (issue 5: turn timers).
 
-Deadlines fire from the bot's one scheduler (skirmbot/bot.py); this cog lets players see the
-clock, ask for more time, pause and resume together, choose DM reminders, and lets moderators
-move a deadline.
+Deadlines fire from the bot's one scheduler (skirmbot/bot.py), which posts what they did
+through skirmbot.cogs.delivery; this cog lets players see the clock, ask for more time, pause
+and resume together, choose DM reminders, and lets moderators move a deadline.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -15,7 +17,13 @@ from discord.ext import commands
 
 from skirmbot.service import Reply, timing
 
-from .common import answer, channel_of, player, post_to_channel, send, service_of
+from .common import answer, channel_of, player, send, service_of
+from .delivery import deliver
+
+if TYPE_CHECKING:
+    from skirmbot.bot import SkirmBot
+
+log = logging.getLogger("skirmbot.timers")
 
 
 @app_commands.guild_only()
@@ -26,6 +34,9 @@ class Timers(
 ):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        # Per match: one deadline's posts at a time, in the order the deadlines fired (kept,
+        # like the service's own lock per match).
+        self._posting: dict[int, asyncio.Lock] = {}
         super().__init__()
 
     @app_commands.command(
@@ -83,21 +94,30 @@ class Timers(
         member = await player(interaction)
         store = service_of(interaction).store
         await store.remember_player(member.id, member.name)
-        await store.set_dm_reminders(member.id, by_dm)
-        where = "by direct message" if by_dm else "in the match's channel"
+        await store.set_dm_reminders(member.id, by_dm)  # and forgets that DMs were closed
+        where = (
+            "by direct message (if Discord refuses one, in the match's channel again)"
+            if by_dm
+            else "in the match's channel"
+        )
         await send(interaction, f"Your turn reminders will come {where}.", private=True)
 
     @commands.Cog.listener()
-    async def on_skirm_timer(self, channel_id: int, reply: Reply) -> None:
-        """Post what a deadline did in the match's channel; a reminder goes by direct message
-        to a player who asked for that."""
-        channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
-        for part in reply.all():
-            if part.dm and part.ping:
-                user = self.bot.get_user(part.ping) or await self.bot.fetch_user(part.ping)
-                await user.send(f"{part.text}\n(match in <#{channel_id}>)")
-            elif isinstance(channel, discord.abc.Messageable):
-                await post_to_channel(channel, part)
+    async def on_skirm_timer(self, match_id: int, channel_id: int, reply: Reply) -> None:
+        """Post what a deadline did, in the match's channel (a reminder by DM to a player who
+        chose that), through skirmbot.cogs.delivery: a refused message does not stop the next,
+        and the deadlines of one match are posted one after the other, in the order they
+        fired. A match whose channel or thread was deleted is abandoned: aborted, its
+        deadlines cancelled, a note in the log."""
+        bot = cast("SkirmBot", self.bot)
+        async with self._posting.setdefault(match_id, asyncio.Lock()):
+            delivered = await deliver(bot, match_id, channel_id, reply.all())
+        if delivered.channel_gone:
+            reason = f"its channel or thread {channel_id} was deleted"
+            if await timing.abandon(bot.service, match_id, reason):
+                log.warning(
+                    "Match #%s abandoned: %s; its deadlines are cancelled", match_id, reason
+                )
 
 
 async def setup(bot: commands.Bot) -> None:

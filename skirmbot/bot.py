@@ -13,6 +13,7 @@ import logging
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -54,11 +55,16 @@ class SkirmBot(commands.Bot):
         sync_commands: bool = True,
         extensions: Sequence[str] = EXTENSIONS,
         run_timers: bool = True,
+        clock: Callable[[], float] = time.time,
         **options: Any,
     ) -> None:
         # Slash commands only: no prefix commands, no privileged intents, no voice (so no
         # warnings at start-up about the voice libraries it does not need).
         options.setdefault("intents", discord.Intents.default())
+        # READY is not held back waiting for more GUILD_CREATEs (discord.py waits 2 s after the
+        # last one by default): the bot needs no guild cache to answer (interactions carry
+        # their guild and channel), and guilds that arrive after READY are cached as they come.
+        options.setdefault("guild_ready_timeout", 0.0)
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         self.store_path = str(store_path)
@@ -66,9 +72,10 @@ class SkirmBot(commands.Bot):
         self.sync_commands = sync_commands
         self.extension_names = tuple(extensions)
         self.run_timers = run_timers  # off in in-process tests that drive time themselves
+        self.clock = clock  # the turn timers' time (tests may run it faster)
         self._store: Store | None = None
         self._service: MatchService | None = None
-        self.scheduler = Scheduler(self.on_deadline)
+        self.scheduler = Scheduler(self.on_deadline, clock=clock)
         self._timers: asyncio.Task[None] | None = None
 
     @property
@@ -86,8 +93,9 @@ class SkirmBot(commands.Bot):
     async def setup_hook(self) -> None:
         self._store = await Store.open(self.store_path)
         self._service = MatchService(
-            self._store, seed_source=self.seed_source, on_deadline=self.scheduler.arm
-        )
+            self._store, seed_source=self.seed_source, clock=self.clock,
+            on_deadline=self.scheduler.arm,
+        )  # fmt: skip
         rearmed = await self.scheduler.load(self._store, STARTUP_GRACE)
         log.info(
             "Re-armed %d turn deadlines (overdue ones fire after %d minutes)",
@@ -111,12 +119,12 @@ class SkirmBot(commands.Bot):
         )
 
     async def on_deadline(self, match_id: int, deadline: Deadline) -> None:
-        """A turn deadline came due: apply it, and let the timers cog post what happened
-        (event `skirm_timer`, with the match's channel id and the reply)."""
+        """A turn deadline came due: apply it (the match is saved), and let the timers cog post
+        what happened (event `skirm_timer`: the match id, its channel id and the reply)."""
         reply = await timing.on_deadline(self.service, match_id, deadline)
         row = await self.store.match(match_id)
         if reply is not None and row is not None:
-            self.dispatch("skirm_timer", row.channel_id, reply)
+            self.dispatch("skirm_timer", match_id, row.channel_id, reply)
 
     async def close(self) -> None:
         if self._timers is not None:
@@ -136,16 +144,19 @@ def make_bot(
     sync_commands: bool = True,
     extensions: Sequence[str] = EXTENSIONS,
     run_timers: bool = True,
+    clock: Callable[[], float] = time.time,
     **options: Any,
 ) -> SkirmBot:
     """The bot, not yet logged in. `seed_source` fixes the dice of new matches (tests);
-    `run_timers` False leaves the deadline scheduler's task unstarted (in-process tests)."""
+    `run_timers` False leaves the deadline scheduler's task unstarted (in-process tests);
+    `clock` is the turn timers' time (tests run it faster)."""
     return SkirmBot(
         store_path,
         seed_source=seed_source,
         sync_commands=sync_commands,
         extensions=extensions,
         run_timers=run_timers,
+        clock=clock,
         **options,
     )
 

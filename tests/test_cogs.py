@@ -435,7 +435,7 @@ async def test_a_slow_turn_change_still_pings_with_a_new_message(
 # --- turn timers (issue 5) -------------------------------------------------------------------
 async def test_match_new_takes_time_controls_and_timer_show_shows_the_clock(world: World) -> None:
     created = await world.alice.slash(world.channel, "match new", opponent=world.bob, hours=6, excuses=1)
-    assert "6 hours per activation" in said(created).content and "1 excused misses" in said(created).content
+    assert "6 hours per activation" in said(created).content and "1 excused miss each" in said(created).content
     await world.bob.slash(world.channel, "match join")
     await world.alice.slash(world.channel, "match squad", name="iron-wardens")
     await world.bob.slash(world.channel, "match squad", name="ash-runners")

@@ -11,8 +11,10 @@ import pytest
 from skirmbot.rules import commands
 from skirmbot.service import MatchService, Member, ServiceError, timing
 from skirmbot.store import Deadline, Store
+from skirmbot.timers import scheduler as scheduler_module
 from skirmbot.timers.clock import DAY, HOUR, STARTUP_GRACE, Clock, ControlsError, TimeControls
 from skirmbot.timers.scheduler import Scheduler
+from skirmbot.words import plural, possessive
 
 ALICE, BOB, MOD = Member(11, "Alice"), Member(22, "Bob"), Member(44, "Mo", moderator=True)
 CHANNEL, GUILD = 500, 900
@@ -191,7 +193,9 @@ async def test_extensions_push_the_deadline_and_are_capped(store: Store) -> None
     with pytest.raises(ServiceError, match="opponent"):
         await timing.extend(table.service, CHANNEL, other)
     await timing.extend(table.service, CHANNEL, member)
-    with pytest.raises(ServiceError, match="all 1 extensions"):
+    with pytest.raises(
+        ServiceError, match=r"no extensions left \(this match allows 1 extension per"
+    ):
         await timing.extend(table.service, CHANNEL, member)
     assert [r for r in await table.advance(11 * HOUR) if "missed" in r.text] == []  # type: ignore[attr-defined]
     assert any("missed" in r.text for r in await table.advance(5 * HOUR))  # type: ignore[attr-defined]
@@ -204,11 +208,13 @@ async def test_pause_needs_both_players_keeps_the_time_left_and_blocks_play(stor
     other = BOB if member is ALICE else ALICE
     await table.advance(3 * HOUR)
     asked = await timing.pause(table.service, CHANNEL, member)
-    assert asked.ping == other.id
-    await timing.pause(table.service, CHANNEL, other)
+    assert asked.ping == other.id and "/timer pause to agree" in asked.text
+    paused = await timing.pause(table.service, CHANNEL, other)
+    assert "Either player can /timer resume." in paused.text
     assert await table.advance(30 * DAY) == []  # paused: nothing fires, nobody misses
-    with pytest.raises(ServiceError, match="paused"):
+    with pytest.raises(ServiceError, match="paused; /timer resume goes on"):
         await table.service.act(CHANNEL, member, commands.Delay(0))
+    assert "(/timer resume)" in (await timing.timer(table.service, CHANNEL)).text
     await timing.resume(table.service, CHANNEL, other)
     assert [r for r in await table.advance(6 * HOUR) if "missed" in r.text] == []  # type: ignore[attr-defined]
     assert any("missed" in r.text for r in await table.advance(1 * HOUR + 1))  # type: ignore[attr-defined]
@@ -294,5 +300,86 @@ async def test_the_run_loop_sleeps_until_the_deadline_and_wakes_for_an_earlier_o
         scheduler.arm(1, Deadline(time.time() + 0.1, "miss", "moved up"))
         await asyncio.wait_for(done.wait(), timeout=5)
         assert fired == ["soon", "moved up"]
+    finally:
+        task.cancel()
+
+
+# --- issue 11: extensions scale with the clock; counts and names read right ---------------------
+def test_an_extension_is_half_the_time_per_activation_from_15_minutes_to_12_hours() -> None:
+    assert TimeControls(activation_seconds=HOUR).extension == 30 * 60
+    assert TimeControls(activation_seconds=10 * HOUR).extension == 5 * HOUR
+    assert TimeControls(activation_seconds=DAY).extension == 12 * HOUR
+    assert TimeControls(activation_seconds=7 * DAY).extension == 12 * HOUR
+    assert "2 extensions of 30 minutes each" in TimeControls(activation_seconds=HOUR).describe()
+    # A fixed extension may still be given; the limits are 15 minutes to 3 days.
+    assert TimeControls(activation_seconds=HOUR, extension_seconds=HOUR).extension == HOUR
+    with pytest.raises(ControlsError, match="15 minutes to 3 days"):
+        TimeControls(extension_seconds=60)
+
+
+def test_a_stored_clock_with_the_old_fixed_12_hours_gets_the_proportional_extension() -> None:
+    """Matches saved before extensions scaled carry 12 hours whatever their clock."""
+    stored = Clock(TimeControls(activation_seconds=HOUR)).to_json()
+    stored["controls"]["extension_seconds"] = 12 * HOUR
+    assert Clock.from_json(stored).controls.extension == 30 * 60
+    assert Clock.from_json(Clock().to_json()).controls.extension == 12 * HOUR
+
+
+async def test_a_one_hour_clock_gets_a_30_minute_extension(store: Store) -> None:
+    table = Table(store, FakeClock())
+    await playing(table, TimeControls(activation_seconds=HOUR))
+    member, _ = await waiting_for(table)
+    row = await store.active_match(CHANNEL)
+    assert row is not None
+    before = Clock.from_json(row.setup["clock"]).deadline
+    extended = await timing.extend(table.service, CHANNEL, member)
+    assert f"{member.name} takes 30 minutes more" in extended.text
+    assert "(1 extension left)" in extended.text
+    row = await store.active_match(CHANNEL)
+    assert row is not None and Clock.from_json(row.setup["clock"]).deadline == before + 30 * 60
+    assert [r for r in await table.advance(HOUR + 29 * 60) if "missed" in r.text] == []  # type: ignore[attr-defined]
+    assert any("missed" in r.text for r in await table.advance(60))  # type: ignore[attr-defined]
+
+
+def test_plural_and_possessive() -> None:
+    assert plural(1, "excused miss") == "1 excused miss"
+    assert plural(2, "excused miss") == "2 excused misses"
+    assert plural(0, "extension") == "0 extensions"
+    assert plural(3, "die", "dice") == "3 dice"
+    assert possessive("Iron Wardens") == "Iron Wardens'" and possessive("Ada") == "Ada's"
+
+
+async def test_counts_of_one_read_as_one(store: Store) -> None:
+    """Issue 11: "1 excused misses" -> "1 excused miss"."""
+    controls = TimeControls(activation_seconds=10 * HOUR, excuses=1, extensions=1)
+    assert "1 excused miss each" in controls.describe()
+    assert "1 extension of 5 hours each" in controls.describe()
+    table = Table(store, FakeClock())
+    await playing(table, controls)
+    view = await timing.timer(table.service, CHANNEL)
+    assert "Alice: 1 excused miss and 1 extension left." in view.text
+
+
+async def test_the_run_loop_looks_at_the_clock_again_after_a_while(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Deadlines are wall-clock times but asyncio sleeps on the monotonic clock (it stands still
+    while the machine is suspended): the loop wakes every MAX_SLEEP to look at the clock, so a
+    deadline the wall clock reached meanwhile fires then, not a day late."""
+    monkeypatch.setattr(scheduler_module, "MAX_SLEEP", 0.02)
+    fake = FakeClock()
+    fired = asyncio.Event()
+
+    async def handler(match_id: int, deadline: Deadline) -> None:
+        fired.set()
+
+    scheduler = Scheduler(handler, clock=fake)
+    task = asyncio.create_task(scheduler.run())
+    try:
+        scheduler.arm(1, Deadline(fake.now + DAY, "miss", "tomorrow"))
+        await asyncio.sleep(0.05)
+        assert not fired.is_set()
+        fake.now += DAY  # the machine slept through the day; nothing was armed meanwhile
+        await asyncio.wait_for(fired.wait(), timeout=5)
     finally:
         task.cancel()

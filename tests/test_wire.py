@@ -10,8 +10,10 @@ stopped with SIGTERM as `docker stop` does.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -38,7 +40,9 @@ TEST_TIMEOUT = 50.0  # a whole test function
 class Bot:
     """One `skirmbot run` process, its log in a file."""
 
-    def __init__(self, fake: FakeDiscord, db: Path, log: Path, token: str = "fake") -> None:
+    def __init__(
+        self, fake: FakeDiscord, db: Path, log: Path, token: str = "fake", warp: float | None = None
+    ) -> None:
         self.fake = fake
         self.log_path = log
         env = {
@@ -47,14 +51,21 @@ class Bot:
             "SKIRMBOT_DB": str(db),
             "DISCORD_API_BASE": fake.api_base,
             "DISCORD_GATEWAY_URL": fake.gateway_url,
-            # The working tree's code, whatever is installed in the environment.
-            "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+            # The working tree's code, whatever is installed in the environment (and the
+            # tests' fakediscord, for its clock warp).
+            "PYTHONPATH": os.pathsep.join(
+                filter(None, [str(REPO), str(REPO / "tests"), os.environ.get("PYTHONPATH")])
+            ),
             "PYTHONUNBUFFERED": "1",
         }
         self._log_file = log.open("wb")
-        # cwd is the test's tmp dir, so no .env lying in the repository is read.
+        # cwd is the test's tmp dir, so no .env lying in the repository is read. With `warp`
+        # the turn timers' clock runs that many times faster (tests/fakediscord/warp.py).
+        command = (
+            ["-m", "skirmbot.cli", "run"] if warp is None else ["-m", "fakediscord.warp", str(warp)]
+        )
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "skirmbot.cli", "run"],
+            [sys.executable, *command],
             cwd=log.parent,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -106,9 +117,10 @@ def start_bot(fake: FakeDiscord, tmp_path: Path):
     """Start `skirmbot run` on tmp_path/skirmbot.db; every process is killed at teardown."""
     started: list[Bot] = []
 
-    async def start(token: str = "fake", ready: bool = True) -> Bot:
+    async def start(token: str = "fake", ready: bool = True, warp: float | None = None) -> Bot:
         syncs, sessions = fake.command_syncs, len(fake.identifies)
-        bot = Bot(fake, tmp_path / "skirmbot.db", tmp_path / f"bot-{len(started)}.log", token)
+        log = tmp_path / f"bot-{len(started)}.log"
+        bot = Bot(fake, tmp_path / "skirmbot.db", log, token, warp)
         started.append(bot)
         if ready:
             await bot.until(
@@ -367,3 +379,124 @@ async def test_a_wrong_token_gives_one_clear_line(fake: FakeDiscord, start_bot) 
         lines = [line for line in bot.log().splitlines() if line.startswith("skirmbot:")]
         assert len(lines) == 1 and "token" in lines[0], bot.log()
         assert "Traceback" not in bot.log(), bot.log()
+
+
+# --- messages that must always arrive (issue 11) -------------------------------------------------
+WARP = 3600.0  # the turn timers' clock in the tests below: an hour a second (fakediscord.warp)
+
+
+def channel_posts(fake: FakeDiscord, channel_id: int) -> list[Message]:
+    """What the bot posted in a channel on its own (no interaction), in order."""
+    return [
+        m for m in fake.messages.values() if m.route == "channel" and m.channel_id == channel_id
+    ]
+
+
+async def test_the_bot_is_ready_as_soon_as_discord_has_sent_its_guilds(
+    fake: FakeDiscord, start_bot
+) -> None:
+    """discord.py holds READY back 2 s after the last GUILD_CREATE unless told otherwise
+    (`guild_ready_timeout`); the bot takes what Discord sent and goes on."""
+    async with asyncio.timeout(TEST_TIMEOUT):
+        bot = await start_bot()
+        await bot.until(lambda: "Connected as" in bot.log(), "the bot's ready line", 10)
+        waited = time.monotonic() - fake.ready_at[-1]
+        assert waited < 1.0, f"READY came {waited:.1f}s after the guilds"
+        assert "to 1 servers" in bot.log(), bot.log()
+
+
+async def test_a_whole_match_with_dms_closed_gets_every_reminder_in_the_channel(
+    fake: FakeDiscord, start_bot
+) -> None:
+    """Issue 11's done-when. Alice asks for reminders by direct message, but her DMs are closed
+    (Discord answers 403, code 50007). She never plays her practice match on a 1-hour clock
+    with 2 excused misses: the deployment's reminder, the bot deploying for her, two
+    activations reminded and missed, then the forfeit. Every reminder is in the channel and
+    pings her; the DM is tried once only, then remembered."""
+    async with asyncio.timeout(TEST_TIMEOUT):
+        fake.dms_closed.add(fake.alice.id)
+        bot = await start_bot(warp=WARP)
+        chosen = await say(bot, "timer reminders", by_dm=True)
+        assert [m.ephemeral for m in chosen.messages] == [True], chosen.text
+        new = await say(bot, "match new", practice=True, hours=1, excuses=2)
+        assert public(new) and "1 hour per activation" in new.text, new.text
+        squads = await choices(bot, "match squad", "name")
+        await say(bot, "match squad", name=squads[0])
+
+        posts = lambda: channel_posts(fake, fake.channel_id)  # noqa: E731
+        await bot.until(
+            lambda: any("no excused misses left" in m.text for m in posts()),
+            "the match to end with Alice's forfeit",
+            30,
+        )
+        alice = f"<@{fake.alice.id}>"
+        timers = [m for m in posts() if m.text.startswith("⏰")]
+        reminders = [m for m in timers if m.text.startswith(f"⏰ {alice}:")]
+        assert len(reminders) == 3, "\n---\n".join(m.text for m in timers)
+        assert all(fake.alice.id in m.pings for m in reminders)
+        assert "deploy your squad" in reminders[0].text
+        assert all("activate a unit" in m.text for m in reminders[1:])
+        # Each reminder came before its miss: reminder, miss, reminder, miss, ...
+        kinds = ["remind" if m in reminders else "miss" for m in timers]
+        assert kinds == ["remind", "miss"] * 3, kinds
+        # The first says why it is here; the DM was tried once, then the channel directly.
+        assert "direct messages are closed" in reminders[0].text
+        assert not any("direct messages are closed" in m.text for m in reminders[1:])
+        assert [r for r in fake.refusals if r[3] == 50007] == [
+            r for r in fake.refusals if r[2] == 403
+        ]
+        assert len([r for r in fake.refusals if r[3] == 50007]) == 1, fake.refusals
+        assert all(m.channel_id == fake.channel_id for m in fake.messages.values())
+        assert not fake.unknown, f"routes the fake does not know: {fake.unknown}"
+        clean(bot.log())
+
+
+async def test_a_deleted_match_thread_abandons_its_match_and_the_timers_go_on(
+    fake: FakeDiscord, start_bot, tmp_path: Path
+) -> None:
+    """A match whose thread was deleted (Discord answers 404, code 10003) is abandoned: aborted,
+    its deadlines cancelled, a note in the log; another match's timers go on."""
+    async with asyncio.timeout(TEST_TIMEOUT):
+        bot = await start_bot(warp=WARP)
+        squads = await choices(bot, "match squad", "name")
+        await say(bot, "match new", practice=True, thread=True, hours=1)
+        [thread] = [int(c["id"]) for c in fake.channels.values() if c["type"] == 11]
+        await say(bot, "match squad", channel_id=thread, name=squads[0])  # its clock runs
+        opening = channel_posts(fake, thread)
+        await fake.delete_channel(thread)
+
+        # Bob's practice match in the channel: his clock runs too.
+        await say(bot, "match new", user=fake.bob, practice=True, hours=1)
+        await say(bot, "match squad", user=fake.bob, name=squads[0])
+        await bot.until(lambda: "abandoned" in bot.log(), "the thread's match abandoned", 15)
+        gone = [r for r in fake.refusals if r[3] == 10003]
+        assert gone and all(str(thread) in path for _, path, _, _ in gone), fake.refusals
+        # Bob's deadlines still fire: his reminder, then his missed deployment, and the thread
+        # hears nothing more (its match's deadlines would have come in the same time).
+        await bot.until(
+            lambda: any(
+                "did not deploy in time" in m.text for m in channel_posts(fake, fake.channel_id)
+            ),
+            "Bob's missed deployment in the channel",
+            15,
+        )
+        assert [r for r in fake.refusals if r[3] == 10003] == gone
+        assert channel_posts(fake, thread) == opening
+
+        db = sqlite3.connect(tmp_path / "skirmbot.db")
+        try:
+            status, setup = db.execute(
+                "SELECT status, setup FROM matches WHERE channel_id = ?", (thread,)
+            ).fetchone()
+            pending = db.execute(
+                "SELECT COUNT(*) FROM deadlines JOIN matches ON matches.id = match_id "
+                "WHERE channel_id = ?",
+                (thread,),
+            ).fetchone()[0]
+        finally:
+            db.close()
+        assert status == "aborted" and "was deleted" in json.loads(setup)["abandoned"]["reason"]
+        assert pending == 0
+        assert f"Match #1 abandoned: its channel or thread {thread} was deleted" in bot.log()
+        assert not fake.unknown, f"routes the fake does not know: {fake.unknown}"
+        clean(bot.log())

@@ -8,7 +8,6 @@ belongs to an activation that has since ended is stale and does nothing).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from skirmbot import autoplayer
@@ -17,6 +16,7 @@ from skirmbot.rules.events import Event
 from skirmbot.rules.state import ENDED
 from skirmbot.service.errors import NotAllowed, ServiceError
 from skirmbot.service.matches import (
+    ABORTED,
     AUTOMATIC,
     DEPLOY,
     DEPLOYING,
@@ -30,6 +30,7 @@ from skirmbot.service.matches import (
 from skirmbot.service.replies import Reply
 from skirmbot.store import Deadline, MatchRow
 from skirmbot.timers.clock import HOUR, Clock, discord_time, duration
+from skirmbot.words import plural
 
 MISSED = "the turn timer ran out"
 FORFEIT = "forfeits (the turn timer ran out and no excused misses were left)"
@@ -59,12 +60,19 @@ async def _remind(service: MatchService, row: MatchRow, clock: Clock) -> Reply:
         stage = row.setup.get("stage", DEPLOY)
         waiting = [row.players[s] for s in (0, 1) if str(s) not in row.setup.get(HIDDEN[stage], {})]
         people = [p for p in waiting if p not in (None, AUTOMATIC)]
-        names = " ".join(f"<@{p}>" for p in people)
-        return Reply(
-            f"⏰ {names}: deploy your squad with /deploy. Time runs out {due}.",
-            ping=people[0] if people else None,
-            dm=await _wants_dm(service, people),
-        )
+        # One reminder per player still to deploy: each is pinged, each where they chose.
+        reminders = [
+            Reply(
+                f"⏰ <@{person}>: deploy your squad with /deploy. Time runs out {due}.",
+                ping=person,
+                dm=await _wants_dm(service, person),
+            )
+            for person in people
+        ]
+        if not reminders:
+            return Reply(f"⏰ Deploy your squad with /deploy. Time runs out {due}.")
+        reminders[0].followups = reminders[1:]
+        return reminders[0]
     state = match.state
     assert state.to_act is not None
     player = row.players[state.to_act]
@@ -77,18 +85,29 @@ async def _remind(service: MatchService, row: MatchRow, clock: Clock) -> Reply:
     return Reply(
         f"⏰ <@{player}>: {expected}. Time runs out {due}.",
         ping=player,
-        dm=await _wants_dm(service, [player]),
+        dm=await _wants_dm(service, player),
     )
 
 
-async def _wants_dm(service: MatchService, players: Sequence[int | None]) -> bool:
-    """A player may ask to be reminded by direct message instead of in the channel."""
-    for player in players:
-        if player:
-            known = await service.store.player(player)
-            if known is not None and known.get("dm_reminders"):
-                return True
-    return False
+async def _wants_dm(service: MatchService, player: int) -> bool:
+    """A player may ask to be reminded by direct message instead of in the channel; once
+    Discord has refused a DM to them (their DMs are closed), the channel it is, until they
+    choose again with /timer reminders."""
+    known = await service.store.player(player)
+    return known is not None and bool(known.get("dm_reminders")) and not known.get("dms_closed")
+
+
+async def abandon(service: MatchService, match_id: int, reason: str) -> bool:
+    """The match cannot go on where it lives (its channel or thread was deleted): it is
+    aborted, its deadlines are cancelled, and why is kept in its set-up. False when it was
+    over already."""
+    async with service.locked_match(match_id) as row:
+        if not row.active:
+            return False
+        row.status = ABORTED
+        row.setup["abandoned"] = {"at": service.now(), "reason": reason}
+        await service._save(row)  # nothing to wait for any more: the deadline is dropped
+        return True
 
 
 async def _missed_activation(service: MatchService, row: MatchRow, clock: Clock) -> Reply:
@@ -203,15 +222,16 @@ async def extend(service: MatchService, channel_id: int, member: Member) -> Repl
         clock = _clock_waiting_for(row, match, side)
         if clock.extensions_used[side] >= clock.controls.extensions:
             raise ServiceError(
-                f"You have used all {clock.controls.extensions} extensions of this match."
+                "You have no extensions left (this match allows "
+                f"{plural(clock.controls.extensions, 'extension')} per player)."
             )
         clock.extend(side)
         row.setup["clock"] = clock.to_json()
         await service._save(row, match)
         left = clock.controls.extensions - clock.extensions_used[side]
         return Reply(
-            f"{member.name} takes {duration(clock.controls.extension_seconds)} more. Time now runs out "
-            f"{discord_time(clock.deadline)} ({left} extension{'s' if left != 1 else ''} left)."
+            f"{member.name} takes {duration(clock.controls.extension)} more. Time now runs out "
+            f"{discord_time(clock.deadline)} ({plural(left, 'extension')} left)."
         )
 
 
@@ -238,7 +258,7 @@ async def pause(service: MatchService, channel_id: int, member: Member) -> Reply
         side = service._seat(row, member)
         clock = Clock.from_json(row.setup.get("clock"))
         if clock.paused is not None:
-            raise ServiceError("The match is already paused; /match resume goes on.")
+            raise ServiceError("The match is already paused; /timer resume goes on.")
         if row.status not in (DEPLOYING, PLAYING):
             raise ServiceError("Only a match being deployed or played has a clock to pause.")
         other = row.players[1 - side]
@@ -249,7 +269,7 @@ async def pause(service: MatchService, channel_id: int, member: Member) -> Reply
                 row, await service._live_match(row) if row.status == PLAYING else None
             )
             return Reply(
-                f"The match is paused with {duration(clock.paused or 0)} left on the clock. Either player can /match resume."
+                f"The match is paused with {duration(clock.paused or 0)} left on the clock. Either player can /timer resume."
             )
         if clock.pause_request == side:
             raise ServiceError("You already asked to pause; your opponent has to agree.")
@@ -257,7 +277,7 @@ async def pause(service: MatchService, channel_id: int, member: Member) -> Reply
         row.setup["clock"] = clock.to_json()
         await service._save(row, await service._live_match(row) if row.status == PLAYING else None)
         return Reply(
-            f"{member.name} asks to pause the match. <@{other}>: /match pause to agree.", ping=other
+            f"{member.name} asks to pause the match. <@{other}>: /timer pause to agree.", ping=other
         )
 
 
@@ -307,7 +327,7 @@ async def timer(service: MatchService, channel_id: int) -> Reply:
     clock = Clock.from_json(row.setup.get("clock"))
     lines = [f"Clock of match #{row.id}: {clock.controls.describe()}."]
     if clock.paused is not None:
-        lines.append(f"Paused with {duration(clock.paused)} left (/match resume).")
+        lines.append(f"Paused with {duration(clock.paused)} left (/timer resume).")
     elif clock.key is not None:
         match = await service._live_match(row) if row.status == PLAYING else None
         waiting = (
@@ -322,9 +342,11 @@ async def timer(service: MatchService, channel_id: int) -> Reply:
         lines.append("The clock is not running (set-up, the automatic player's turn, or the end).")
     for side in (0, 1):
         if row.players[side] not in (None, AUTOMATIC):
+            excuses = clock.controls.excuses - clock.excuses_used[side]
+            extensions = clock.controls.extensions - clock.extensions_used[side]
             lines.append(
-                f"{row.names[side]}: {clock.controls.excuses - clock.excuses_used[side]} excused misses and "
-                f"{clock.controls.extensions - clock.extensions_used[side]} extensions left."
+                f"{row.names[side]}: {plural(excuses, 'excused miss')} and "
+                f"{plural(extensions, 'extension')} left."
             )
     for miss in clock.misses:
         lines.append(

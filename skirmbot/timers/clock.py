@@ -3,6 +3,10 @@
 Each activation (and the deployment) gets `activation_seconds`; a reminder goes out at
 `remind_at` of that time; when the time is up the player misses: with an excuse left the game
 moves on by `on_miss` and the excuse is used, with none left the player forfeits.
+
+An extension (/timer extend) scales with the clock: half the time per activation, at least 15
+minutes and at most 12 hours (1 hour per activation: 30 minutes; 10 hours: 5 hours; 24 hours
+or more: 12 hours). Time controls may name a fixed `extension_seconds` instead.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from skirmbot.store import Deadline
+from skirmbot.words import plural
 
 HOUR = 3600
 DAY = 24 * HOUR
@@ -22,6 +27,17 @@ ON_MISS = {
 # Deadlines that passed while the bot was down fire this long after it starts again, so nobody
 # forfeits for the bot's own downtime.
 STARTUP_GRACE = 15 * 60
+# An extension: this share of the time per activation, within these bounds.
+EXTENSION_SHARE = 0.5
+MIN_EXTENSION, MAX_EXTENSION = 15 * 60, 12 * HOUR
+# Matches stored before extensions scaled carry the old fixed 12 hours (no command ever chose
+# another value): they get the proportional rule too.
+LEGACY_EXTENSION = 12 * HOUR
+
+
+def extension_for(activation_seconds: int) -> int:
+    """The proportional extension: half the time per activation, from 15 minutes to 12 hours."""
+    return int(max(MIN_EXTENSION, min(MAX_EXTENSION, activation_seconds * EXTENSION_SHARE)))
 
 
 class ControlsError(ValueError):
@@ -35,7 +51,7 @@ class TimeControls:
     excuses: int = 2  # missed deadlines forgiven per player
     on_miss: str = "skip"
     extensions: int = 2  # requests for more time per player per match
-    extension_seconds: int = 12 * HOUR
+    extension_seconds: int | None = None  # None: in proportion to the clock (extension_for)
 
     def __post_init__(self) -> None:
         if not MIN_ACTIVATION <= self.activation_seconds <= MAX_ACTIVATION:
@@ -46,19 +62,31 @@ class TimeControls:
             raise ControlsError("Excused misses per player: 0 to 10.")
         if self.on_miss not in ON_MISS:
             raise ControlsError(f"A miss does one of: {', '.join(ON_MISS)}.")
-        if not 0 <= self.extensions <= 5 or not HOUR <= self.extension_seconds <= 3 * DAY:
-            raise ControlsError("Extensions: 0 to 5 per player, each of 1 hour to 3 days.")
+        if not 0 <= self.extensions <= 5 or not (
+            self.extension_seconds is None or MIN_EXTENSION <= self.extension_seconds <= 3 * DAY
+        ):
+            raise ControlsError("Extensions: 0 to 5 per player, each of 15 minutes to 3 days.")
+
+    @property
+    def extension(self) -> int:
+        """The seconds one extension adds."""
+        if self.extension_seconds is not None:
+            return self.extension_seconds
+        return extension_for(self.activation_seconds)
 
     def describe(self) -> str:
         return (
             f"{duration(self.activation_seconds)} per activation, reminder at {round(self.remind_at * 100)}%, "
-            f"{self.excuses} excused misses each (a miss: {ON_MISS[self.on_miss]}; with none left, "
-            f"forfeit), {self.extensions} extensions of {duration(self.extension_seconds)} each"
+            f"{plural(self.excuses, 'excused miss')} each (a miss: {ON_MISS[self.on_miss]}; with none left, "
+            f"forfeit), {plural(self.extensions, 'extension')} of {duration(self.extension)} each"
         )
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TimeControls:
-        return cls(**data)
+        values = dict(data)
+        if values.get("extension_seconds") == LEGACY_EXTENSION:
+            values["extension_seconds"] = None
+        return cls(**values)
 
 
 @dataclass
@@ -120,7 +148,7 @@ class Clock:
 
     def extend(self, side: int) -> None:
         self.extensions_used[side] += 1
-        self.deadline += self.controls.extension_seconds
+        self.deadline += self.controls.extension
         self.reminded = False  # remind again before the new end
         self._place_reminder(self.remind)
 

@@ -25,6 +25,11 @@ log = logging.getLogger(__name__)
 Handler = Callable[[int, Deadline], Awaitable[None]]
 BUCKET_SECONDS = 1.0
 MAX_ROUNDS = 10  # a match re-arms at most a couple of due deadlines in a row (remind, miss)
+# The longest the loop sleeps before looking at the clock again. Deadlines are wall-clock
+# times but asyncio sleeps on the monotonic clock, which stands still while the machine is
+# suspended and ignores clock corrections; waking now and then keeps a deadline from firing
+# long after it fell due. (The wire tests, whose clock runs faster, make it shorter.)
+MAX_SLEEP = 60.0
 
 
 class Scheduler:
@@ -125,7 +130,7 @@ class Scheduler:
         while True:
             self._wake.clear()
             due = self.next_due()
-            delay = None if due is None else max(0.0, due - self._clock())
+            delay = None if due is None else min(MAX_SLEEP, max(0.0, due - self._clock()))
             with contextlib.suppress(TimeoutError):  # timing out is how it wakes for a deadline
                 await asyncio.wait_for(self._wake.wait(), timeout=delay)
             await self.fire_due()

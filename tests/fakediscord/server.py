@@ -28,6 +28,15 @@ What discord.py needs that is easy to miss (checked against discord.py 2.7.1):
 
 Tests can also catch the bot mid-request (`hold`) and upload files with a command
 (`Attachment` option values, served back from the fake's own /attachments URLs).
+
+And Discord refusing messages, as it answers them (issue 11):
+- `dms_closed`: user ids whose direct messages are closed to the bot. Opening the DM channel
+  works; sending in it answers 403 `{"code": 50007, "message": "Cannot send messages to this
+  user"}`, as real Discord does.
+- `delete_channel(id)`: the channel or thread is gone (THREAD_DELETE / CHANNEL_DELETE is sent
+  on the gateway); every later request for it answers 404 `{"code": 10003, "message":
+  "Unknown Channel"}`.
+Each refusal is kept in `refusals` as (method, path, status, code).
 """
 
 from __future__ import annotations
@@ -276,6 +285,7 @@ class FakeDiscord:
         self.commands: list[dict[str, Any]] = []  # the last synced command list
         self.command_syncs = 0
         self.identifies: list[dict[str, Any]] = []  # IDENTIFY payloads, one per gateway session
+        self.ready_at: list[float] = []  # time.monotonic() when each READY + GUILD_CREATE went out
         self.gateway_queries: list[dict[str, str]] = []
         self.gateway_close_codes: list[int | None] = []
         self.requests: list[tuple[str, str]] = []
@@ -283,6 +293,9 @@ class FakeDiscord:
         self.messages: dict[int, Message] = {}
         self.interactions: dict[str, Interaction] = {}  # by token
         self.uploads: dict[int, Attachment] = {}  # files a test attached to a slash command
+        self.dms_closed: set[int] = set()  # users whose DMs refuse the bot (403, code 50007)
+        self.deleted: set[int] = set()  # channels and threads deleted (404, code 10003)
+        self.refusals: list[tuple[str, str, int, int]] = []  # (method, path, status, code)
         self._ws: web.WebSocketResponse | None = None
         self._seq = 0
         self._changed = asyncio.Condition()
@@ -399,6 +412,7 @@ class FakeDiscord:
             },
         )
         await self.dispatch("GUILD_CREATE", self._guild_json())
+        self.ready_at.append(time.monotonic())
         self.identifies.append(identify)
         await self._touch()
 
@@ -675,6 +689,10 @@ class FakeDiscord:
                     else self.messages.get(int(message_id))
                 )
                 return await self._message_op(request, target, interaction)
+            case _, ["channels", channel_id, *_] if int(channel_id) in self.deleted:
+                return self._refuse(method, p, 404, 10003, "Unknown Channel")
+            case "POST", ["channels", channel_id, "messages"] if self._dm_refused(int(channel_id)):
+                return self._refuse(method, p, 403, 50007, "Cannot send messages to this user")
             case "POST", ["channels", channel_id, "messages"]:
                 return await self._create(request, channel_id, "channel", None)
             case "GET" | "PATCH" | "DELETE", ["channels", _, "messages", message_id]:
@@ -702,6 +720,25 @@ class FakeDiscord:
                 user = self._user(int(user_id))
                 return None if user is None else _json(user.to_json())
         return None
+
+    def _refuse(self, method: str, p: list[str], status: int, code: int, text: str) -> web.Response:
+        self.refusals.append((method, "/" + "/".join(p), status, code))
+        return _json({"message": text, "code": code}, status=status)
+
+    def _dm_refused(self, channel_id: int) -> bool:
+        channel = self.channels.get(channel_id) or {}
+        recipients = {int(user["id"]) for user in channel.get("recipients", [])}
+        return channel.get("type") == 1 and bool(recipients & self.dms_closed)
+
+    async def delete_channel(self, channel_id: int) -> None:
+        """Delete a channel or thread, as a member with Manage Channels would: the bot is told
+        on the gateway, and Discord answers 404 (code 10003) for it from now on."""
+        channel = self.channels.pop(channel_id)
+        self.deleted.add(channel_id)
+        event = "THREAD_DELETE" if channel["type"] in (10, 11, 12) else "CHANNEL_DELETE"
+        keys = ("id", "guild_id", "parent_id", "type")
+        await self.dispatch(event, {key: channel[key] for key in keys if key in channel})
+        await self._touch()
 
     def _user(self, user_id: int) -> User | None:
         return next((u for u in (self.bot, self.alice, self.bob) if u.id == user_id), None)

@@ -1,0 +1,27 @@
+"""Small English helpers for messages: counts with the right noun, and possessives.
+
+Plain functions with no imports from the rest of skirmbot, so every layer can use them: the
+rules' event texts, the service's replies, the cogs.
+"""
+
+from __future__ import annotations
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """`1 excused miss`, `2 excused misses`, `0 extensions`: the count and its noun.
+
+    The plural adds "es" after s, x, z, ch and sh ("miss" -> "misses"), else "s"; give
+    `plural_form` for anything else ("medal" is fine, "activation" is fine, "die" -> "dice").
+    """
+    if count == 1:
+        return f"{count} {singular}"
+    if plural_form is None:
+        plural_form = (
+            f"{singular}es" if singular.endswith(("s", "x", "z", "ch", "sh")) else f"{singular}s"
+        )
+    return f"{count} {plural_form}"
+
+
+def possessive(name: str) -> str:
+    """`Ada's`, but `Iron Wardens'` (a name ending in s takes the apostrophe alone)."""
+    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
