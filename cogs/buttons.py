@@ -4,9 +4,11 @@ Concede, and "Spend N TO" when an action needs Tactical Orders.
 Every button is a `DynamicItem`: all it needs is in its custom_id, so a button on a message
 posted before a restart still works (discord.py matches the id against the template, no view
 has to be kept in memory). Ids look like `skirm:end:<match>:<at>`, `skirm:reroll:<match>:<die>:<at>`,
-`skirm:draw:<match>`, `skirm:spend:<match>:<at>:<command>`; `<at>` is how many commands the
-match's record held when the button was posted, so a button from before the match moved on
-says it expired instead of acting on a different situation.
+`skirm:draw:<match>`, `skirm:undo:<match>:<at>`, `skirm:spend:<match>:<at>:<command>`; `<at>`
+is how far the match was when the button was posted (`common.position`: the commands accepted,
+an undo moving it on too), so a button from before the match moved on says it expired instead
+of acting on a different situation (an undo button from before undo buttons carried `<at>`,
+`skirm:undo:<match>`, still works).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import logging
 import re
 from collections.abc import Coroutine
 from dataclasses import fields
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord.ext import commands
@@ -31,8 +33,12 @@ from skirmbot.service import (
     Reply,
     ServiceError,
 )
+from skirmbot.store.database import match_setting_key
 
 from .common import answer, bot_of, channel_of, player, position, service_of
+
+if TYPE_CHECKING:
+    from skirmbot.bot import SkirmBot
 
 log = logging.getLogger("skirmbot.discord")
 
@@ -55,8 +61,9 @@ LABELS = {
     "concede": ("Concede the match", discord.ButtonStyle.danger),
     "spend": ("Spend {arg} TO", discord.ButtonStyle.primary),
 }
-# Which buttons are tied to the exact moment they were posted (see <at> above).
-TIMED = {"end", "accept", "reroll", "spend"}
+# Which buttons are tied to the exact moment they were posted (see <at> above). An undo
+# request is too: an old "Agree to undo" must not agree to a later request.
+TIMED = {"end", "accept", "reroll", "spend", "undo"}
 
 
 class MatchButton(
@@ -145,8 +152,8 @@ class MatchButton(
             return service.act(channel, member, rules.Accept(0))
         if action == "reroll" and arg is not None and arg.isdigit():
             return service.act(channel, member, rules.Reroll(0, int(arg)))
-        if action == "draw":
-            return service.accept_draw(channel, member)
+        if action == "draw":  # accepts only: an offer that lapsed is not offered back
+            return service.accept_draw(channel, member, offer_if_none=False)
         if action == "undo":
             return service.accept_undo(channel, member)
         if action == "concede":
@@ -174,11 +181,11 @@ def choice_view(choices: list[str], match_id: int, at: int) -> discord.ui.View |
     view = discord.ui.View(timeout=None)
     for choice in choices[:25]:
         name, _, arg = choice.partition(":")
-        if name in ("end", "accept"):
+        if name in ("end", "accept", "undo"):
             view.add_item(button(name, match_id, str(at)))
         elif name == "reroll" and arg.isdigit():
             view.add_item(button(name, match_id, f"{arg}:{at}", arg))
-        elif name in ("draw", "undo"):
+        elif name == "draw":
             view.add_item(button(name, match_id))
         else:
             log.debug("No button for the choice %r", choice)
@@ -252,7 +259,8 @@ async def _save_spend(interaction: discord.Interaction[Any], match_id: int, payl
 
 
 def _saved_key(interaction: discord.Interaction[Any], match_id: int) -> str:
-    return f"spend:{match_id}:{interaction.user.id}"
+    """`spend:<match>:<user>`: a match setting, deleted when the match ends (the store)."""
+    return match_setting_key("spend", match_id, interaction.user.id)
 
 
 def _guild(interaction: discord.Interaction[Any]) -> int:
@@ -261,6 +269,10 @@ def _guild(interaction: discord.Interaction[Any]) -> int:
 
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(MatchButton)
+    # Saved "Spend N TO" commands go when their match ends; sweep those left from before.
+    swept = await cast("SkirmBot", bot).store.sweep_match_settings()
+    if swept:
+        log.info("Deleted %d saved button commands of matches that are over", swept)
 
 
 async def teardown(bot: commands.Bot) -> None:

@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from skirmbot.service import NeedsConfirmation, ServiceError
+from skirmbot.service.replies import shown
 
 from .buttons import spend_view
 from .common import send
@@ -27,6 +28,7 @@ APOLOGY = (
 )
 OUT_OF_DATE = "This command has changed since Discord last listed it; try again in a minute."
 PERMISSION_NAMES = {"manage_guild": "Manage Server"}
+LOGGED_OPTIONS = 500  # characters of a command's options written to the log
 
 
 async def on_app_command_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
@@ -71,7 +73,7 @@ def refusal(error: BaseException) -> str | None:
     if isinstance(error, app_commands.NoPrivateMessage):
         return "Skirm matches are played in server channels, not in direct messages."
     if isinstance(error, app_commands.TransformerError):
-        return f"'{error.value}' is not a valid {error.type.name.lower()} here."
+        return f"'{shown(str(error.value))}' is not a valid {error.type.name.lower()} here."
     if isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
         log.warning("Out-of-date command: %s", error)
         return OUT_OF_DATE
@@ -86,6 +88,8 @@ def context(interaction: discord.Interaction[Any]) -> str:
     command = interaction.command.qualified_name if interaction.command else data.get("name")
     what = f"/{command}" if command else f"button {data.get('custom_id')!r}"
     options = json.dumps(data.get("options", []), default=str)
+    if len(options) > LOGGED_OPTIONS:  # a 4,000-character option does not fill the log
+        options = options[: LOGGED_OPTIONS - 1] + "…"
     return (
         f"{what} by {interaction.user} ({interaction.user.id}) in guild {interaction.guild_id}, "
         f"channel {interaction.channel_id}, options {options}"

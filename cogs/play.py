@@ -23,8 +23,19 @@ from skirmbot.rules.legal import attack_targets, legal_commands, reachable_squar
 from skirmbot.rules.squares import Square
 from skirmbot.rules.state import MatchState, UnitState
 from skirmbot.service import ServiceError
+from skirmbot.service.replies import shown
 
-from .common import answer, asker, channel_of, player, service_of
+from .common import (
+    NAME_LENGTH,
+    SQUARE_LENGTH,
+    TARGET_LENGTH,
+    Text,
+    answer,
+    asker,
+    channel_of,
+    player,
+    service_of,
+)
 from .errors import context, log
 
 Choice = app_commands.Choice
@@ -33,6 +44,16 @@ Completer = Callable[[discord.Interaction[Any], str], Coroutine[Any, Any, list[C
 Autocomplete = Completer[str]
 PLACEMENT = re.compile(r"^(?P<unit>.+?)\s*[:=\s]\s*(?P<square>[A-Za-z]+[0-9]+)$")
 DEPLOY_EXAMPLE = "Halden C2, Brann D2"
+PLACEMENTS_LENGTH = 1000  # 12 units, each a name of up to 64 characters and a square
+ALSO_LENGTH = 500  # several targets, comma-separated
+
+# The free-text options (see common.Text: Discord lets nobody type more).
+UnitText = app_commands.Transform[str, Text(NAME_LENGTH, "unit name")]
+SquareText = app_commands.Transform[str, Text(SQUARE_LENGTH, "square")]
+TargetText = app_commands.Transform[str, Text(TARGET_LENGTH, "target")]
+NameText = app_commands.Transform[str, Text(NAME_LENGTH, "name")]
+TargetsText = app_commands.Transform[str, Text(ALSO_LENGTH, "list of targets")]
+PlacementsText = app_commands.Transform[str, Text(PLACEMENTS_LENGTH, "list of placements")]
 
 
 # --- what the asking player may do now ---------------------------------------------------------
@@ -307,9 +328,15 @@ def read_placements(text: str) -> dict[str, str]:
         found = PLACEMENT.match(part)
         if found is None:
             raise ServiceError(
-                f"I could not read '{part}': give each unit and its square, like `{DEPLOY_EXAMPLE}`."
+                f"I could not read '{shown(part)}': give each unit and its square, like `{DEPLOY_EXAMPLE}`."
             )
-        placements[found["unit"].strip()] = found["square"].upper()
+        unit = found["unit"].strip()
+        if len(unit) > NAME_LENGTH:
+            raise ServiceError(
+                f"'{shown(unit)}' is too long for a unit's name; give each unit and its square, "
+                f"like `{DEPLOY_EXAMPLE}`."
+            )
+        placements[unit] = found["square"].upper()
     if not placements:
         raise ServiceError(
             f"Give each unit and its square, like `{DEPLOY_EXAMPLE}`, or use auto: True."
@@ -360,7 +387,7 @@ class Play(commands.Cog):
     async def deploy(
         self,
         interaction: discord.Interaction[Any],
-        placements: str | None = None,
+        placements: PlacementsText | None = None,
         auto: bool = False,
     ) -> None:
         given = bool(placements and placements.strip())
@@ -378,21 +405,25 @@ class Play(commands.Cog):
     @app_commands.describe(unit="A ready unit of yours")
     @app_commands.autocomplete(unit=units_for(rules.Activate))
     @app_commands.guild_only()
-    async def activate(self, interaction: discord.Interaction[Any], unit: str) -> None:
+    async def activate(self, interaction: discord.Interaction[Any], unit: UnitText) -> None:
         await self.act(interaction, rules.Activate(0, unit.strip()))
 
     @app_commands.command(name="move", description="Move a unit (up to 3 squares)")
     @app_commands.describe(unit="Your unit", square="Where it ends its move")
     @app_commands.autocomplete(unit=units_for(rules.Move), square=squares_for(rules.Move, "move"))
     @app_commands.guild_only()
-    async def move(self, interaction: discord.Interaction[Any], unit: str, square: str) -> None:
+    async def move(
+        self, interaction: discord.Interaction[Any], unit: UnitText, square: SquareText
+    ) -> None:
         await self.act(interaction, rules.Move(0, unit.strip(), square_of(square)))
 
     @app_commands.command(name="dash", description="Dash or crawl a unit (1 square)")
     @app_commands.describe(unit="Your unit", square="Where it ends")
     @app_commands.autocomplete(unit=units_for(rules.Dash), square=squares_for(rules.Dash, "dash"))
     @app_commands.guild_only()
-    async def dash(self, interaction: discord.Interaction[Any], unit: str, square: str) -> None:
+    async def dash(
+        self, interaction: discord.Interaction[Any], unit: UnitText, square: SquareText
+    ) -> None:
         await self.act(interaction, rules.Dash(0, unit.strip(), square_of(square)))
 
     @app_commands.command(
@@ -401,7 +432,9 @@ class Play(commands.Cog):
     @app_commands.describe(unit="Your unit", square="Where it lands")
     @app_commands.autocomplete(unit=units_for(rules.Leap), square=leaps_for())
     @app_commands.guild_only()
-    async def leap(self, interaction: discord.Interaction[Any], unit: str, square: str) -> None:
+    async def leap(
+        self, interaction: discord.Interaction[Any], unit: UnitText, square: SquareText
+    ) -> None:
         await self.act(interaction, rules.Leap(0, unit.strip(), square_of(square)))
 
     @app_commands.command(name="skill", description="Use a skill from a unit's stat card")
@@ -417,9 +450,9 @@ class Play(commands.Cog):
     async def skill(
         self,
         interaction: discord.Interaction[Any],
-        unit: str,
-        skill: str,
-        target: str | None = None,
+        unit: UnitText,
+        skill: NameText,
+        target: TargetText | None = None,
     ) -> None:
         await self.act(
             interaction,
@@ -432,7 +465,9 @@ class Play(commands.Cog):
     @app_commands.describe(unit="Your unit", action="The mission action")
     @app_commands.autocomplete(unit=units_for(rules.MissionAction), action=mission_actions_for())
     @app_commands.guild_only()
-    async def mission(self, interaction: discord.Interaction[Any], unit: str, action: str) -> None:
+    async def mission(
+        self, interaction: discord.Interaction[Any], unit: UnitText, action: NameText
+    ) -> None:
         await self.act(interaction, rules.MissionAction(0, unit.strip(), action.strip()))
 
     @app_commands.command(name="shoot", description="Make a ranged attack")
@@ -451,10 +486,10 @@ class Play(commands.Cog):
     async def shoot(
         self,
         interaction: discord.Interaction[Any],
-        unit: str,
-        target: str,
-        weapon: str | None = None,
-        also: str | None = None,
+        unit: UnitText,
+        target: TargetText,
+        weapon: NameText | None = None,
+        also: TargetsText | None = None,
     ) -> None:
         await self.act(
             interaction,
@@ -477,10 +512,10 @@ class Play(commands.Cog):
     async def melee(
         self,
         interaction: discord.Interaction[Any],
-        unit: str,
-        target: str,
-        weapon: str | None = None,
-        also: str | None = None,
+        unit: UnitText,
+        target: TargetText,
+        weapon: NameText | None = None,
+        also: TargetsText | None = None,
     ) -> None:
         await self.act(
             interaction,
@@ -496,7 +531,10 @@ class Play(commands.Cog):
     )
     @app_commands.guild_only()
     async def door(
-        self, interaction: discord.Interaction[Any], unit: str, toward: str | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        unit: UnitText,
+        toward: SquareText | None = None,
     ) -> None:
         await self.act(
             interaction, rules.Door(0, unit.strip(), square_of(toward) if toward else None)
@@ -506,14 +544,14 @@ class Play(commands.Cog):
     @app_commands.describe(unit="Your unit")
     @app_commands.autocomplete(unit=units_for(rules.PickUp))
     @app_commands.guild_only()
-    async def pickup(self, interaction: discord.Interaction[Any], unit: str) -> None:
+    async def pickup(self, interaction: discord.Interaction[Any], unit: UnitText) -> None:
         await self.act(interaction, rules.PickUp(0, unit.strip()))
 
     @app_commands.command(name="drop", description="Drop the marker the unit carries")
     @app_commands.describe(unit="Your unit")
     @app_commands.autocomplete(unit=units_for(rules.Drop))
     @app_commands.guild_only()
-    async def drop(self, interaction: discord.Interaction[Any], unit: str) -> None:
+    async def drop(self, interaction: discord.Interaction[Any], unit: UnitText) -> None:
         await self.act(interaction, rules.Drop(0, unit.strip()))
 
     @app_commands.command(
@@ -525,7 +563,9 @@ class Play(commands.Cog):
         option=item_choices(rules.OpenCrate, lambda c: c.option, crate_label),
     )
     @app_commands.guild_only()
-    async def crate(self, interaction: discord.Interaction[Any], unit: str, option: str) -> None:
+    async def crate(
+        self, interaction: discord.Interaction[Any], unit: UnitText, option: NameText
+    ) -> None:
         await self.act(interaction, rules.OpenCrate(0, unit.strip(), option.strip().lower()))
 
     @app_commands.command(name="turret", description="Fire the turret the unit stands at")
@@ -535,14 +575,18 @@ class Play(commands.Cog):
         target=item_choices(rules.UseTurret, lambda c: c.target, distance_label),
     )
     @app_commands.guild_only()
-    async def turret(self, interaction: discord.Interaction[Any], unit: str, target: str) -> None:
+    async def turret(
+        self, interaction: discord.Interaction[Any], unit: UnitText, target: TargetText
+    ) -> None:
         await self.act(interaction, rules.UseTurret(0, unit.strip(), target.split(" (")[0].strip()))
 
     @app_commands.command(name="end", description="End the activation in progress")
     @app_commands.describe(unit="The activating unit (or a ready unit, to end it without acting)")
     @app_commands.autocomplete(unit=units_for(rules.EndActivation))
     @app_commands.guild_only()
-    async def end(self, interaction: discord.Interaction[Any], unit: str | None = None) -> None:
+    async def end(
+        self, interaction: discord.Interaction[Any], unit: UnitText | None = None
+    ) -> None:
         await self.act(interaction, rules.EndActivation(0, unit.strip() if unit else None))
 
     @app_commands.command(name="delay", description="Delay: let your opponent activate first")

@@ -9,9 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from skirmbot.service.campaigns import CampaignService
+from skirmbot.service.campaigns import MAX_NAME, CampaignService
 
-from .common import answer, service_of
+from .common import Text, answer, service_of
 from .matches import read_squad_file
 
 
@@ -36,7 +36,10 @@ class Squads(
         file="The squad as a JSON file", name="Store it under this name (default: the squad's own)"
     )
     async def save(
-        self, interaction: discord.Interaction[Any], file: discord.Attachment, name: str = ""
+        self,
+        interaction: discord.Interaction[Any],
+        file: discord.Attachment,
+        name: app_commands.Transform[str, Text(MAX_NAME, "squad name")] = "",
     ) -> None:
         data = await read_squad_file(file)
         await answer(
