@@ -11,6 +11,7 @@ from PIL import Image
 from skirmbot.cli import main
 from skirmbot.demo import play_demo
 from skirmbot.render.battlemap import HEADER, MARGIN, SQUARE, Layout, MapRenderer, unit_labels
+from skirmbot.render.legend import legend_entries, legend_layout
 from skirmbot.render.palette import colour, side_colour
 from skirmbot.render.replay import activation_steps, animation
 from skirmbot.rules.commands import EndActivation, Move, Shoot
@@ -33,10 +34,13 @@ def at(image: Image.Image, square: str, dx: int = 0, dy: int = 0) -> int:
     return value
 
 
-def test_size_leaves_room_for_coordinates_on_all_four_sides_and_the_header() -> None:
+def test_size_leaves_room_for_coordinates_on_all_four_sides_the_header_and_the_key() -> None:
     match = skirm_match({0: [unit("Ada", "C3")], 1: [unit("Bo", "C9")]})
     image = picture(MapRenderer().png(match.state))
-    assert image.size == (2 * MARGIN + 12 * SQUARE, HEADER + 2 * MARGIN + 12 * SQUARE)
+    width = 2 * MARGIN + 12 * SQUARE
+    _, key = legend_layout(legend_entries(match.state), width)
+    assert key > 0
+    assert image.size == (width, HEADER + 2 * MARGIN + 12 * SQUARE + key)
     assert SQUARE >= 64 and image.mode == "P"
 
 
@@ -60,7 +64,9 @@ def test_an_activated_unit_is_drawn_dimmed() -> None:
 def test_terrain_walls_impassable_squares_and_levels() -> None:
     rows = [" ".join(["."] * 12)] * 12
     rows[4] = ". . # . . 2 . . . . . ."
-    match = skirm_match({0: [unit("Ada", "A1")], 1: [unit("Bo", "L12")]}, rows=rows, edges=["H7|H8: wall=2"])
+    match = skirm_match(
+        {0: [unit("Ada", "A1")], 1: [unit("Bo", "L12")]}, rows=rows, edges=["H7|H8: wall=2"]
+    )
     image = picture(MapRenderer().png(match.state))
     assert at(image, "C5") in (colour("impassable"), colour("impassable_mark"))
     assert at(image, "F5") == colour("level2")
@@ -109,6 +115,9 @@ def test_a_whole_demo_stays_small_and_animates_within_limits() -> None:
     assert len(gif) <= 2 * 1024 * 1024
     frames = Image.open(io.BytesIO(gif))
     assert frames.n_frames == len(steps)
+    # The key lists what each picture shows, so pictures differ in height: frames are padded.
+    tallest = max(picture(png).size[1] for png in steps)
+    assert frames.size == (picture(steps[0]).size[0], tallest)
 
 
 def test_demo_and_render_commands_write_the_pictures(tmp_path: Path) -> None:

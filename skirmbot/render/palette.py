@@ -8,9 +8,9 @@ forms of colour blindness; hits, misses and Taken Out differ by line style as we
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
-from PIL import Image, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 COLOURS: dict[str, tuple[int, int, int]] = {
     "background": (250, 248, 242),
@@ -50,6 +50,7 @@ COLOURS: dict[str, tuple[int, int, int]] = {
     "objective": (0, 158, 115),  # Okabe-Ito bluish green
     "pip_empty": (200, 200, 200),
     "gold": (240, 228, 66),  # Okabe-Ito yellow
+    "caption": (255, 246, 218),
 }
 NAMES = list(COLOURS)
 INDEX = {name: number for number, name in enumerate(NAMES)}
@@ -80,3 +81,29 @@ def new_image(width: int, height: int, fill: str = "background") -> Image.Image:
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """Pillow's bundled font at a size: no font files to ship or find on the host."""
     return ImageFont.load_default(size=size)
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[int, int],
+    text: str,
+    fill: int,
+    size: int,
+    anchor: str = "la",
+) -> None:
+    """`draw.text` with the font at `size`, from a cache of drawn texts: the same few labels and
+    header lines come back picture after picture, and drawing glyphs is the slow part."""
+    mask, (dx, dy) = _text_mask(text, size, anchor)
+    if mask is not None:
+        draw.bitmap((xy[0] + dx, xy[1] + dy), mask, fill=fill)
+
+
+@lru_cache(maxsize=1024)
+def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image | None, tuple[int, int]]:
+    left, top, right, bottom = (round(v) for v in font(size).getbbox(text, anchor=anchor))
+    if right <= left or bottom <= top:
+        return None, (0, 0)
+    pad = size // 2  # glyphs may reach out of the box of their advances (the last "y" or "n")
+    mask = Image.new("1", (right - left + 2 * pad, bottom - top + 2 * pad), 0)
+    ImageDraw.Draw(mask).text((pad - left, pad - top), text, fill=1, font=font(size), anchor=anchor)
+    return mask, (left - pad, top - pad)

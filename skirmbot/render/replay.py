@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from PIL import Image
 
 from skirmbot.render.battlemap import MapRenderer
+from skirmbot.render.palette import new_image
 from skirmbot.rules.commands import command_from_json
 from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import RulesError
@@ -56,21 +57,24 @@ def match_after(record: MatchRecord, activation: int | None = None) -> tuple[Mat
     )
 
 
-def picture_after(
-    record: MatchRecord, activation: int | None = None, renderer: MapRenderer | None = None
-) -> Image.Image:
-    """The board after the given activation (0: as deployed; None: the end of the record)."""
-    match, events = match_after(record, activation)
-    return (renderer or MapRenderer()).render(match.state, events)
-
-
 def animation(record: MatchRecord, renderer: MapRenderer | None = None) -> bytes:
     """An animated GIF, one frame per activation; all frames share the fixed palette."""
     renderer = renderer or MapRenderer()
     frames = [renderer.render(state, events) for state, events in activation_steps(record)]
+    # The key under the map lists what each picture shows, so heights differ: pad to the tallest.
+    width, height = max(frame.size[0] for frame in frames), max(frame.size[1] for frame in frames)
+    frames = [_padded(frame, width, height) for frame in frames]
     durations = [FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS]
     buffer = io.BytesIO()
     frames[0].save(
         buffer, "GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0
     )
     return buffer.getvalue()
+
+
+def _padded(frame: Image.Image, width: int, height: int) -> Image.Image:
+    if frame.size == (width, height):
+        return frame
+    canvas = new_image(width, height)
+    canvas.paste(frame, (0, 0))
+    return canvas

@@ -1,0 +1,325 @@
+"""The picture's words: the caption that says what the last activation did, and the header's
+line for each squad (MP, TO, units up and the names of those Taken Out).
+
+Everything here reads the same events the map draws (`skirmbot.rules.events` lists their data)
+and returns plain text; `fit` picks the longest wording that fits a width in pixels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from PIL import ImageFont
+
+from skirmbot.rules.events import Event
+from skirmbot.rules.state import TAKEN_OUT, MatchState
+
+ELLIPSIS = "…"
+CRATE_OPTIONS = {"mp": "+1 MP", "to": "+1 TO", "medpack": "MedPack", "ammo": "ammo refill"}
+MOVE_VERBS = {"move": "moves", "dash": "dashes", "leap": "leaps"}
+
+
+def attack_outcomes(events: Sequence[Event]) -> dict[int, str]:
+    """Each attack event's outcome, by its index in `events`: "taken_out", "hit" (HIT lost, or
+    a barrel or turret hit) or "miss"."""
+    outcomes: dict[int, str] = {}
+    current: int | None = None
+    for number, event in enumerate(events):
+        if event.kind == "attack":
+            current = number
+            outcomes[number] = "miss"
+        elif current is not None and event.kind == "saves" and event.data.get("lost"):
+            outcomes[current] = "hit" if outcomes[current] == "miss" else outcomes[current]
+        elif current is not None and event.kind in ("taken_out", "explosion", "item_destroyed"):
+            outcomes[current] = "taken_out" if event.kind == "taken_out" else "hit"
+    return outcomes
+
+
+def last_activation(events: Sequence[Event]) -> tuple[str | None, list[Event]]:
+    """The unit of the last activation in `events` and that activation's events (from its
+    start to its end); (None, []) when no activation is among them."""
+    start = next(
+        (n for n in range(len(events) - 1, -1, -1) if events[n].kind == "activation_started"),
+        None,
+    )
+    if start is None:
+        return None, []
+    actor = str(events[start].data["unit"])
+    taken: list[Event] = []
+    for event in events[start:]:
+        taken.append(event)
+        if event.kind == "activation_ended":
+            break
+    return actor, taken
+
+
+# --- the caption ---------------------------------------------------------------------------
+@dataclass
+class _Attack:
+    attacker: str
+    target: str
+    unit: str | None
+    kind: str
+    counter: bool
+    strikes: int
+    damage: int
+    lost: dict[str, int] = field(default_factory=dict)  # unit -> HIT lost
+    out: list[str] = field(default_factory=list)
+    exploded: bool = False
+    destroyed: bool = False
+    item_lost: int = 0
+    stunned: bool = False
+
+
+@dataclass
+class _Move:
+    unit: str
+    start: str
+    end: str
+    actions: set[str]
+
+
+def caption(events: Sequence[Event], state: MatchState) -> str:
+    """One line saying what the last activation did, e.g. "Ember moves F9 to F8 and shoots Osk
+    (3 damage, 1 HIT lost)". Without an activation among the events: the deployment and the
+    start of the turn, if they are there."""
+    return captions(events, state)[0]
+
+
+def captions(events: Sequence[Event], state: MatchState) -> list[str]:
+    """The caption in wordings from the longest to the shortest: in full; without the squares
+    moves start from and the damage; without the moves (the map draws their paths)."""
+    actor, taken = last_activation(events)
+    if actor is None:
+        return [_between_activations(events, state)]
+    full, short = _activation(actor, taken, state, False), _activation(actor, taken, state, True)
+    shortest = _activation(actor, taken, state, True, moves=False)
+    return [full, short, shortest]
+
+
+def _activation(
+    actor: str, taken: list[Event], state: MatchState, short: bool, moves: bool = True
+) -> str:
+    clauses: list[tuple[str, str]] = []  # (subject, predicate)
+    pending: _Move | _Attack | None = None  # a move or attack still gathering its events
+    repeats: tuple[str, str] | None = None  # the last clause's attacker and attack, if one
+
+    def add(subject: str, text: str, attack: tuple[str, str] | None = None) -> None:
+        nonlocal repeats
+        if attack is not None and attack == repeats:
+            text = "again" + text[len(attack[1]) :]  # the same attack on the same target again
+        clauses.append((subject, text))
+        repeats = attack
+
+    def flush() -> None:
+        nonlocal pending
+        if isinstance(pending, _Move):
+            add(pending.unit, _move_text(pending, first=not clauses, short=short))
+        elif isinstance(pending, _Attack):
+            subject, verb, result = _attack_text(pending, short)
+            add(subject, f"{verb} ({result})", (subject, verb))
+        pending = None
+
+    for event in taken[1:]:
+        data, kind = event.data, event.kind
+        if kind == "moved":
+            if isinstance(pending, _Move) and pending.unit == data["unit"]:
+                pending.end = data["path"][-1]
+                pending.actions.add(data.get("action", "move"))
+                continue
+            flush()
+            pending = _Move(
+                data["unit"], data["path"][0], data["path"][-1], {data.get("action", "move")}
+            )
+        elif kind == "attack":
+            flush()
+            pending = _Attack(
+                attacker=data["attacker"],
+                target=data["target"] or _item_name(state, data.get("item"), data.get("to")),
+                unit=data["target"],
+                kind=data.get("kind", "ranged"),
+                counter=bool(data.get("counter")),
+                strikes=int(data.get("strikes", 0)),
+                damage=int(data.get("damage", 0)),
+            )
+        elif isinstance(pending, _Attack) and (
+            kind in ("saves", "taken_out", "explosion", "item_destroyed", "stunned")
+            or (kind == "dropped" and data["unit"] in pending.out)  # a victim's marker falls
+        ):
+            _consequence(pending, event)
+        else:
+            said = _plain_clause(event, actor)
+            if said is not None:
+                flush()
+                add(*said)
+    flush()
+    if not moves and any(not text.startswith(tuple(MOVE_VERBS.values())) for _, text in clauses):
+        clauses = [c for c in clauses if not c[1].startswith(tuple(MOVE_VERBS.values()))]
+    if not clauses:
+        ended = taken[-1].kind == "activation_ended"
+        return f"{actor} ends its activation without acting" if ended else f"{actor} activates"
+    return _sentence(actor, clauses)
+
+
+def _plain_clause(event: Event, actor: str) -> tuple[str, str] | None:
+    """The clause of an event that stands alone (a door, a crate...), with its subject."""
+    data, kind = event.data, event.kind
+    if kind == "blast":
+        return data["unit"], f"blasts {data['square']}"
+    if kind == "door":
+        return data["unit"], "opens a door" if data.get("open") else "closes a door"
+    if kind == "picked_up":
+        return data["unit"], "picks up a marker"
+    if kind == "dropped":
+        return data["unit"], "drops the marker"
+    if kind == "crate_opened":
+        option = CRATE_OPTIONS.get(data.get("option", ""), "")
+        return data["unit"], f"opens a crate ({option})" if option else "opens a crate"
+    if kind == "mission_action":
+        where = f" on objective {data['objective']}" if data.get("objective") else ""
+        return data["unit"], f"performs {data['action']}{where}"
+    if kind == "healed":
+        patient = "itself" if data["unit"] == data.get("by") else data["unit"]
+        return data.get("by") or actor, f"heals {patient} (+{data['hit']} HIT)"
+    if kind == "orders_gained":
+        return actor, f"gains {data['orders']} TO"
+    return None
+
+
+def _sentence(actor: str, clauses: list[tuple[str, str]]) -> str:
+    """The clauses joined into one sentence ("A moves, shoots B and C strikes back"): a clause
+    names its subject when it is not the unit activated."""
+    parts = [text if subject == actor else f"{subject} {text}" for subject, text in clauses]
+    if clauses[0][0] == actor:
+        parts[0] = f"{actor} {parts[0]}"
+    body = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return body
+
+
+def _move_text(move: _Move, first: bool, short: bool) -> str:
+    verb = MOVE_VERBS.get(next(iter(move.actions)), "moves") if len(move.actions) == 1 else "moves"
+    if move.start == move.end:
+        return f"{verb} back to {move.end}" if not short else f"{verb} to {move.end}"
+    if first and not short:
+        return f"{verb} {move.start} to {move.end}"
+    return f"{verb} to {move.end}"
+
+
+def _consequence(attack: _Attack, event: Event) -> None:
+    data = event.data
+    if event.kind == "saves":
+        if data.get("unit"):
+            attack.lost[data["unit"]] = attack.lost.get(data["unit"], 0) + int(data.get("lost", 0))
+        else:
+            attack.item_lost += int(data.get("lost", 0))
+    elif event.kind == "taken_out":
+        attack.out.append(data["unit"])
+    elif event.kind == "explosion":
+        attack.exploded = True
+    elif event.kind == "item_destroyed":
+        attack.destroyed = True
+    elif event.kind == "stunned":
+        attack.stunned = True
+
+
+def _attack_text(attack: _Attack, short: bool) -> tuple[str, str, str]:
+    """The attacker, the verb with its target ("shoots Osk") and the outcome ("miss", "3 damage,
+    1 HIT lost", ...)."""
+    if attack.counter:
+        verb = "strikes back"
+    else:
+        verb = f"{'attacks' if attack.kind == 'melee' else 'shoots'} {attack.target}"
+    results: list[str] = []
+    if attack.strikes == 0:
+        results.append("miss")
+    elif attack.unit is not None:
+        lost = attack.lost.get(attack.unit, 0)
+        hurt = (
+            "Taken Out"
+            if attack.unit in attack.out
+            else (f"{lost} HIT lost" if lost else "all saved")
+        )
+        damage = f"{attack.damage} damage" if attack.damage else "no damage"
+        results.append(hurt if short else f"{damage}, {hurt}")
+        if attack.stunned:
+            results.append("stunned")
+    elif attack.exploded:
+        results.append("it explodes")
+    elif attack.destroyed:
+        results.append("destroyed")
+    elif attack.item_lost:
+        results.append(f"{attack.item_lost} HIT lost")
+    else:
+        results.append("no harm" if short else f"{attack.damage} damage, no harm")
+    for unit in attack.out:  # others caught: by an explosion, or the wreck of a turret
+        if unit != attack.unit:
+            results.append(f"{unit} Taken Out")
+    if not short:
+        for unit, lost in attack.lost.items():
+            if unit != attack.unit and unit not in attack.out and lost:
+                results.append(f"{unit} loses {lost} HIT")
+    return attack.attacker, verb, ", ".join(results)
+
+
+def _item_name(state: MatchState, item: object, square: object) -> str:
+    found = state.items.get(item) if isinstance(item, int) else None
+    kind = found.kind if found is not None else "item"
+    return f"the {kind} on {square}" if square else f"the {kind}"
+
+
+def _between_activations(events: Sequence[Event], state: MatchState) -> str:
+    """Deployment and the start of a turn (the picture before the first activation)."""
+    parts: list[str] = []
+    kinds = {event.kind for event in events}
+    if "deployed" in kinds:
+        parts.append("Both squads deployed" if _count(events, "deployed") >= 2 else "Deployed")
+    if "infiltrated" in kinds:
+        parts.append("Infiltrators placed")
+    for event in events:
+        if event.kind == "turn_started":
+            parts.append(f"Turn {event.data['turn']} begins")
+        elif event.kind == "initiative" and parts and parts[-1].startswith("Turn "):
+            parts[-1] += f": {state.squads[event.data['side']].name} has the initiative"
+        elif event.kind == "initiative":
+            parts.append(f"{state.squads[event.data['side']].name} has the initiative")
+        elif event.kind == "delayed":
+            parts.append(f"{state.squads[event.data['side']].name} delays")
+    return "; ".join(parts)
+
+
+def _count(events: Sequence[Event], kind: str) -> int:
+    return sum(1 for event in events if event.kind == kind)
+
+
+# --- the header ----------------------------------------------------------------------------
+def taken_out_names(state: MatchState, side: int) -> list[str]:
+    return [u.name for u in state.units.values() if u.side == side and u.status == TAKEN_OUT]
+
+
+def squad_lines(state: MatchState, side: int) -> list[str]:
+    """The squad's header line, in wordings from the longest to the shortest: MP, TO, units up,
+    and the units Taken Out by name (as many as fit, then how many more)."""
+    squad = state.squads[side]
+    base = f"{squad.name}: {squad.mp} MP · {squad.orders} TO · {len(state.on_map(side))} up"
+    out = taken_out_names(state, side)
+    if not out:
+        return [base]
+    lines = [f"{base} · Taken Out: {', '.join(out)}", f"{base} · out: {', '.join(out)}"]
+    for keep in range(len(out) - 1, 0, -1):
+        lines.append(f"{base} · out: {', '.join(out[:keep])} +{len(out) - keep}")
+    lines.append(f"{base} · {len(out)} out")
+    return lines
+
+
+def fit(
+    wordings: Sequence[str], width: float, face: ImageFont.FreeTypeFont | ImageFont.ImageFont
+) -> str:
+    """The first wording no wider than `width` pixels; else the last, cut with an ellipsis."""
+    for text in wordings:
+        if face.getlength(text) <= width:
+            return text
+    text = wordings[-1]
+    while text and face.getlength(text.rstrip(" ,;") + ELLIPSIS) > width:
+        text = text[:-1]
+    return text.rstrip(" ,;") + ELLIPSIS if text else ""
