@@ -106,6 +106,48 @@ class AttackPlan:
 
 
 # --- declaring an attack -------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    """An attack as it is declared (rulebook Combat 1, Select Target), whatever makes it: a
+    Ranged or Melee Attack, a turret or an attack skill. `declare` checks it."""
+
+    attacker: UnitState
+    kind: str
+    weapon: Weapon
+    target: str  # a unit's id, a square, or `barrel@E5` / `turret@E5`
+    also: str | None = None  # further targets, comma-separated (CRx, SPR)
+    turret: ItemState | None = None
+    extra_dice: int = 0  # an attack skill's extra attack dice
+    note: str | None = None  # what added them, for the log
+
+
+def declare(state: MatchState, declaration: Declaration) -> AttackPlan:
+    """Every check of an attack, for every way of making one, in one place: the target, range,
+    sight and the turn's event (`plan_attack`), then the further targets of a Blast, Chain
+    Reaction, Linear or Spread weapon (`with_area`). Raises IllegalCommand; changes nothing."""
+    attacker = declaration.attacker
+    weapon = with_extra_dice(declaration.weapon, declaration.extra_dice)
+    target = find_target(state, attacker, declaration.target, allow_empty=area.is_blast(weapon))
+    plan = plan_attack(state, attacker, declaration.kind, weapon, target, declaration.turret)
+    if declaration.note:
+        plan = replace(plan, notes=(*plan.notes, declaration.note))
+    also = [find_target(state, attacker, name) for name in target_names(declaration.also)]
+    return with_area(state, plan, also)
+
+
+def with_extra_dice(weapon: Weapon, extra: int) -> Weapon:
+    """The weapon as an attack skill fires it: its extra dice are a modifier of the attack roll
+    ("ROA + applicable Modifiers", rulebook Combat 2.1), so they count as ROA for this attack:
+    a Spread weapon shares them, a Blast, Chain Reaction or Linear weapon rolls them at every
+    target (docs/rulings.md, Skills)."""
+    return replace(weapon, roa=weapon.roa + extra) if extra else weapon
+
+
+def target_names(text: str | None) -> list[str]:
+    """The further targets a command names, comma-separated."""
+    return [part.strip() for part in (text or "").split(",") if part.strip()]
+
+
 def find_target(
     state: MatchState, attacker: UnitState, text: str, allow_empty: bool = False
 ) -> Target:
@@ -133,7 +175,7 @@ def find_target(
         return Target(unit.square, unit=unit)
     try:
         square = state.board.parse_square(text)
-    except Exception as error:
+    except RulesError as error:  # a mistyped or off-map square; anything else is a bug
         names = ", ".join(u.name for u in state.on_map(1 - attacker.side))
         raise IllegalCommand(
             f"'{text}' is not a unit on the map or a square. Enemy units: {names}."
@@ -198,7 +240,7 @@ def plan_attack(
     else:
         problem = ranged_target_problem(
             state.board, attacker.square, target.square, weapon.range, occupancy, str(attacker.side)
-        )
+        ) or _event_range_problem(state, attacker.square.distance(target.square))
         if problem:
             raise IllegalCommand(f"{attacker.name} cannot shoot {target.label}: {problem}")
         cover = False if area.is_blast(weapon) else _has_cover(state, attacker, target, weapon)
@@ -209,6 +251,16 @@ def plan_attack(
         attacker, kind, weapon, target, skill, cover, support, turret, tuple(notes),
         specials.automatic_strikes(weapon), specials.free_rerolls(attacker, weapon, kind),
     )  # fmt: skip
+
+
+def _event_range_problem(state: MatchState, distance: int) -> str | None:
+    """The turn's environment event may shorten every ranged attack, turrets included
+    (docs/rulings.md, Missions: `max_range`)."""
+    # environment imports combat (a hazard's damage is saved like an attack's), so combat
+    # imports it only when an attack is checked, after both modules are loaded.
+    from skirmbot.rules import environment
+
+    return environment.range_problem(state, distance)
 
 
 def _aim_json(aim: area.Aim) -> dict[str, Any]:
@@ -237,7 +289,8 @@ def with_area(state: MatchState, plan: AttackPlan, also: list[Target]) -> Attack
             )
             for t, n in zip(also, shares[1:], strict=True)
         )
-        return replace(plan, dice=shares[0], queue=queue)
+        automatic = specials.automatic_strikes(weapon, shares[0])
+        return replace(plan, dice=shares[0], automatic=automatic, queue=queue)
     aims = area.secondary_aims(
         state, plan.attacker, weapon, plan.target.square, [t.square for t in also]
     )
@@ -323,7 +376,7 @@ def roll_attack(state: MatchState, plan: AttackPlan, dice: Dice) -> tuple[Pendin
     changes = f"; {'; '.join(notes)}" if notes else ""
     text = (
         f"{plan.attacker.name} {verb} {plan.target.label} with {plan.weapon.name} "
-        f"({'MSK' if plan.kind == MELEE else 'RSK'} {plan.skill}{changes}): {_faces(pending.dice) or 'no dice to roll'}."
+        f"({'MSK' if plan.kind == MELEE else 'RSK'} {plan.skill}{changes}): {_faces(pending.dice, plan.skill) or 'no dice to roll'}."
     )
     return pending, Event(
         "roll",
@@ -371,7 +424,7 @@ def reroll_die(state: MatchState, pending: PendingRoll, index: int, dice: Dice) 
     die.face, die.rerolled = dice.roll(), True
     return Event(
         "reroll",
-        f"{paid}: {old} → {die.face}. Dice now: {_faces(pending.dice)}.",
+        f"{paid}: {old} → {die.face}. Dice now: {_faces(pending.dice, pending.skill)}.",
         {"die": index, "old": old, "new": die.face},
     )
 
@@ -391,7 +444,7 @@ def modify_die(state: MatchState, pending: PendingRoll, index: int, delta: int) 
     die.modifier += delta
     return Event(
         "modify",
-        f"{squad.name} spends 1 TO to change die {index}: {old} → {die.value}. Dice now: {_faces(pending.dice)}.",
+        f"{squad.name} spends 1 TO to change die {index}: {old} → {die.value}. Dice now: {_faces(pending.dice, pending.skill)}.",
         {"die": index, "old": old, "new": die.value},
     )
 
@@ -409,10 +462,34 @@ def _need_order(orders: int) -> None:
         raise IllegalCommand("Your squad has no Tactical Orders left.")
 
 
-def _faces(dice: list[Die]) -> str:
-    return " ".join(
-        f"{d.value}{'*' if d.rerolled else ''}{'′' if d.modifier else ''}" for d in dice
-    )
+# How the log marks a die that is not as first rolled, and what the mark means.
+REROLLED, CHANGED = "*", "±"
+MARK_MEANINGS = {REROLLED: "re-rolled", CHANGED: "changed with TO"}
+
+
+def _marked(face: int, stat: int) -> str:
+    """A die as the log shows it, marked like /roll marks a pool: ✓ a success (a strike, a
+    save), ✗ a failure (rulebook Successes and Failures)."""
+    return f"{face}{'✓' if succeeds(face, stat) else '✗'}"
+
+
+def _faces(dice: list[Die], skill: int) -> str:
+    """The attack dice, each marked hit or miss, * when re-rolled and ± when changed with TO,
+    followed by what those marks mean (only the marks that appear)."""
+    shown = [
+        f"{_marked(d.value, skill)}{REROLLED if d.rerolled else ''}{CHANGED if d.modifier else ''}"
+        for d in dice
+    ]
+    legend = [
+        f"{mark} {words}"
+        for mark, words in MARK_MEANINGS.items()
+        if any(mark in die for die in shown)
+    ]
+    return " ".join(shown) + (f" ({', '.join(legend)})" if legend else "")
+
+
+def _marked_saves(faces: list[int], arm: int) -> str:
+    return " ".join(_marked(face, arm) for face in faces)
 
 
 # --- resolving an accepted roll -------------------------------------------------------------
@@ -533,9 +610,10 @@ def _roll_next_target(
             area.Aim(Square.parse(q["square"]), q["unit"], q["item"], q["dice"], q["no_cover"])
             for q in queue
         )
+        automatic = specials.automatic_strikes(weapon, spec["dice"])  # AHx: per target
         plan = AttackPlan(
             attacker, attack["kind"], weapon, target, skill, cover, support, turret, tuple(notes),
-            0, int(attack.get("free_rerolls", 0)), False, spec["dice"], rest,
+            automatic, int(attack.get("free_rerolls", 0)), False, spec["dice"], rest,
         )  # fmt: skip
         following, event = roll_attack(state, plan, dice)
         following.attack["from"] = attack["from"]
@@ -572,7 +650,7 @@ def _parry(
     return [
         Event(
             "parry",
-            f"{target.name} parries (PAR): die {index} re-rolled {old} → {die.face}. Dice now: {_faces(pending.dice)}.",
+            f"{target.name} parries (PAR): die {index} re-rolled {old} → {die.face}. Dice now: {_faces(pending.dice, pending.skill)}.",
             {"unit": target.id, "die": index, "old": old, "new": die.face},
         )
     ]
@@ -661,7 +739,7 @@ def damage_unit(
         Event(
             "saves",
             f"{victim.name} rolls {to_roll} save{'s' if to_roll > 1 else ''} (ARM {victim.card.arm}): "
-            f"{' '.join(map(str, faces))}{note}: {saved} saved, loses {lost} HIT ({victim.hit} left).",
+            f"{_marked_saves(faces, victim.card.arm)}{note}: {saved} saved, loses {lost} HIT ({victim.hit} left).",
             {
                 "unit": victim.id,
                 "faces": faces,
@@ -763,7 +841,7 @@ def damage_turret(
         Event(
             "saves",
             f"The {turret.label} rolls {to_roll} save{'s' if to_roll > 1 else ''} (ARM {TURRET_ARM}): "
-            f"{' '.join(map(str, faces))}: loses {lost} HIT ({turret.hit} left).",
+            f"{_marked_saves(faces, TURRET_ARM)}: loses {lost} HIT ({turret.hit} left).",
             {
                 "item": turret.id,
                 "faces": faces,

@@ -148,9 +148,5 @@ def minimum_orders(activation: Activation, cost: int) -> int:
     return max(0, cost - activation.act_left)
 
 
-def is_attack(action: str) -> bool:
-    return action in (RANGED_ATTACK, MELEE_ATTACK)
-
-
 def attack_action(kind: str) -> str:
     return MELEE_ATTACK if kind == MELEE else RANGED_ATTACK

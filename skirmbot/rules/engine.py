@@ -12,10 +12,10 @@ from typing import Any
 
 from skirmbot.rules import (
     actions,
-    area,
     combat,
     commands,
     environment,
+    legal,
     mission_actions,
     skills_in_play,
     specials,
@@ -41,6 +41,7 @@ from skirmbot.rules.events import Event
 from skirmbot.rules.maps import TURRET as TURRET_ITEM
 from skirmbot.rules.maps import BattleMap
 from skirmbot.rules.missions import Mission, check_map_fits, mission_items
+from skirmbot.rules.skills import Skill
 from skirmbot.rules.squads import Squad, check_building_rules
 from skirmbot.rules.squares import Square
 from skirmbot.rules.state import (
@@ -246,16 +247,21 @@ class Match:
         ]
 
     def _after_action(self) -> list[Event]:
-        """End the activation by itself when the unit is gone or can do nothing more."""
+        """End the activation by itself when the unit is gone or nothing it could still legally
+        do is left. The legal actions decide, not the ACT left: a TCH unit's first mission
+        action may cost 0 ACT (docs/rulings.md, An activation)."""
         activation = self.state.activation
         if activation is None or activation.pending is not None:
             return []
         unit = self.state.units[activation.unit]
         if not unit.on_map:
             return self._finish_activation(unit, "its unit was Taken Out")
-        if activation.act_left == 0 and self.state.squads[unit.side].orders == 0:
-            return self._finish_activation(unit, "no ACT or Tactical Orders left")
-        return []
+        if legal.can_still_act(self.state, unit, activation):
+            return []
+        spent = activation.act_left == 0 and self.state.squads[unit.side].orders == 0
+        return self._finish_activation(
+            unit, "no ACT or Tactical Orders left" if spent else "nothing more it can do"
+        )
 
     def _finish_activation(self, unit: UnitState, reason: str) -> list[Event]:
         self.state.activation = None
@@ -361,9 +367,13 @@ class Match:
             if unit.side != side:
                 raise IllegalCommand(f"{unit.name} is not in your squad.")
             square = self._square(text)
-            if not state.board.is_open(square) or not zone.contains(state.board, square):
+            if not zone.contains(state.board, square):
                 raise IllegalCommand(
                     f"{unit.name} must deploy in your zone, {zone.describe()}; {square} is not in it."
+                )
+            if not state.board.is_open(square):
+                raise IllegalCommand(
+                    f"{unit.name} cannot deploy on {square}: {square} is impassable, no unit can stand there."
                 )
             if square in chosen.values() or state.unit_at(square) is not None:
                 raise IllegalCommand(f"Two units cannot deploy on {square}.")
@@ -485,21 +495,30 @@ class Match:
                 f"{skill.name} can be used once per turn, and {unit.name} has used it this turn."
             )
         effect = skills_in_play.prepare(self.state, unit, skill, command.target)
+
+        def pay() -> list[Event]:
+            events = self._pay_skill(unit, activation, is_new, skill, command.orders)
+            self.state.skills_used.append(used)
+            return events
+
+        if isinstance(effect, combat.Declaration):
+            return self._make_attack(activation, effect, pay)
+        events = pay()
+        return events + skills_in_play.apply(self.state, unit, skill, effect) + self._after_action()
+
+    def _pay_skill(
+        self, unit: UnitState, activation: Activation, is_new: bool, skill: Skill, orders: int
+    ) -> list[Event]:
+        """A TO skill costs Tactical Orders only; an ACT skill is paid like any action."""
         if skill.to:
             squad = self.state.squads[unit.side]
             if squad.orders < skill.to:
                 raise IllegalCommand(
                     f"{skill.name} costs {skill.to} TO (Tactical Orders only) and your squad has {squad.orders}."
                 )
-            events = self._pay(unit, activation, is_new, skill.action, skill.to, cost=skill.to)
-        else:
-            cost = skill.act + activation.uses.get(skill.action, 0)
-            events = self._pay(unit, activation, is_new, skill.action, command.orders, cost=cost)
-        self.state.skills_used.append(used)
-        outcome = skills_in_play.apply(self.state, unit, skill, effect)
-        if isinstance(outcome, combat.AttackPlan):
-            return events + self._roll(activation, outcome)
-        return events + outcome + self._after_action()
+            return self._pay(unit, activation, is_new, skill.action, skill.to, cost=skill.to)
+        cost = skill.act + activation.uses.get(skill.action, 0)
+        return self._pay(unit, activation, is_new, skill.action, orders, cost=cost)
 
     def _door(self, command: commands.Door) -> list[Event]:
         unit, activation, is_new = self._acting_unit(command)
@@ -541,19 +560,16 @@ class Match:
     def _attack(self, command: commands.Shoot | commands.Melee, kind: str) -> list[Event]:
         unit, activation, is_new = self._acting_unit(command)
         weapon = combat.choose_weapon(unit, kind, command.weapon)
-        target = combat.find_target(
-            self.state, unit, command.target, allow_empty=area.is_blast(weapon)
-        )
-        plan = combat.plan_attack(self.state, unit, kind, weapon, target)
-        if kind == RANGED:
-            self._event_range(unit, target.square)
-        plan = combat.with_area(self.state, plan, self._also(unit, command.also))
         action = attack_action(kind)
-        events = self._pay(unit, activation, is_new, action, command.orders, weapon)
-        activation.attack_weapons.setdefault(kind, []).append(weapon.name)
-        if weapon.has("LIM"):
-            unit.lim_uses_left[weapon.name] -= 1
-        return events + self._roll(activation, plan)
+
+        def pay() -> list[Event]:
+            events = self._pay(unit, activation, is_new, action, command.orders, weapon)
+            # HVY and 2RC/2MC look back at the weapons this activation attacked with
+            activation.attack_weapons.setdefault(kind, []).append(weapon.name)
+            return events
+
+        declared = combat.Declaration(unit, kind, weapon, command.target, command.also)
+        return self._make_attack(activation, declared, pay)
 
     def _turret(self, command: commands.UseTurret) -> list[Event]:
         unit, activation, is_new = self._acting_unit(command)
@@ -566,21 +582,28 @@ class Match:
         turret = turrets[0]
         assert turret.turret_type is not None
         weapon = combat.TURRET_WEAPONS[turret.turret_type]
-        target = combat.find_target(
-            self.state, unit, command.target, allow_empty=area.is_blast(weapon)
+        declared = combat.Declaration(
+            unit, RANGED, weapon, command.target, command.also, turret=turret
         )
-        plan = combat.plan_attack(self.state, unit, RANGED, weapon, target, turret=turret)
-        self._event_range(unit, target.square)
-        plan = combat.with_area(self.state, plan, self._also(unit, command.also))
-        events = self._pay(unit, activation, is_new, TURRET, command.orders)
-        return events + self._roll(activation, plan)
+        return self._make_attack(
+            activation,
+            declared,
+            lambda: self._pay(unit, activation, is_new, TURRET, command.orders),
+        )
 
-    def _event_range(self, unit: UnitState, square: Square) -> None:
-        """The turn's environment event may shorten every ranged attack (rulings: Missions)."""
-        assert unit.square is not None
-        problem = environment.range_problem(self.state, unit.square.distance(square))
-        if problem:
-            raise IllegalCommand(f"{unit.name} cannot shoot that far: {problem}")
+    def _make_attack(
+        self, activation: Activation, declared: combat.Declaration, pay: Callable[[], list[Event]]
+    ) -> list[Event]:
+        """Every attack is made this way, whatever makes it (a Ranged or Melee Attack, a turret,
+        an attack skill), so none skips a rule: every check first (`combat.declare`: targets,
+        range, sight, the turn's event, the further targets of a multi-target weapon), then
+        `pay` (what this way of attacking costs; it raises before changing anything if it
+        cannot be paid), then the weapon's use (LIM) and the roll."""
+        plan = combat.declare(self.state, declared)
+        events = pay()
+        if plan.weapon.has("LIM"):
+            declared.attacker.lim_uses_left[plan.weapon.name] -= 1
+        return events + self._roll(activation, plan)
 
     def _mission_action(self, command: commands.MissionAction) -> list[Event]:
         """A mission action (rulebook Mission Actions), TCH making the first one cheaper."""
@@ -596,11 +619,6 @@ class Match:
             mission_actions.do(self.state, unit, rule, target),
         ]
         return events + self._after_action()
-
-    def _also(self, unit: UnitState, text: str | None) -> list[combat.Target]:
-        """The further targets a command names (comma-separated), for CRx and SPR weapons."""
-        names = [part.strip() for part in (text or "").split(",") if part.strip()]
-        return [combat.find_target(self.state, unit, name) for name in names]
 
     def _roll(self, activation: Activation, plan: combat.AttackPlan) -> list[Event]:
         events, pending = combat.open_fire(self.state, plan, self.dice)

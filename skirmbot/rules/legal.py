@@ -6,6 +6,7 @@ here changes the match. Autocomplete, the automatic player and the property test
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from skirmbot.rules import actions, combat, commands, environment, mission_actions
@@ -27,7 +28,7 @@ from skirmbot.rules.dice import succeeds
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.maps import BARREL, MARKER
 from skirmbot.rules.maps import TURRET as TURRET_ITEM
-from skirmbot.rules.movement import Mover, Route, reachable
+from skirmbot.rules.movement import Mover, Route, reachable, step_cost
 from skirmbot.rules.skills import Skill
 from skirmbot.rules.squares import Square
 from skirmbot.rules.state import DEPLOYMENT, ENDED, READY, Activation, MatchState, UnitState
@@ -60,8 +61,14 @@ def attack_targets(
     state: MatchState, unit: UnitState, kind: str, weapon: Weapon
 ) -> list[TargetOption]:
     """Every target the weapon may attack now, with distance and cover."""
+    return list(_attack_options(state, unit, kind, weapon))
+
+
+def _attack_options(
+    state: MatchState, unit: UnitState, kind: str, weapon: Weapon
+) -> Iterator[TargetOption]:
     if not unit.on_map:
-        return []
+        return
     assert unit.square is not None
     candidates: list[combat.Target] = [
         combat.Target(enemy.square, unit=enemy)
@@ -76,25 +83,17 @@ def attack_targets(
     if kind == MELEE:
         near = set(adjacent_squares(state.board, unit.square))
         candidates = [c for c in candidates if c.square in near]
-    options = []
     for candidate in candidates:
         distance = unit.square.distance(candidate.square)
         if kind != MELEE and environment.range_problem(state, distance):
-            continue  # the turn's environment event shortens ranged attacks
+            continue  # plan_attack refuses it too; this spares the sight check
         try:
             plan = combat.plan_attack(state, unit, kind, weapon, candidate)
         except IllegalCommand:
             continue
-        options.append(
-            TargetOption(
-                candidate.reference,
-                candidate.label,
-                candidate.square,
-                unit.square.distance(candidate.square),
-                plan.cover,
-            )
+        yield TargetOption(
+            candidate.reference, candidate.label, candidate.square, distance, plan.cover
         )
-    return options
 
 
 def usable_weapons(unit: UnitState, kind: str) -> list[Weapon]:
@@ -146,25 +145,88 @@ def _payable(state: MatchState, unit: UnitState, activation: Activation, cost: i
     return orders if orders <= state.squads[unit.side].orders else None
 
 
+def can_still_act(state: MatchState, unit: UnitState, activation: Activation) -> bool:
+    """Whether the activating unit has any legal action left (ending its activation aside).
+    The engine asks after every action, so this stops at the first action found and looks at
+    the cheap kinds first (a Dash looks one square around, a Move three)."""
+    return any(next(kind(state, unit, activation), None) is not None for kind in _CHEAPEST_FIRST)
+
+
 def _unit_actions(
     state: MatchState, unit: UnitState, activation: Activation
 ) -> list[commands.Command]:
     if unit.status != READY and state.activation is None:
         return []
-    side = unit.side
-    listed: list[commands.Command] = []
-    for action, cls in ((MOVE, commands.Move), (DASH, commands.Dash)):
+    return [command for kind in _LISTED for command in kind(state, unit, activation)]
+
+
+def _moves(
+    state: MatchState, unit: UnitState, activation: Activation
+) -> Iterator[commands.Command]:
+    yield from _steps(state, unit, activation, MOVE)
+
+
+def _dashes(
+    state: MatchState, unit: UnitState, activation: Activation
+) -> Iterator[commands.Command]:
+    yield from _steps(state, unit, activation, DASH)
+
+
+def _steps(
+    state: MatchState, unit: UnitState, activation: Activation, action: str
+) -> Iterator[commands.Command]:
+    orders = _payable(state, unit, activation, action_cost(unit, activation, action))
+    if orders is None or environment.forbidden(state, action):
+        return
+    cls = commands.Move if action == MOVE else commands.Dash
+    for square in reachable_squares(state, unit, action):
+        yield cls(unit.side, unit.id, str(square), orders)
+
+
+def _single_steps(
+    state: MatchState, unit: UnitState, activation: Activation
+) -> Iterator[commands.Command]:
+    """Dashes and Moves of one step onto an empty neighbouring square: a few of the legal
+    moves, found without a path search, for can_still_act to look at first."""
+    assert unit.square is not None
+    occupied = state.occupancy()
+    mover = _mover(unit)
+    for action, cls in ((DASH, commands.Dash), (MOVE, commands.Move)):
         orders = _payable(state, unit, activation, action_cost(unit, activation, action))
-        if orders is not None and not environment.forbidden(state, action):
-            listed += [
-                cls(side, unit.id, str(square), orders)
-                for square in reachable_squares(state, unit, action)
-            ]
-    leap_orders = _payable(state, unit, activation, action_cost(unit, activation, LEAP))
-    if unit.card.has("LP") and leap_orders is not None:
-        listed += [
-            commands.Leap(side, unit.id, str(s), leap_orders) for s in actions.leaps(state, unit)
-        ]
+        if orders is None or environment.forbidden(state, action):
+            continue
+        budget = actions.movement_budget(unit, action)
+        for square in unit.square.around():
+            if square in occupied:
+                continue  # a move never ends on a unit
+            cost = step_cost(state.board, unit.square, square, mover, occupied)
+            if cost is not None and cost <= budget:
+                yield cls(unit.side, unit.id, str(square), orders)
+
+
+def _mover(unit: UnitState) -> Mover:
+    return Mover(
+        str(unit.side),
+        fly=unit.card.has("FLY"),
+        ranger=unit.card.has("RGR"),
+        nimble=unit.card.has("NMB"),
+    )
+
+
+def _leaps(
+    state: MatchState, unit: UnitState, activation: Activation
+) -> Iterator[commands.Command]:
+    if not unit.card.has("LP"):
+        return
+    orders = _payable(state, unit, activation, action_cost(unit, activation, LEAP))
+    if orders is not None:
+        for square in actions.leaps(state, unit):
+            yield commands.Leap(unit.side, unit.id, str(square), orders)
+
+
+def _attacks(
+    state: MatchState, unit: UnitState, activation: Activation
+) -> Iterator[commands.Command]:
     for kind, attack_cls in ((RANGED, commands.Shoot), (MELEE, commands.Melee)):
         for weapon in usable_weapons(unit, kind):
             orders = _payable(
@@ -172,21 +234,14 @@ def _unit_actions(
             )
             if orders is None:
                 continue
-            listed += [
-                attack_cls(side, unit.id, t.target, weapon.name, orders)
-                for t in attack_targets(state, unit, kind, weapon)
-            ]
-    listed += _item_actions(state, unit, activation)
-    listed += _mission_actions(state, unit, activation)
-    listed += _skill_uses(state, unit, activation)
-    return listed
+            for option in _attack_options(state, unit, kind, weapon):
+                yield attack_cls(unit.side, unit.id, option.target, weapon.name, orders)
 
 
 def _skill_uses(
     state: MatchState, unit: UnitState, activation: Activation
-) -> list[commands.Command]:
+) -> Iterator[commands.Command]:
     """Every way to use each of the unit's skills now (rules/skills.py)."""
-    listed: list[commands.Command] = []
     for skill in unit.card.skills:
         if skill.once_per_turn and [state.turn, unit.id, skill.name] in state.skills_used:
             continue
@@ -201,11 +256,8 @@ def _skill_uses(
             if paid is None:
                 continue
             orders = paid
-        listed += [
-            commands.UseSkill(unit.side, unit.id, skill.name, target, orders)
-            for target in skill_targets(state, unit, skill)
-        ]
-    return listed
+        for target in skill_targets(state, unit, skill):
+            yield commands.UseSkill(unit.side, unit.id, skill.name, target, orders)
 
 
 def skill_targets(state: MatchState, unit: UnitState, skill: Skill) -> list[str | None]:
@@ -222,13 +274,7 @@ def skill_targets(state: MatchState, unit: UnitState, skill: Skill) -> list[str 
         ]
         return [None if u is unit else u.id for u in hurt]
     if skill.effect == "dash":
-        mover = Mover(
-            str(unit.side),
-            fly=unit.card.has("FLY"),
-            ranger=unit.card.has("RGR"),
-            nimble=unit.card.has("NMB"),
-        )
-        ends = reachable(state.board, unit.square, skill.amount, mover, state.occupancy())
+        ends = reachable(state.board, unit.square, skill.amount, _mover(unit), state.occupancy())
         return [str(s) for s in ends if s != unit.square]
     weapon = unit.card.weapon(skill.weapon or "")
     if weapon is None or (weapon.has("LIM") and unit.lim_uses_left.get(weapon.name, 0) <= 0):
@@ -238,53 +284,67 @@ def skill_targets(state: MatchState, unit: UnitState, skill: Skill) -> list[str 
 
 def _item_actions(
     state: MatchState, unit: UnitState, activation: Activation
-) -> list[commands.Command]:
+) -> Iterator[commands.Command]:
+    """Doors, markers, crates and turrets where the unit stands; each priced only if there
+    (can_still_act asks after every action, mostly where there is none)."""
     assert unit.square is not None
     side, here = unit.side, unit.square
-    listed: list[commands.Command] = []
-    door_orders = _payable(state, unit, activation, action_cost(unit, activation, DOOR))
-    if door_orders is not None:
-        for n in (here.offset(0, -1), here.offset(1, 0), here.offset(0, 1), here.offset(-1, 0)):
-            if state.board.on_board(n) and state.board.has_door(here, n):
-                listed.append(commands.Door(side, unit.id, str(n), door_orders))
-    carry_orders = _payable(state, unit, activation, action_cost(unit, activation, PICK_UP_DROP))
-    if carry_orders is not None:
+    doors = [
+        n
+        for n in (here.offset(0, -1), here.offset(1, 0), here.offset(0, 1), here.offset(-1, 0))
+        if state.board.on_board(n) and state.board.has_door(here, n)
+    ]
+    if doors and (orders := _price(state, unit, activation, DOOR)) is not None:
+        for n in doors:
+            yield commands.Door(side, unit.id, str(n), orders)
+    carry = unit.carrying is not None or state.items_at(here, MARKER)
+    if carry and (orders := _price(state, unit, activation, PICK_UP_DROP)) is not None:
         if unit.carrying is not None:
-            listed.append(commands.Drop(side, unit.id, carry_orders))
-        elif state.items_at(here, MARKER):
-            listed.append(commands.PickUp(side, unit.id, carry_orders))
-    crate_orders = _payable(state, unit, activation, action_cost(unit, activation, CRATE))
-    if crate_orders is not None and state.items_at(here, "crate"):
-        listed += [
-            commands.OpenCrate(side, unit.id, option, crate_orders)
-            for option in actions.crate_options(state, unit)
-        ]
-    turret_orders = _payable(state, unit, activation, action_cost(unit, activation, TURRET))
+            yield commands.Drop(side, unit.id, orders)
+        else:
+            yield commands.PickUp(side, unit.id, orders)
+    crate = state.items_at(here, "crate")
+    if crate and (orders := _price(state, unit, activation, CRATE)) is not None:
+        for option in actions.crate_options(state, unit):
+            yield commands.OpenCrate(side, unit.id, option, orders)
     turrets = state.items_at(here, TURRET_ITEM)
-    if turret_orders is not None and turrets and turrets[0].turret_type:
-        weapon = combat.TURRET_WEAPONS[turrets[0].turret_type]
-        listed += [
-            commands.UseTurret(side, unit.id, t.target, turret_orders)
-            for t in attack_targets(state, unit, RANGED, weapon)
-        ]
-    return listed
+    kind = turrets[0].turret_type if turrets else None
+    if kind and (orders := _price(state, unit, activation, TURRET)) is not None:
+        for aim in _attack_options(state, unit, RANGED, combat.TURRET_WEAPONS[kind]):
+            yield commands.UseTurret(side, unit.id, aim.target, orders)
+
+
+def _price(state: MatchState, unit: UnitState, activation: Activation, action: str) -> int | None:
+    """The Tactical Orders a basic action needs now, or None if it cannot be paid."""
+    return _payable(state, unit, activation, action_cost(unit, activation, action))
 
 
 def _mission_actions(
     state: MatchState, unit: UnitState, activation: Activation
-) -> list[commands.Command]:
+) -> Iterator[commands.Command]:
     """The mission's actions this unit can do here and pay for (rulebook Mission Actions)."""
-    listed: list[commands.Command] = []
     for rule in state.mission.actions:
+        orders = _payable(
+            state, unit, activation, mission_actions.cost(state, unit, activation, rule)
+        )
+        if orders is None:
+            continue  # checked first: it is cheaper than the check below, which raises
         try:
             mission_actions.check(state, unit, rule)
         except IllegalCommand:
             continue
-        cost = mission_actions.cost(state, unit, activation, rule)
-        orders = _payable(state, unit, activation, cost)
-        if orders is not None:
-            listed.append(commands.MissionAction(unit.side, unit.id, rule.name, orders))
-    return listed
+        yield commands.MissionAction(unit.side, unit.id, rule.name, orders)
+
+
+ActionKind = Callable[[MatchState, UnitState, Activation], Iterator[commands.Command]]
+# The order legal_commands lists a unit's actions in (the automatic player reads it in order).
+_LISTED: tuple[ActionKind, ...] = (
+    _moves, _dashes, _leaps, _attacks, _item_actions, _mission_actions, _skill_uses,
+)  # fmt: skip
+# The order can_still_act looks in: what needs no path search comes first, sight lines last.
+_CHEAPEST_FIRST: tuple[ActionKind, ...] = (
+    _item_actions, _single_steps, _mission_actions, _dashes, _moves, _leaps, _skill_uses, _attacks,
+)  # fmt: skip
 
 
 def failed_dice(state: MatchState) -> list[int]:

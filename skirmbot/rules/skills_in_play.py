@@ -1,12 +1,11 @@
 """What a skill does when used (the effects of rules/skills.py), checked before anything changes.
 
 `prepare` checks the skill's target and raises IllegalCommand with what would work; `apply`
-then changes the match. An attack skill hands back its attack plan for the engine to roll.
+then changes the match. An attack skill is declared like any other attack (combat.Declaration):
+the engine makes it the way it makes every attack, with every check of an attack.
 """
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 from skirmbot.rules import actions, combat
 from skirmbot.rules.adjacency import adjacent
@@ -16,7 +15,7 @@ from skirmbot.rules.movement import Mover, Route, reachable
 from skirmbot.rules.skills import Skill
 from skirmbot.rules.state import MatchState, UnitState
 
-Prepared = UnitState | Route | combat.AttackPlan | None
+Prepared = UnitState | Route | combat.Declaration | None
 
 
 def prepare(state: MatchState, unit: UnitState, skill: Skill, target: str | None) -> Prepared:
@@ -26,17 +25,14 @@ def prepare(state: MatchState, unit: UnitState, skill: Skill, target: str | None
     if skill.effect == "dash":
         return _dash_route(state, unit, skill, target)
     if skill.effect == "attack":
-        return _attack_plan(state, unit, skill, target)
+        return _attack_declaration(unit, skill, target)
     return None  # orders: nothing to check
 
 
 def apply(
-    state: MatchState, unit: UnitState, skill: Skill, prepared: Prepared
-) -> list[Event] | combat.AttackPlan:
-    if isinstance(prepared, combat.AttackPlan):
-        if prepared.weapon.has("LIM"):
-            unit.lim_uses_left[prepared.weapon.name] -= 1
-        return prepared
+    state: MatchState, unit: UnitState, skill: Skill, prepared: UnitState | Route | None
+) -> list[Event]:
+    """The effect of a heal, dash or orders skill (an attack skill is made by the engine)."""
     if isinstance(prepared, UnitState):
         healed = min(skill.amount, prepared.card.hit - prepared.hit)
         prepared.hit += healed
@@ -102,16 +98,22 @@ def _dash_route(state: MatchState, unit: UnitState, skill: Skill, target: str | 
     return options[destination]
 
 
-def _attack_plan(
-    state: MatchState, unit: UnitState, skill: Skill, target: str | None
-) -> combat.AttackPlan:
+def _attack_declaration(unit: UnitState, skill: Skill, target: str | None) -> combat.Declaration:
+    """The attack the skill makes: its weapon, `amount` more attack dice, and its target; after
+    a comma, the further targets of a Chain Reaction or Spread weapon (like a Shoot's `also`)."""
     if target is None:
         raise IllegalCommand(f"{skill.name} is an attack: name its target.")
     assert skill.weapon is not None
     carried = unit.card.weapon(skill.weapon)
     assert carried is not None  # checked when the card was read
-    kind = carried.kind
-    weapon = combat.choose_weapon(unit, kind, skill.weapon)
-    plan = combat.plan_attack(state, unit, kind, weapon, combat.find_target(state, unit, target))
-    notes = (*plan.notes, f"{skill.name}: +{skill.amount} attack dice")
-    return replace(plan, dice=weapon.roa + skill.amount, notes=notes)
+    weapon = combat.choose_weapon(unit, carried.kind, skill.weapon)
+    first, _, further = target.partition(",")
+    return combat.Declaration(
+        unit,
+        carried.kind,
+        weapon,
+        first.strip(),
+        further or None,
+        extra_dice=skill.amount,
+        note=f"{skill.name}: +{skill.amount} attack dice",
+    )

@@ -49,9 +49,11 @@ def attack_skill(
     return skill, notes
 
 
-def automatic_strikes(weapon: Weapon) -> int:
-    """AHx: x of the weapon's attack dice strike without being rolled."""
-    return min(weapon.value("AH"), weapon.roa)
+def automatic_strikes(weapon: Weapon, dice: int | None = None) -> int:
+    """AHx: x of the attack dice strike without being rolled. `dice`: the attack dice this
+    target gets (its share of a Spread weapon's ROA; None: the whole ROA). The automatic strikes
+    come out of those dice, so a weapon never strikes with more dice than its ROA in all."""
+    return min(weapon.value("AH"), weapon.roa if dice is None else dice)
 
 
 def free_rerolls(attacker: UnitState, weapon: Weapon, kind: str) -> int:

@@ -10,6 +10,7 @@ from skirmbot.rules.scoring import score_mission
 from skirmbot.rules.state import ENDED, PLAYING, READY, MatchState, Result
 
 BASE_ORDER_DICE = 3  # rulebook Tactical Orders: 3D6 plus the LDx dice
+ORDER_FACE = 3  # rulebook Tactical Orders: "For each die result of 1-3, you will have one"
 
 
 def start_turn(state: MatchState, dice: Dice) -> list[Event]:
@@ -71,13 +72,15 @@ def _roll_orders(state: MatchState, side: int, dice: Dice) -> Event:
     """3D6 plus one die per LDx of every unit on the map; each 1-3 is one Tactical Order."""
     extra = sum(unit.card.value("LD") for unit in state.on_map(side))
     faces = [dice.roll() for _ in range(BASE_ORDER_DICE + extra)]
-    orders = sum(1 for face in faces if face <= 3)
+    orders = sum(1 for face in faces if face <= ORDER_FACE)
     squad = state.squads[side]
     squad.orders = orders
-    shown = " ".join(str(face) for face in faces)
+    # each die marked like /roll marks a pool: ✓ one Tactical Order, ✗ none
+    shown = " ".join(f"{face}{'✓' if face <= ORDER_FACE else '✗'}" for face in faces)
     return Event(
         "orders_rolled",
-        f"{squad.name} rolls {len(faces)} dice for Tactical Orders: {shown} = {orders} TO.",
+        f"{squad.name} rolls {len(faces)} dice for Tactical Orders (each 1-3 is one): "
+        f"{shown} = {orders} TO.",
         {"side": side, "faces": faces, "orders": orders},
     )
 
