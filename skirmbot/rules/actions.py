@@ -15,6 +15,7 @@ from skirmbot.rules.maps import CRATE, MARKER
 from skirmbot.rules.movement import Mover, Route, leap_squares, reachable
 from skirmbot.rules.squares import Square
 from skirmbot.rules.state import ItemState, MatchState, UnitState
+from skirmbot.words import possessive
 
 MOVE_BUDGET = 3  # rulebook Basic Actions: Move up to 3 squares
 DASH_BUDGET = 1  # Dash/Crawl: up to 1 square
@@ -124,7 +125,7 @@ def check_door(state: MatchState, unit: UnitState, toward: Square | None) -> Squ
         if len(doors) == 1:
             return doors[0]
         if not doors:
-            raise IllegalCommand(f"There is no door on an edge of {here}, {unit.name}'s square.")
+            raise IllegalCommand(f"There is no door on an edge of {here}, {possessive(unit.name)} square.")
         raise IllegalCommand(
             f"{here} has doors toward {', '.join(map(str, doors))}; say which one."
         )

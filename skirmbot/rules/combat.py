@@ -31,6 +31,7 @@ from skirmbot.rules.state import (
     UnitState,
 )
 from skirmbot.rules.targeting import ranged_target_problem
+from skirmbot.words import possessive
 
 # Rulings: Items. The two turret types and what they fire.
 TURRET_WEAPONS: dict[str, Weapon] = {
@@ -337,7 +338,7 @@ def open_fire(
         events.append(
             Event(
                 "blast",
-                f"{plan.attacker.name}'s {plan.weapon.name} lands on {plan.target.square}: "
+                f"{possessive(plan.attacker.name)} {plan.weapon.name} lands on {plan.target.square}: "
                 f"{len(plan.queue)} more target{'s' if len(plan.queue) != 1 else ''} caught in the blast.",
                 {
                     "unit": plan.attacker.id,

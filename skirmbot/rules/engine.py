@@ -58,6 +58,7 @@ from skirmbot.rules.state import (
     SquadState,
     UnitState,
 )
+from skirmbot.words import possessive
 
 
 def new_state(battle_map: BattleMap, mission: Mission, squads: tuple[Squad, Squad]) -> MatchState:
@@ -169,7 +170,7 @@ class Match:
         if self.state.to_act != side:
             assert self.state.to_act is not None
             raise IllegalCommand(
-                f"It is {self.state.squads[self.state.to_act].name}'s activation, not yours."
+                f"It is {possessive(self.state.squads[self.state.to_act].name)} activation, not yours."
             )
 
     def _no_pending_roll(self) -> None:
@@ -271,7 +272,7 @@ class Match:
         events = [
             Event(
                 "activation_ended",
-                f"{unit.name}'s activation ends ({reason}).",
+                f"{possessive(unit.name)} activation ends ({reason}).",
                 {"unit": unit.id, "side": unit.side, "reason": reason},
             )
         ]
@@ -404,7 +405,7 @@ class Match:
         return [
             Event(
                 "standing_orders",
-                f"{squad.name}'s standing orders: {rule}.",
+                f"{possessive(squad.name)} standing orders: {rule}.",
                 {
                     "side": command.side,
                     "reroll_saves_above": threshold,
