@@ -1,9 +1,10 @@
 """Battlemap picture speed and size (issue 3).
 
-Run: `python benchmarks/render.py`. Measures, in one run: drawing and encoding the 12x12 map
-after an activation (median over a whole demo match, with the renderer's caches warm as in a
-live match), against saving a blank RGB image of the same size as PNG with Pillow's default
-settings; the PNG size; and building the 4-turn replay animation. Ends with `ratio: X`.
+Run: `python benchmarks/render.py`. Measures, in one run: drawing and encoding the picture of the
+12x12 map after an activation (header, caption, map and key; median over a whole demo match,
+with the renderer's caches warm as in a live match), against saving a blank RGB image of the
+same size as PNG with Pillow's default settings; the PNG size; and building the 4-turn replay
+animation. Ends with `ratio: X`.
 """
 
 from __future__ import annotations
@@ -43,9 +44,13 @@ def main() -> None:
     built = time.perf_counter() - start
     render_ms, blank_ms = statistics.median(samples) * 1000, statistics.median(baseline) * 1000
     print(f"map picture {size[0]}x{size[1]} px: {render_ms:.2f} ms median to draw and encode")
-    print(f"PNG size: median {statistics.median(sizes) / 1024:.1f} KB, largest {max(sizes) / 1024:.1f} KB")
+    print(
+        f"PNG size: median {statistics.median(sizes) / 1024:.1f} KB, largest {max(sizes) / 1024:.1f} KB"
+    )
     print(f"baseline, saving a blank RGB image of that size as PNG: {blank_ms:.2f} ms median")
-    print(f"replay animation: {len(steps)} frames, {len(gif) / 1024:.0f} KB, built in {built:.2f} s")
+    print(
+        f"replay animation: {len(steps)} frames, {len(gif) / 1024:.0f} KB, built in {built:.2f} s"
+    )
     print(f"ratio: {render_ms / blank_ms:.2f}")
 
 

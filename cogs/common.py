@@ -68,6 +68,46 @@ def asker(interaction: discord.Interaction[Any]) -> Member:
     return Member(interaction.user.id, interaction.user.display_name)
 
 
+# --- free-text options -----------------------------------------------------------------------
+# The longest text each kind of option takes. Names in squad files have at most 32 visible
+# characters, 64 in all (skirmbot.rules.cards.check_name); targets may be items (`barrel@E5`).
+NAME_LENGTH = 64
+TARGET_LENGTH = 80
+SQUARE_LENGTH = 16  # "C12", or an autocomplete label such as "C12 (3)"
+
+
+class TooLong(ServiceError, discord.app_commands.AppCommandError):
+    """A free-text option over its limit reached the bot: refused in words, never echoed."""
+
+
+class Text(discord.app_commands.Transformer[Any]):
+    """A free-text option of 1 to `limit` characters, as in
+    `unit: app_commands.Transform[str, Text(64, "unit name")]`. Discord lets nobody type more
+    (the option's max_length). A longer value that comes all the same (Discord's listing of the
+    command from before the limit, a modified client) is refused here, before the service
+    sees it, in plain words that do not repeat it."""
+
+    def __init__(self, limit: int, what: str) -> None:
+        self.limit, self.what = limit, what
+
+    @property
+    def min_value(self) -> int:
+        return 1
+
+    @property
+    def max_value(self) -> int:
+        return self.limit
+
+    async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> str:
+        text = str(value)
+        if len(text) > self.limit:
+            raise TooLong(
+                f"That {self.what} is {len(text):,} characters long; a {self.what} has at most "
+                f"{self.limit} characters. Check what you typed and try again."
+            )
+        return text
+
+
 # --- answering -------------------------------------------------------------------------------
 async def in_time(
     interaction: discord.Interaction[Any], work: Coroutine[Any, Any, T], *, private: bool = False
@@ -84,19 +124,44 @@ async def in_time(
     return await task
 
 
-def mentions(ping: int | None) -> discord.AllowedMentions:
-    """Only the player whose turn it is gets a notification; names in texts never ping."""
-    if ping:
+Pings = int | Sequence[int] | None  # who a message notifies: one user, several, or nobody
+
+
+def pinged(ping: Pings) -> list[int]:
+    """The users to notify, once each (0, the automatic player, is nobody)."""
+    users = [ping] if isinstance(ping, int) else list(ping or [])
+    return [user for user in dict.fromkeys(users) if user]
+
+
+def mentions(ping: Pings) -> discord.AllowedMentions:
+    """Only the player whose turn it is gets a notification (at the end of a match, both
+    players); names in texts never ping."""
+    users = pinged(ping)
+    if users:
         return discord.AllowedMentions(
-            everyone=False, roles=False, replied_user=False, users=[discord.Object(ping)]
+            everyone=False,
+            roles=False,
+            replied_user=False,
+            users=[discord.Object(user) for user in users],
         )
     return discord.AllowedMentions.none()
 
 
-def with_mention(text: str, ping: int | None) -> str:
-    if ping and f"<@{ping}>" not in text:
-        return f"<@{ping}> {text}"
-    return text
+def with_mention(text: str, ping: Pings) -> str:
+    """A message's text as it is posted: the pings in front (those it does not name already),
+    and never over Discord's 2,000 characters (every message the cogs post goes through here)."""
+    missing = [f"<@{user}>" for user in pinged(ping) if f"<@{user}>" not in text]
+    if missing:
+        text = f"{' '.join(missing)} {text}"
+    return fit(text)
+
+
+MESSAGE_LIMIT = 2000  # Discord refuses a longer message (400, code 50035)
+
+
+def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """The text cut to fit one Discord message, its end replaced by "…"."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 async def send(
@@ -106,7 +171,7 @@ async def send(
     private: bool = False,
     files: Sequence[discord.File] = (),
     view: discord.ui.View | None = None,
-    ping: int | None = None,
+    ping: Pings = None,
 ) -> None:
     """Post one message for the interaction: its response, else a followup."""
     options: dict[str, Any] = {
@@ -165,26 +230,63 @@ async def post(interaction: discord.Interaction[Any], replies: Sequence[Reply]) 
     from .buttons import choice_view  # the buttons module builds on this one
 
     anchor = await _anchor(interaction) if any(reply.choices for reply in replies) else None
-    for reply in replies:
+    for index, reply in enumerate(replies):
         view = choice_view(reply.choices, *anchor) if anchor and reply.choices else None
-        await send(
-            interaction,
-            reply.text,
-            private=reply.private,
+        try:
+            await send(
+                interaction,
+                reply.text,
+                private=reply.private,
+                files=picture_files(reply),
+                view=view,
+                ping=reply.notify(),  # 0 is the automatic player: nobody to notify
+            )
+        except discord.HTTPException as error:
+            if index == 0:
+                raise  # the answer itself: the error handler tells the player
+            # A followup (the automatic player's turn, the match's end): the match is saved
+            # already; the next message still goes out.
+            where = await _match_label(interaction)
+            log.warning(
+                "%s: Discord refused message %d of %s: %s", where, index + 1, interaction.id, error
+            )
+
+
+async def _match_label(interaction: discord.Interaction[Any]) -> str:
+    """The match for the log, as `Match #12` (the channel's match or its last one)."""
+    row = await bot_of(interaction).store.last_match(interaction.channel_id or 0)
+    return f"Match #{row.id}" if row is not None else f"Channel {interaction.channel_id}"
+
+
+UNKNOWN_CHANNEL = 10003  # Discord's code for a channel or thread that does not exist (404)
+
+
+class ChannelGone(Exception):
+    """The match's channel or thread no longer exists (Discord answered 404, code 10003)."""
+
+
+async def post_to_channel(
+    channel: discord.abc.Messageable, reply: Reply, *, match_id: int | None = None
+) -> bool:
+    """A reply posted as a plain channel message, with no interaction to answer (a new thread,
+    the turn timers): the one way every such message goes out (see skirmbot.cogs.delivery).
+    Discord refusing it is logged once, with the match id, and False returned, so the next
+    message still goes out; a channel that no longer exists raises ChannelGone."""
+    ping = reply.notify()
+    try:
+        await channel.send(
+            with_mention(reply.text, ping) or DONE,
             files=picture_files(reply),
-            view=view,
-            ping=reply.ping or None,  # 0 is the automatic player: nobody to notify
+            allowed_mentions=mentions(ping),
         )
-
-
-async def post_to_channel(channel: discord.abc.Messageable, reply: Reply) -> None:
-    """A reply posted as a plain channel message (no interaction to answer, e.g. a new thread)."""
-    ping = reply.ping or None
-    await channel.send(
-        with_mention(reply.text, ping) or DONE,
-        files=picture_files(reply),
-        allowed_mentions=mentions(ping),
-    )
+    except discord.HTTPException as error:
+        where = f"channel {getattr(channel, 'id', '?')}"
+        if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
+            raise ChannelGone(f"{where} no longer exists") from error
+        match = f"Match #{match_id}" if match_id is not None else "A match"
+        log.warning("%s: Discord refused a message in %s: %s", match, where, error)
+        return False
+    return True
 
 
 async def _anchor(interaction: discord.Interaction[Any]) -> tuple[int, int] | None:
@@ -198,5 +300,8 @@ async def _anchor(interaction: discord.Interaction[Any]) -> tuple[int, int] | No
 
 def position(row: MatchRow) -> int:
     """How far the match is: the accepted commands in its record, standing orders left out
-    (a player may set those at any time; that must not expire the other player's buttons)."""
-    return sum(1 for c in row.record.get("commands", []) if c.get("type") != "standing_orders")
+    (a player may set those at any time; that must not expire the other player's buttons),
+    plus twice the commands taken back by undo, so the count only ever grows: a button from
+    before an undo never matches a later moment of the same length."""
+    done = sum(1 for c in row.record.get("commands", []) if c.get("type") != "standing_orders")
+    return done + 2 * int(row.setup.get("taken_back", 0))

@@ -20,6 +20,8 @@ from skirmbot.timers.clock import HOUR, ON_MISS, ControlsError, TimeControls
 from .buttons import concede_view
 from .common import (
     MODERATOR_ROLE,
+    NAME_LENGTH,
+    Text,
     answer,
     asker,
     bot_of,
@@ -42,6 +44,9 @@ def time_controls(hours: int, excuses: int, on_miss: str) -> TimeControls:
 
 
 SQUAD_FILE_LIMIT = 64_000  # bytes; a squad file is a few kB
+# A shipped squad's name, or `my:NAME` (a stored squad's name has at most 50 characters).
+SquadName = app_commands.Transform[str, Text(60, "squad name")]
+UnitName = app_commands.Transform[str, Text(NAME_LENGTH, "unit name")]
 
 
 async def squad_choices(
@@ -187,7 +192,7 @@ class Matches(
     async def squad(
         self,
         interaction: discord.Interaction[Any],
-        name: str | None = None,
+        name: SquadName | None = None,
         file: discord.Attachment | None = None,
     ) -> None:
         if (name is None) == (file is None):
@@ -232,7 +237,7 @@ class Matches(
 
     @app_commands.command(name="card", description="A unit's stat card (only you see it)")
     @app_commands.describe(unit="The unit")
-    async def card(self, interaction: discord.Interaction[Any], unit: str) -> None:
+    async def card(self, interaction: discord.Interaction[Any], unit: UnitName) -> None:
         await past_setup(interaction)
         await answer(
             interaction,
@@ -244,29 +249,32 @@ class Matches(
     async def card_unit(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
+        """Both squads' units, from the deployment on."""
         try:
-            _, match = await service_of(interaction).view(channel_of(interaction))
+            units = await service_of(interaction).units(channel_of(interaction))
         except ServiceError:
             return []
-        if match is None:
-            return []
-        squads = match.state.squads
         return [
-            app_commands.Choice(name=f"{unit.id} ({squads[unit.side].name})"[:100], value=unit.id)
-            for unit in match.state.units.values()
-            if current.casefold() in unit.id.casefold()
+            app_commands.Choice(name=f"{unit} ({squad})"[:100], value=unit)
+            for unit, squad in units
+            if current.casefold() in unit.casefold()
         ][:25]
 
     @app_commands.command(
         name="export", description="The match record as a file (replay it with skirmbot replay)"
     )
     async def export(self, interaction: discord.Interaction[Any]) -> None:
+        """Once the match is over, the whole record for the channel; before, the record so far
+        (the dice rolled so far, never the key) for the asker only (issue 11)."""
         member = await player(interaction)
-        name, data = await in_time(
-            interaction, service_of(interaction).export(channel_of(interaction), member)
+        exported = await in_time(
+            interaction, service_of(interaction).export_record(channel_of(interaction), member)
         )
         await send(
-            interaction, f"The record of this channel's match: {name}.", files=[_file(name, data)]
+            interaction,
+            exported.text,
+            private=exported.private,
+            files=[_file(exported.name, exported.data)],
         )
 
     # --- managing ------------------------------------------------------------------------

@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 
 from skirmbot import content
+from skirmbot.rules import commands
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.medals import Medal, apply_xp
 from skirmbot.rules.squads import squad_from_json
-from skirmbot.service import MatchService, Member, ServiceError
+from skirmbot.service import MatchService, Member, Reply, ServiceError
 from skirmbot.service.campaigns import CampaignService, keep_progress
 from skirmbot.store import Store
 
@@ -176,13 +177,31 @@ async def test_saving_refuses_a_squad_that_breaks_the_building_rules(store: Stor
         await campaigns.load_squad(ALICE.id, "my:W")
 
 
-async def started(service: MatchService, alice_squad: str) -> None:
+async def started(service: MatchService, alice_squad: str, *, first_turn: bool = False) -> None:
+    """Alice (with `alice_squad`) against Bob's Ash Runners, deployed by the bot; unless
+    `first_turn`, both squads then play their first turn out, every unit ending its activation
+    where it stands (a match conceded in its first turn gives no XP)."""
     await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
     await service.join(CHANNEL, BOB)
     await service.choose_squad(CHANNEL, ALICE, alice_squad)
     await service.choose_squad(CHANNEL, BOB, "ash-runners")
     await service.deploy(CHANNEL, ALICE)
     await service.deploy(CHANNEL, BOB)
+    while not first_turn:
+        row, match = await service.view(CHANNEL)
+        assert match is not None and match.state.to_act is not None
+        if match.state.turn > 1:
+            return
+        side = match.state.to_act
+        member = ALICE if row.players[side] == ALICE.id else BOB
+        unit = match.state.ready_units(side)[0].id
+        await service.act(CHANNEL, member, commands.EndActivation(side, unit))
+
+
+def medals_of(reply: Reply) -> str:
+    """The one message of a match's end that holds the medals (its result)."""
+    [found] = [r.text for r in reply.all() if "Medals:" in r.text or "No medals" in r.text]
+    return found
 
 
 async def test_a_stored_squad_gets_its_xp_when_its_match_ends(store: Store) -> None:
@@ -190,16 +209,14 @@ async def test_a_stored_squad_gets_its_xp_when_its_match_ends(store: Store) -> N
     await campaigns.save_squad(ALICE.id, GUILD, "Wardens", wardens(Pell=NEQ_PELL))
     await started(service, "my:wardens")
     reply = await service.concede(CHANNEL, BOB)  # no shot fired: Alice's squad wins untouched
-    texts = [r.text for r in reply.followups]
-    assert len(texts) == 2 and texts[0].startswith(
-        "**Medals: Iron Wardens** (my:Wardens, XP added)"
-    )
-    assert (
-        "• Halden: Untouchable +2 XP (was Standing at the end with all its 3 HIT); "
-        "Veteran +1 XP (was still Standing at the end); Victor +1 XP (its squad won) → 4 XP"
-    ) in texts[0]
-    assert "• Pell: Untouchable" in texts[0] and "(NEQ: gains no XP)" in texts[0]
-    assert texts[1].startswith("**Medals: Ash Runners** (not a stored squad")
+    text = medals_of(reply)
+    mine, theirs = text.split("**Medals: Ash Runners**")
+    assert "**Medals: Iron Wardens** (my:Wardens, XP added)" in mine
+    # Both squads' medals with their reasons are too long for the message: they go without.
+    assert "• Halden: Untouchable +2 XP; Veteran +1 XP; Victor +1 XP → 4 XP" in mine
+    assert len(reply.all()) == 1 and len(reply.text) <= 2000
+    assert "• Pell: Untouchable" in mine and "(NEQ: gains no XP)" in mine
+    assert theirs.startswith(" (not a stored squad")
     stored = await campaigns.load_squad(ALICE.id, "Wardens")
     assert unit_of(stored.data, "Halden")["xp"] == 4 and unit_of(stored.data, "Pell")["xp"] == 0
     assert [awards for _, awards in await store.squad_awards(stored.id)][0]["Halden"] == [
@@ -210,6 +227,7 @@ async def test_a_stored_squad_gets_its_xp_when_its_match_ends(store: Store) -> N
     match_id = (await store.squad_awards(stored.id))[0][0]
     again = await campaigns.award(match_id)
     assert "XP already added" in again.text and "→ 4 XP" in again.text
+    assert "Iron Wardens" in again.text and "Ash Runners" in again.text, "one message, both"
     assert unit_of((await campaigns.load_squad(ALICE.id, "Wardens")).data, "Halden")["xp"] == 4
 
     # The same squad plays its next match with its XP, and reaches its first Spoil Of War.
@@ -218,7 +236,7 @@ async def test_a_stored_squad_gets_its_xp_when_its_match_ends(store: Store) -> N
     assert row is not None and row.setup["stored_squads"] == [stored.id, None]
     assert unit_of(row.record["content"]["squads"][0], "Halden")["xp"] == 4
     reply = await service.concede(CHANNEL, BOB)
-    assert "→ 8 XP; may take 1 Spoil Of War (XPx up to 8)" in reply.followups[0].text
+    assert "→ 8 XP; may take 1 Spoil Of War (XPx up to 8)" in medals_of(reply)
 
     # A NEQ unit takes no Spoils Of War, however many XP its squadmates have.
     with pytest.raises(ServiceError, match="Pell has No Equipment"):
@@ -257,11 +275,57 @@ async def test_a_shipped_squad_keeps_no_xp_and_a_match_ended_in_deployment_gives
     await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
     await service.choose_squad(CHANNEL, BOB, "ash-runners")
     reply = await service.concede(CHANNEL, BOB)  # still deploying: no battle was fought
-    assert reply.match_over and reply.followups == []
+    assert reply.match_over and "No medals: the match ended before its first turn." in reply.text
     await started(service, "iron-wardens")
     reply = await service.concede(CHANNEL, BOB)
-    assert all("not a stored squad" in r.text for r in reply.followups)
+    assert medals_of(reply).count("(not a stored squad: its XP is not kept)") == 2
     assert await store.squads_of(ALICE.id) == []
+
+
+# --- no XP for a match given up in its first turn (issue 11) ------------------------------------
+@pytest.mark.parametrize("ending", ["concede", "draw", "forfeit"])
+async def test_a_match_given_up_in_its_first_turn_awards_no_xp(store: Store, ending: str) -> None:
+    """Rulings: Campaign medals: conceded (a forfeit to the turn timer too) or agreed drawn
+    before the end of its first turn, a match gives no medals and no XP; the result says so.
+    Else every unit would be Untouchable and a Veteran for nothing, and stored squads could
+    farm XP match after match."""
+    service, campaigns = MatchService(store, seed_source=lambda: 1234), CampaignService(store)
+    await campaigns.save_squad(ALICE.id, GUILD, "Wardens", wardens())
+    await started(service, "my:Wardens", first_turn=True)
+    _, match = await service.view(CHANNEL)
+    assert match is not None and match.state.turn == 1
+    if ending == "concede":
+        reply = await service.concede(CHANNEL, BOB)
+    elif ending == "draw":
+        await service.offer_draw(CHANNEL, BOB)
+        reply = await service.accept_draw(CHANNEL, ALICE)
+    else:
+        row = await store.active_match(CHANNEL)
+        assert row is not None
+        async with service.locked_match(row.id) as locked:
+            reply = await service._finish_with(locked, commands.Concede(1, reason="forfeits"))
+    assert reply.match_over
+    words = "agreed drawn" if ending == "draw" else "conceded"
+    assert (
+        f"No medals and no XP: the match was {words} before the end of its first turn"
+        in medals_of(reply)
+    )
+    assert "Untouchable" not in "\n".join(r.text for r in reply.all())
+    stored = await campaigns.load_squad(ALICE.id, "Wardens")
+    assert all(unit["xp"] == 0 for unit in stored.data["units"])
+    assert await store.squad_awards(stored.id) == []
+    ended = await store.last_match(CHANNEL)
+    assert ended is not None and "No medals and no XP" in (await campaigns.award(ended.id)).text
+
+
+async def test_a_match_conceded_after_its_first_turn_awards_xp(store: Store) -> None:
+    service, campaigns = MatchService(store, seed_source=lambda: 1234), CampaignService(store)
+    await campaigns.save_squad(ALICE.id, GUILD, "Wardens", wardens())
+    await started(service, "my:Wardens")  # the first turn played out: turn 2 has begun
+    reply = await service.concede(CHANNEL, BOB)
+    assert "(my:Wardens, XP added)" in medals_of(reply)
+    stored = await campaigns.load_squad(ALICE.id, "Wardens")
+    assert unit_of(stored.data, "Halden")["xp"] == 4
 
 
 async def test_an_unknown_stored_squad_is_refused_when_picking(store: Store) -> None:

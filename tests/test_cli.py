@@ -86,29 +86,67 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-ANY_RECORD = ["replay", "replay --json", "render --out OUT/x.png", "render --card Halden --out OUT/x.png"]
+ANY_RECORD = [
+    "replay",
+    "replay --json",
+    "render --out OUT/x.png",
+    "render --card Halden --out OUT/x.png",
+]
 BAD_RECORDS = [
     ("missing.json", "cannot read FILES/missing.json: there is no such file."),
     ("", "FILES is a folder, not a match record (such as FILES/match.json)."),
     ("binary.json", "FILES/binary.json is not a match record: it is not text"),
     ("notes.txt", "FILES/notes.txt: The record is not valid JSON"),
     ("empty.json", "FILES/empty.json: The record is not valid JSON"),
-    ("other.json", 'FILES/other.json: This is not a skirmbot match record (it needs "format": "skirmbot-record").'),
+    (
+        "other.json",
+        'FILES/other.json: This is not a skirmbot match record (it needs "format": "skirmbot-record").',
+    ),
     ("players.json", "FILES/players.json"),  # not a list: caught however deep it is found
     ("content.json", "FILES/content.json: "),
-    ("dice.json", """FILES/dice.json: The record's dice must be {"seed": N} or {"script": [faces]}."""),
+    (
+        "dice.json",
+        """FILES/dice.json: The record's dice must be {"key": HEX}, {"seed": N} or {"script": [faces]}.""",
+    ),
     ("version.json", "FILES/version.json: Record version 99 is not supported"),
-    ("commands.json", "FILES/commands.json: A record needs 'content' and 'dice' objects and a 'commands' list."),
+    (
+        "commands.json",
+        "FILES/commands.json: A record needs 'content' and 'dice' objects and a 'commands' list.",
+    ),
 ]
 USAGE_MISTAKES = [
-    ("render FILES/match.json", "the following arguments are required: --out (see 'skirmbot render --help')"),
-    ("render FILES/match.json --out FILES", "--out FILES is a folder; give a file name, such as FILES/battlemap.png."),
-    ("render FILES/match.json --out FILES/a-file/x.png", "--out FILES/a-file is a file, not a folder."),
-    ("render FILES/match.json --after x --out OUT/x.png", "argument --after: 'x' is not an activation: use 0 (as deployed)"),
-    ("render FILES/match.json --after -1 --out OUT/x.png", "argument --after: '-1' is not an activation"),
-    ("render FILES/match.json --after 9999 --out OUT/x.png", "FILES/match.json: The match has no activation 9999: it has activations 0 (deployment) to"),
-    ("render FILES/match.json --card Nobody --out OUT/x.png", "There is no unit called 'Nobody'. Units: Halden,"),
-    ("render FILES/undeployed.json --out OUT/x.png", "FILES/undeployed.json: the match has not been deployed yet, so there is nothing to draw."),
+    (
+        "render FILES/match.json",
+        "the following arguments are required: --out (see 'skirmbot render --help')",
+    ),
+    (
+        "render FILES/match.json --out FILES",
+        "--out FILES is a folder; give a file name, such as FILES/battlemap.png.",
+    ),
+    (
+        "render FILES/match.json --out FILES/a-file/x.png",
+        "--out FILES/a-file is a file, not a folder.",
+    ),
+    (
+        "render FILES/match.json --after x --out OUT/x.png",
+        "argument --after: 'x' is not an activation: use 0 (as deployed)",
+    ),
+    (
+        "render FILES/match.json --after -1 --out OUT/x.png",
+        "argument --after: '-1' is not an activation",
+    ),
+    (
+        "render FILES/match.json --after 9999 --out OUT/x.png",
+        "FILES/match.json: The match has no activation 9999: it has activations 0 (deployment) to",
+    ),
+    (
+        "render FILES/match.json --card Nobody --out OUT/x.png",
+        "There is no unit called 'Nobody'. Units: Halden,",
+    ),
+    (
+        "render FILES/undeployed.json --out OUT/x.png",
+        "FILES/undeployed.json: the match has not been deployed yet, so there is nothing to draw.",
+    ),
     ("replay", "the following arguments are required: record (see 'skirmbot replay --help')"),
     ("replay FILES/match.json --color", "unrecognized arguments: --color (see 'skirmbot --help')"),
     ("demo --seed x", "argument --seed: 'x' is not a seed: use a whole number from 0 to"),
@@ -118,9 +156,15 @@ USAGE_MISTAKES = [
     ("demo --out FILES/a-file", "--out FILES/a-file is a file, not a folder."),
     ("demo --out FILES/a-file/deeper", "cannot make the folder FILES/a-file/deeper for --out"),
     ("console --out FILES/a-file", "--out FILES/a-file is a file, not a folder."),
-    ("console --out OUT --db FILES", "--db FILES is a folder; give a file name, such as FILES/skirmbot.db."),
+    (
+        "console --out OUT --db FILES",
+        "--db FILES is a folder; give a file name, such as FILES/skirmbot.db.",
+    ),
     ("console --out OUT --db FILES/a-file/x.db", "--db FILES/a-file is a file, not a folder."),
-    ("console --out OUT --db FILES/notes.txt", "cannot use FILES/notes.txt as the console's database: file is not a database"),
+    (
+        "console --out OUT --db FILES/notes.txt",
+        "cannot use FILES/notes.txt as the console's database: file is not a database",
+    ),
     ("console --seed many", "argument --seed: 'many' is not a seed"),
     ("play", "argument command: invalid choice: 'play'"),
 ]
@@ -136,13 +180,21 @@ def run_cli(
 
 
 @pytest.mark.parametrize("command", ANY_RECORD)
-@pytest.mark.parametrize(("name", "message"), BAD_RECORDS, ids=[n or "folder" for n, _ in BAD_RECORDS])
+@pytest.mark.parametrize(
+    ("name", "message"), BAD_RECORDS, ids=[n or "folder" for n, _ in BAD_RECORDS]
+)
 def test_every_record_command_says_what_is_wrong_with_a_bad_record_file(
-    command: str, name: str, message: str, files: Path, tmp_path: Path,
+    command: str,
+    name: str,
+    message: str,
+    files: Path,
+    tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     words = command.split()
-    code, err = run_cli(" ".join([words[0], f"FILES/{name}".rstrip("/"), *words[1:]]), files, tmp_path, capsys)
+    code, err = run_cli(
+        " ".join([words[0], f"FILES/{name}".rstrip("/"), *words[1:]]), files, tmp_path, capsys
+    )
     assert "Traceback" not in err
     assert code == 2
     assert err.startswith(f"skirmbot: {message}")
@@ -201,7 +253,21 @@ def test_render_makes_the_folder_it_writes_into(
     assert main(["render", str(files / "match.json"), "--out", str(picture)]) == 0
     assert picture.read_bytes().startswith(b"\x89PNG")
     card = tmp_path / "cards" / "halden.png"
-    assert main(["render", str(files / "bom.json"), "--card", "halden", "--after", "0", "--out", str(card)]) == 0
+    assert (
+        main(
+            [
+                "render",
+                str(files / "bom.json"),
+                "--card",
+                "halden",
+                "--after",
+                "0",
+                "--out",
+                str(card),
+            ]
+        )
+        == 0
+    )
     assert card.read_bytes().startswith(b"\x89PNG")
     assert capsys.readouterr().out.splitlines() == [f"wrote {picture}", f"wrote {card}"]
 

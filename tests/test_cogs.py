@@ -340,12 +340,16 @@ async def test_concede_asks_for_confirmation(world: World) -> None:
 
 
 async def test_export_returns_the_record_as_a_file(world: World) -> None:
+    """Issue 11: mid-match, the export is the record so far, only for the asker (moderators
+    too), with the faces rolled so far instead of the dice key."""
     await world.started()
-    early = await world.bob.slash(world.channel, "match export")
-    assert early.ephemeral and "dice seed" in said(early).content  # mid-match: not for players
-    exported = await world.admin.slash(world.channel, "match export")  # a moderator may
-    [attachment] = said(exported).attachments
-    assert attachment.filename.startswith("skirm-match-") and attachment.filename.endswith(".json")
+    for asker in (world.bob, world.admin):
+        early = await asker.slash(world.channel, "match export")
+        assert early.ephemeral and "for you only" in said(early).content
+        [attachment] = said(early).attachments
+        assert attachment.filename.endswith("-so-far.json")
+        data = json.loads(await attachment.read())
+        assert set(data["dice"]) == {"script"}
 
 
 async def test_status_log_and_card(world: World) -> None:
@@ -434,8 +438,13 @@ async def test_a_slow_turn_change_still_pings_with_a_new_message(
 
 # --- turn timers (issue 5) -------------------------------------------------------------------
 async def test_match_new_takes_time_controls_and_timer_show_shows_the_clock(world: World) -> None:
-    created = await world.alice.slash(world.channel, "match new", opponent=world.bob, hours=6, excuses=1)
-    assert "6 hours per activation" in said(created).content and "1 excused miss each" in said(created).content
+    created = await world.alice.slash(
+        world.channel, "match new", opponent=world.bob, hours=6, excuses=1
+    )
+    assert (
+        "6 hours per activation" in said(created).content
+        and "1 excused miss each" in said(created).content
+    )
     await world.bob.slash(world.channel, "match join")
     await world.alice.slash(world.channel, "match squad", name="iron-wardens")
     await world.bob.slash(world.channel, "match squad", name="ash-runners")
@@ -474,14 +483,18 @@ async def test_a_miss_is_posted_with_the_picture_and_the_next_ping(world: World)
     await world.bot.on_deadline(row.id, Deadline(0.0, "miss", key))
     await world.env.settle()
     last = world.channel.last_message
-    assert last is not None and "missed the deadline" in last.content and other.mention in last.content
+    assert (
+        last is not None and "missed the deadline" in last.content and other.mention in last.content
+    )
     assert pngs(last)  # type: ignore[arg-type]
 
 
 # --- stored squads (issue 6: campaigns) -------------------------------------------------------
 async def test_a_stored_squad_is_saved_listed_and_fielded_as_my_name(world: World) -> None:
     wardens = json.dumps(content.raw("squads", "iron-wardens")).encode()
-    saved = await world.alice.slash(world.channel, "squad save", file=("wardens.json", wardens), name="Wardens")
+    saved = await world.alice.slash(
+        world.channel, "squad save", file=("wardens.json", wardens), name="Wardens"
+    )
     assert saved.ephemeral and "my:Wardens" in said(saved).content
     listed = await world.alice.slash(world.channel, "squad list")
     assert listed.ephemeral and "my:Wardens" in said(listed).content

@@ -692,10 +692,23 @@ def test_shipped_missions_use_different_scoring() -> None:
 
 @pytest.mark.parametrize(("map_name", "mission_name"), list(itertools.product(MAPS, MISSIONS)))
 def test_shipped_mission_fits_each_map(map_name: str, mission_name: str) -> None:
-    """Rulebook Game Cycle (Prepare Battle Map): every mission's zones and items fit every map."""
+    """Rulebook Game Cycle (Prepare Battle Map) and Rulings, Deployment: on every map each
+    mission's zones hold the largest shipped squad, a squad one unit larger than a zone's open
+    squares is refused, and the mission's items fit the map."""
     battle_map, loaded = content.load_map(map_name), content.load_mission(mission_name)
-    check_map_fits(loaded, battle_map.board, (7, 7))
-    mission_items(loaded, battle_map)
+    board = battle_map.board
+    largest = max(len(content.load_squad(name).units) for name in content.names("squads"))
+    rooms = [len(zone.squares(board)) for zone in loaded.zones]
+    assert min(rooms) >= largest
+    check_map_fits(loaded, board, (rooms[0], rooms[1]))
+    for side in (0, 1):
+        too_many = [rooms[0], rooms[1]]
+        too_many[side] += 1
+        with pytest.raises(
+            ContentError, match=f"squad {side + 1}'s zone .* has {rooms[side]} open"
+        ):
+            check_map_fits(loaded, board, (too_many[0], too_many[1]))
+    assert len(mission_items(loaded, battle_map)) == len(loaded.markers) + len(loaded.crates)
 
 
 @pytest.mark.parametrize(("map_name", "mission_name"), list(itertools.product(MAPS, MISSIONS)))

@@ -136,13 +136,16 @@ async def test_practice_against_the_automatic_player(store: Store) -> None:
 async def test_concede_ends_the_match_and_export_gives_a_replayable_record(store: Store) -> None:
     service = service_on(store)
     await started(service)
-    with pytest.raises(ServiceError, match="dice seed"):  # it would tell every roll to come
-        await service.export(CHANNEL, ALICE)
-    name, data = await service.export(CHANNEL, MOD)  # moderators adjudicating: at any time
-    assert name.endswith(".json") and json.loads(data)["format"] == "skirmbot-record"
+    for asker in (ALICE, MOD):  # before the end: the record so far, without the seed
+        name, data = await service.export(CHANNEL, asker)
+        assert name.endswith("-so-far.json") and json.loads(data)["format"] == "skirmbot-record"
+        assert "seed" not in json.loads(data)["dice"]
     reply = await service.concede(CHANNEL, BOB)
     assert reply.match_over and "Iron Wardens wins" in reply.text
     assert await store.active_match(CHANNEL) is None
+    name, data = await service.export(CHANNEL, ALICE)  # after the end: whole, seed included
+    assert "seed" in json.loads(data)["dice"]
+    assert replay(MatchRecord.loads(data.decode())).state.phase == "ended"
     await service.create(GUILD, CHANNEL, ALICE)  # the channel is free again
 
 

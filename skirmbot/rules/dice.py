@@ -1,16 +1,34 @@
 """Dice sources: every die the engine rolls comes from one of these, never from global random.
 
-A seeded source gives the same faces for the same seed on every machine (random.Random with an
-integer seed is stable across Python versions); a scripted source gives exact faces for tests.
+- A keyed source (`{"key": HEX}`, every new match) draws each face from HMAC-SHA256 of a secret
+  256-bit key and the roll's number: the same key gives the same faces on every machine, and
+  without the key no number of faces seen tells anything about the next one (a keyed hash is a
+  pseudorandom function). The key stays secret until the match is over (rulings: Fair play).
+- A seeded source (`{"seed": N}`, the matches and demos from before keys, and `--seed`) uses
+  random.Random, stable across Python versions. Its seeds were below 2**31 and the Mersenne
+  Twister is not a secret: a few faces pin the seed down, so it is kept for replaying old
+  records and for tests, never for a new match whose future rolls must stay unknown.
+- A scripted source (`{"script": [faces]}`) gives exact faces: tests, and an export taken before
+  the end, which holds the faces rolled so far and nothing more.
+
+`RecordingDice` wraps any of them and keeps every face it gave, in order (the export's script).
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
-from collections.abc import Iterable
+import secrets
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Protocol
 
 from skirmbot.rules.errors import RulesError
+from skirmbot.words import plural
+
+KEY_BYTES = 32  # a new match's dice key: 256 bits from the operating system's randomness
+MIN_KEY_BYTES = 16  # a record's key must have at least 128 bits
 
 
 class DiceExhausted(RulesError):
@@ -48,7 +66,9 @@ class ScriptedDice:
 
     def roll(self, sides: int = 6) -> int:
         if self._next >= len(self.faces):
-            raise DiceExhausted(f"The scripted dice ran out after {len(self.faces)} faces.")
+            raise DiceExhausted(
+                f"The scripted dice ran out after {plural(len(self.faces), 'face')}."
+            )
         face = self.faces[self._next]
         self._next += 1
         if not 1 <= face <= sides:
@@ -63,14 +83,95 @@ class ScriptedDice:
         return {"script": list(self.faces)}
 
 
+class KeyedDice:
+    """Faces from a secret key: roll number n is HMAC-SHA256(key, "n.attempt") read as a 64-bit
+    number, kept when it falls in a whole number of `sides` (else the next attempt: fewer than
+    one draw in 10**17 is thrown away) and reduced to 1..sides."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        self._secret = key_bytes(key)
+        self._count = 0
+
+    def roll(self, sides: int = 6) -> int:
+        if sides < 1:
+            raise RulesError(f"A die needs at least one face, not {sides}.")
+        limit = 2**64 - 2**64 % sides
+        attempt = 0
+        while True:
+            message = f"{self._count}.{attempt}".encode()
+            digest = hmac.new(self._secret, message, hashlib.sha256).digest()
+            value = int.from_bytes(digest[:8], "big")
+            if value < limit:
+                self._count += 1
+                return value % sides + 1
+            attempt += 1
+
+    def to_json(self) -> dict[str, object]:
+        return {"key": self.key}
+
+
+def key_bytes(key: object) -> bytes:
+    """A record's dice key: hexadecimal, at least MIN_KEY_BYTES bytes."""
+    try:
+        secret = bytes.fromhex(key) if isinstance(key, str) else b""
+    except ValueError:
+        secret = b""
+    if len(secret) < MIN_KEY_BYTES:
+        raise RulesError(
+            f"The record's dice key must be at least {MIN_KEY_BYTES * 2} hexadecimal digits."
+        )
+    return secret
+
+
+def new_dice() -> dict[str, object]:
+    """The dice of a new match: a fresh secret key."""
+    return {"key": secrets.token_hex(KEY_BYTES)}
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """One die as rolled: its faces, what came up, and what the watcher saw just before."""
+
+    sides: int
+    face: int
+    before: object = None
+
+
+class RecordingDice:
+    """Another source's dice, each roll kept (`rolls`, `faces`). `watch`, when set, is called
+    before every roll and what it returns kept with the roll (who held what just then)."""
+
+    def __init__(self, inner: Dice, watch: Callable[[], object] | None = None) -> None:
+        self.inner = inner
+        self.watch = watch
+        self.rolls: list[Roll] = []
+
+    def roll(self, sides: int = 6) -> int:
+        before = self.watch() if self.watch is not None else None
+        face = self.inner.roll(sides)
+        self.rolls.append(Roll(sides, face, before))
+        return face
+
+    @property
+    def faces(self) -> list[int]:
+        return [roll.face for roll in self.rolls]
+
+    def to_json(self) -> dict[str, object]:
+        return self.inner.to_json()
+
+
 def dice_from_json(data: dict[str, object]) -> Dice:
-    """Build the dice source a record names: {"seed": N} or {"script": [faces]}."""
+    """Build the dice source a record names: {"key": HEX}, {"seed": N} or {"script": [faces]}."""
+    if "key" in data:
+        key = data["key"]
+        return KeyedDice(key if isinstance(key, str) else "")
     if "seed" in data and isinstance(data["seed"], int):
         return SeededDice(data["seed"])
     script = data.get("script")
     if isinstance(script, list) and all(isinstance(face, int) for face in script):
         return ScriptedDice(script)
-    raise RulesError('The record\'s dice must be {"seed": N} or {"script": [faces]}.')
+    raise RulesError('The record\'s dice must be {"key": HEX}, {"seed": N} or {"script": [faces]}.')
 
 
 def succeeds(value: int, stat: int) -> bool:

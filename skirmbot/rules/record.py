@@ -5,11 +5,12 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from skirmbot.rules.commands import Command
-from skirmbot.rules.dice import Dice, dice_from_json
+from skirmbot.rules.dice import Dice, RecordingDice, dice_from_json
 from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.ruleset import DEFAULT_RULESET, ruleset
@@ -34,7 +35,7 @@ class MatchRecord:
     content: dict[
         str, Any
     ]  # {"map": ..., "mission": ..., "squads": [..., ...]} as in the content files
-    dice: dict[str, Any]  # {"seed": N} or {"script": [faces]}
+    dice: dict[str, Any]  # {"key": HEX}, {"seed": N} or {"script": [faces]} (skirmbot.rules.dice)
     commands: list[dict[str, Any]] = field(default_factory=list)
     players: list[str] = field(default_factory=lambda: ["Player 1", "Player 2"])
     ruleset: str = SKIRM
@@ -96,7 +97,10 @@ def start_match(record: MatchRecord, dice: Dice | None = None) -> Match:
 
 def replay(record: MatchRecord, upto: int | None = None) -> Match:
     """Apply the record's commands in order (the first `upto` of them if given)."""
-    match = start_match(record)
+    return _play_on(record, start_match(record), upto)
+
+
+def _play_on(record: MatchRecord, match: Match, upto: int | None) -> Match:
     rules = ruleset(record.ruleset)
     for position, data in enumerate(record.commands[:upto], start=1):
         try:
@@ -104,6 +108,63 @@ def replay(record: MatchRecord, upto: int | None = None) -> Match:
         except RulesError as error:
             raise ReplayError(position, data, str(error)) from error
     return match
+
+
+def replay_rolled(record: MatchRecord, upto: int | None = None) -> tuple[Match, RecordingDice]:
+    """Replay the record (its first `upto` commands if given), keeping every die rolled, each
+    with the secondary objectives the squads held just before it (see `so_far`)."""
+    dice = RecordingDice(dice_from_json(record.dice))
+    match = start_match(record, dice)
+    dice.watch = lambda: _held(match)
+    return _play_on(record, match, upto), dice
+
+
+def faces_rolled(record: MatchRecord, upto: int | None = None) -> list[int]:
+    """The faces the record's commands (the first `upto` of them if given) rolled, in order."""
+    return replay_rolled(record, upto)[1].faces
+
+
+def so_far(record: MatchRecord, hide: Iterable[int] = (0, 1)) -> MatchRecord:
+    """The record of a match in progress as it may be shown: its dice are the faces rolled so
+    far (a script), never the key or seed, which tell every roll to come. Replaying it rebuilds
+    the match so far exactly, and runs out of dice at the next roll.
+
+    The squads in `hide` (those the asker does not play) keep their secondary objective of the
+    turn secret while it is unrevealed: its draw is scripted as a 1, so in the replay that squad
+    holds the first card it could draw instead. Nothing else changes: a card only acts at the end
+    of its turn, when it scores (and is revealed) or goes back into the deck."""
+    match, dice = replay_rolled(record)
+    faces = dice.faces
+    for side in hide:
+        position = _secret_draw(match, dice, side)
+        if position is not None:
+            faces[position] = 1
+    return replace(record, dice={"script": faces}, commands=list(record.commands))
+
+
+def _held(match: Match) -> tuple[str | None, ...]:
+    """The secondary objective card each squad holds now (None: none)."""
+    return tuple(draw.card if draw else None for draw in match.state.secondaries)
+
+
+def _secret_draw(match: Match, dice: RecordingDice, side: int) -> int | None:
+    """Which roll drew `side`'s secondary objective of this turn, if it is still unrevealed: the
+    last roll before which the squad held no card, and after which it held one (a draw starts
+    by taking both squads' cards back; nothing else gives a squad a card)."""
+    held = match.state.secondaries[side]
+    if held is None or held.revealed or held.turn != match.state.turn:
+        return None
+    seen: list[object] = [roll.before for roll in dice.rolls] + [_held(match)]
+    for position in range(len(dice.rolls) - 1, -1, -1):
+        before, after = seen[position], seen[position + 1]
+        if (
+            isinstance(before, tuple)
+            and isinstance(after, tuple)
+            and before[side] is None
+            and after[side] is not None
+        ):
+            return position
+    return None
 
 
 def record_of(
@@ -128,6 +189,9 @@ __all__ = [
     "MatchRecord",
     "ReplayError",
     "replay",
+    "replay_rolled",
+    "faces_rolled",
+    "so_far",
     "start_match",
     "record_of",
     "content_of",

@@ -6,16 +6,20 @@
 - `/match squad my:NAME` plays the player's stored squad NAME (`resolve`); the match remembers
   which stored squad each side plays (the match's setup, `stored_squads`).
 - When a match ends, `award_ended` computes every unit's medals from the match log, adds the XP
-  to the stored squads that played it (once per match and squad), and returns the messages
-  listing each unit's medals, its XP and the Spoils Of War it may take. A shipped sample or an
-  uploaded file that was not saved keeps no XP: its medals are shown all the same.
+  to the stored squads that played it (once per match and squad), and returns one message
+  listing each unit's medals, its XP and the Spoils Of War it may take, for both squads. A
+  shipped sample or an uploaded file that was not saved keeps no XP: its medals are shown all
+  the same. A match conceded (or agreed drawn) before the end of its first turn gives no medals
+  and no XP (rulings: Campaign medals).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from skirmbot.rules.commands import AgreeDraw, Concede
 from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.medals import Medal, Spoils, apply_xp, squad_medals
@@ -25,6 +29,7 @@ from skirmbot.rules.state import ENDED
 from skirmbot.service.errors import ServiceError
 from skirmbot.service.replies import Reply, clip
 from skirmbot.store import MatchRow, SquadRow, Store
+from skirmbot.words import plural
 
 STORED_PREFIX = "my:"  # `/match squad my:NAME`: the player's stored squad NAME
 MAX_NAME = 50
@@ -93,7 +98,7 @@ class CampaignService:
             raise ServiceError(f"That squad cannot be saved: {error}") from error
         squad = squad_from_json(row.data, DEFAULT_EP_LIMIT)
         text = (
-            f"Saved **{squad.name}** as {STORED_PREFIX}{row.name} ({len(squad.units)} units, "
+            f"Saved **{squad.name}** as {STORED_PREFIX}{row.name} ({plural(len(squad.units), 'unit')}, "
             f"{squad.total_ep} EP). Play it with /match squad {STORED_PREFIX}{row.name}: "
             "its units keep the XP they earn."
         )
@@ -144,32 +149,39 @@ class CampaignService:
             raise ServiceError(f"There is no match #{match_id}.")
         if row.status != "ended":
             raise ServiceError(f"Match #{match_id} has not ended: medals come at the end.")
-        replies = await self.award_ended(row, replay(MatchRecord.from_json(row.record)))
-        if not replies:
-            return Reply(f"Match #{match_id} ended before its first turn: no medals.")
-        first, *rest = replies
-        first.followups += rest
-        return first
+        text = await self.award_ended(row, replay(MatchRecord.from_json(row.record)))
+        return Reply(text or f"Match #{match_id} has not ended: medals come at the end.")
 
-    async def award_ended(self, row: MatchRow, match: Match) -> list[Reply]:
-        """One message per squad with its units' medals, XP and spoils, after the XP is added
-        to the squad if it is stored; nothing if the match has not ended or never began."""
-        if match.state.phase != ENDED or match.state.turn < 1:
-            return []
+    async def award_ended(
+        self, row: MatchRow, match: Match, limit: int = MESSAGE_LIMIT
+    ) -> str | None:
+        """The medals of both squads in one message of at most `limit` characters (each unit's
+        medals, XP and Spoils Of War), after the XP is added to the squads that are stored.
+        A match that never reached its first turn, or was conceded (or agreed drawn) before its
+        first turn ended, gives none, and says so. None: the match has not ended."""
+        state = match.state
+        if state.phase != ENDED:
+            return None
+        if state.turn < 1:
+            return "No medals: the match ended before its first turn."
+        early = ended_early(match)
+        if early is not None:
+            return (
+                f"No medals and no XP: the match was {early} before the end of its first turn "
+                "(rulings: Campaign medals)."
+            )
         stored = row.setup.get("stored_squads") or [None, None]
-        replies: list[Reply] = []
+        blocks: list[_Block] = []
         for side in (0, 1):
             earned = squad_medals(match, side)
-            name = match.state.squads[side].name
+            name = state.squads[side].name
             if stored[side] is None:
-                text = _squad_text(
-                    f"**Medals: {name}** (not a stored squad: its XP is not kept)", earned, None
-                )
+                title = f"**Medals: {name}** (not a stored squad: its XP is not kept)"
+                blocks.append(_Block(title, earned, None))
             else:
                 title, spoils = await self._add_xp(int(stored[side]), row.id, name, earned)
-                text = _squad_text(title, earned, spoils)
-            replies.append(Reply(text))
-        return replies
+                blocks.append(_Block(title, earned, spoils))
+        return _medals_text(blocks, limit)
 
     async def _add_xp(
         self, squad_id: int, match_id: int, name: str, earned: dict[str, list[Medal]]
@@ -205,35 +217,91 @@ def _progress(data: dict[str, Any]) -> str:
     return f"{data.get('name')} ({xp})"
 
 
-def _medal_list(medals: Sequence[Medal], reasons: bool) -> str:
+def ended_early(match: Match) -> str | None:
+    """How an ended match ended before the end of its first turn by its players' choice:
+    "conceded" (a forfeit to the turn timer too) or "agreed drawn"; None otherwise. Such a
+    match gives no medals: every unit would be Untouchable and a Veteran for nothing."""
+    if match.state.turn > 1 or not match.commands:
+        return None
+    last = match.commands[-1]
+    if isinstance(last, Concede):
+        return "conceded"
+    if isinstance(last, AgreeDraw):
+        return "agreed drawn"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Block:
+    """One squad in the medals message: its title, its units' medals, their spoils (stored)."""
+
+    title: str
+    earned: dict[str, list[Medal]]
+    spoils: dict[str, Spoils] | None
+
+
+# How much each unit's line says: each medal with its XP and reason; with its XP; the medals'
+# names; how many medals. The last two put the units without a medal on one line.
+REASONS, PLAIN, COMPACT, COUNT = "reasons", "plain", "compact", "count"
+
+
+def _medals_text(blocks: Sequence[_Block], limit: int) -> str:
+    """Both squads' medals, as much said as fits in `limit` characters (the first style that
+    fits); the last style cut when even that is too long."""
+    text = ""
+    for style in (REASONS, PLAIN, COMPACT, COUNT):
+        text = "\n".join(_block_text(block, style) for block in blocks)
+        if len(text) <= limit:
+            return text
+    return _cut(text, limit)
+
+
+def _block_text(block: _Block, style: str) -> str:
+    lines = [block.title]
+    without: list[str] = []
+    for unit, medals in block.earned.items():
+        spoils = block.spoils.get(unit) if block.spoils is not None else None
+        if style in (COMPACT, COUNT) and not medals and (spoils is None or not spoils.available):
+            without.append(unit)
+            continue
+        lines.append(_unit_line(unit, medals, spoils, style))
+    if without:
+        lines.append(f"• No medal: {', '.join(without)}")
+    return "\n".join(lines)
+
+
+def _cut(text: str, limit: int) -> str:
+    """The first lines of `text` that fit in `limit` characters, and how many were left out."""
+    lines = text.splitlines()
+    kept: list[str] = []
+    size = 0
+    for line in lines:
+        note = f"… ({plural(len(lines) - len(kept), 'more line')})"
+        if size + len(line) + 1 + len(note) > limit:
+            return "\n".join([*kept, note])[:limit]
+        kept.append(line)
+        size += len(line) + 1
+    return text
+
+
+def _medal_list(medals: Sequence[Medal], style: str) -> str:
+    gained = f"(+{sum(m.xp for m in medals)} XP)"
+    if style == COUNT:
+        return f"{plural(len(medals), 'medal')} {gained}"
+    if style == COMPACT:
+        return f"{', '.join(m.name for m in medals)} {gained}"
+    reasons = style == REASONS
     return "; ".join(f"{m.name} +{m.xp} XP" + (f" ({m.reason})" if reasons else "") for m in medals)
 
 
-def _unit_line(unit: str, medals: Sequence[Medal], spoils: Spoils | None, reasons: bool) -> str:
-    line = f"• {unit}: {_medal_list(medals, reasons) if medals else 'no medal'}"
+def _unit_line(unit: str, medals: Sequence[Medal], spoils: Spoils | None, style: str) -> str:
+    line = f"• {unit}: {_medal_list(medals, style) if medals else 'no medal'}"
     if spoils is None:
         return line
     if spoils.neq:
         return line + " (NEQ: gains no XP)" if medals else line
     line += f" → {spoils.xp} XP"
     if spoils.available:
-        line += (
-            f"; may take {spoils.available} Spoil{'s' if spoils.available > 1 else ''} Of War "
-            f"(XPx up to {spoils.xp})"
-        )
+        spoil = "Spoil Of War" if spoils.available == 1 else "Spoils Of War"
+        line += f"; may take {spoils.available} {spoil} (XPx up to {spoils.xp})"
     return line
-
-
-def _squad_text(
-    title: str, earned: dict[str, list[Medal]], spoils: dict[str, Spoils] | None
-) -> str:
-    """The squad's medals with their reasons; without them when that is too long for a message."""
-    for reasons in (True, False):
-        lines = [
-            _unit_line(unit, medals, spoils.get(unit) if spoils is not None else None, reasons)
-            for unit, medals in earned.items()
-        ]
-        text = "\n".join([title, *lines])
-        if len(text) <= MESSAGE_LIMIT:
-            break
-    return clip(text, MESSAGE_LIMIT)

@@ -9,7 +9,6 @@ both win, and a crash leaves the old or the new record, never half of one.
 from __future__ import annotations
 
 import asyncio
-import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -21,20 +20,31 @@ from skirmbot.render.battlemap import MapRenderer
 from skirmbot.render.card import card_png
 from skirmbot.rules import commands, secondaries
 from skirmbot.rules.costs import NeedsOrders
+from skirmbot.rules.dice import new_dice
 from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import ContentError, IllegalCommand, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.missions import check_map_fits, mission_from_json
-from skirmbot.rules.record import MatchRecord, replay
+from skirmbot.rules.record import MatchRecord, faces_rolled, replay, so_far
 from skirmbot.rules.squads import squad_from_json
 from skirmbot.rules.state import DEPLOYMENT, ENDED, MatchState
 from skirmbot.rules.state import PLAYING as PHASE_PLAYING
 from skirmbot.service.campaigns import CampaignService
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
-from skirmbot.service.replies import Reply, clip, describe
+from skirmbot.service.replies import (
+    MESSAGE_LIMIT,
+    RecordFile,
+    Reply,
+    clip,
+    describe,
+    end_heading,
+    shown,
+    the_end,
+)
 from skirmbot.store import Deadline, MatchRow, Store, VersionConflict
 from skirmbot.timers.clock import Clock, TimeControls, discord_time
+from skirmbot.words import possessive
 
 AUTOMATIC = 0  # the automatic player's "user id" in a match's players
 AUTOMATIC_NAME = "Automatic player"
@@ -48,6 +58,11 @@ SETUP, DEPLOYING, PLAYING, ENDED_STATUS, ABORTED = (
 DEPLOY, INFILTRATE = "deploy", "infiltrate"  # the two stages of a deployment
 HIDDEN = {DEPLOY: "hidden_deployments", INFILTRATE: "hidden_infiltrations"}
 LIVE_CACHE = 64  # live matches kept in memory; others are replayed from their record on demand
+DRAW_OFFER_HOURS = 24  # a draw offer lapses after this, or at its player's next activation
+DRAW_LAPSED = (
+    "The draw offer has lapsed: an offer lasts until its player's next activation, "
+    f"{DRAW_OFFER_HOURS} hours at most."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +91,11 @@ class MatchService:
         on_deadline: Callable[[int, Deadline | None], None] | None = None,
     ) -> None:
         self.store = store
-        self._seed = seed_source or (lambda: secrets.randbelow(2**31))
+        # New matches roll keyed dice (secret until the end); a fixed seed is for tests and demos.
+        seeded = seed_source
+        self._dice: Callable[[], dict[str, Any]] = (
+            (lambda: {"seed": seeded()}) if seeded is not None else new_dice
+        )
         self.now = clock
         self.on_deadline = on_deadline  # the scheduler learns each match's new deadline here
         self._locks: dict[int, asyncio.Lock] = {}
@@ -106,7 +125,7 @@ class MatchService:
         check_map_fits(mission_from_json(mission_data), map_from_json(map_data).board, (1, 1))
         record = MatchRecord(
             content={"map": map_data, "mission": mission_data, "squads": [None, None]},
-            dice={"seed": self._seed()},
+            dice=self._dice(),
             players=[
                 creator.name,
                 AUTOMATIC_NAME if practice else (opponent.name if opponent else ""),
@@ -264,7 +283,7 @@ class MatchService:
             if row.status != PLAYING:
                 raise ServiceError(_not_playing(row.status))
             if row.setup.get("clock", {}).get("paused") is not None:
-                raise ServiceError("The match is paused; /match resume goes on.")
+                raise ServiceError("The match is paused; /timer resume goes on.")
             command = replace(command, side=side)
             match = await self._live_match(row)
             events = self._apply(match, command)
@@ -293,16 +312,56 @@ class MatchService:
         async with self._locked(channel_id) as row:
             return await self._offer_draw(row, member, self._seat(row, member))
 
-    async def accept_draw(self, channel_id: int, member: Member) -> Reply:
+    async def accept_draw(
+        self, channel_id: int, member: Member, *, offer_if_none: bool = True
+    ) -> Reply:
+        """Accept the opponent's draw offer. With no offer standing (none made, or it lapsed),
+        offer one instead, unless `offer_if_none` is False (the "Accept draw" button)."""
         async with self._locked(channel_id) as row:
             side = self._seat(row, member)
-            offer = row.setup.get("draw_offer")
+            offer, lapsed = await self._standing_draw_offer(row)
             if offer is None:
-                return await self._offer_draw(row, member, side)
+                if not offer_if_none:
+                    raise ServiceError(
+                        (DRAW_LAPSED if lapsed else "There is no draw offer to accept.")
+                        + " /match draw offers one."
+                    )
+                reply = await self._offer_draw(row, member, side)
+                if lapsed:
+                    reply.text = f"{DRAW_LAPSED}\n{reply.text}"
+                return reply
             if offer == side:
                 raise ServiceError("You offered the draw; your opponent has to accept it.")
             row.setup.pop("draw_offer", None)
             return await self._finish_with(row, commands.AgreeDraw(side))
+
+    async def _standing_draw_offer(self, row: MatchRow) -> tuple[int | None, bool]:
+        """The side whose draw offer stands (None: no offer), and whether an offer lapsed: it
+        lapses when its player starts their next activation, or DRAW_OFFER_HOURS after it was
+        made. A lapsed offer is taken off the row (saved with whatever the caller saves)."""
+        offer = row.setup.get("draw_offer")
+        if offer is None:
+            return None, False
+        # (An offer stored as a bare side, from before offers lapsed, has lapsed.)
+        if (
+            isinstance(offer, dict)
+            and self.now() < offer["at"] + DRAW_OFFER_HOURS * 3600
+            and await self._activations(row, offer["side"]) <= offer["activations"]
+        ):
+            return int(offer["side"]), False
+        row.setup.pop("draw_offer", None)
+        return None, True
+
+    async def _activations(self, row: MatchRow, side: int) -> int:
+        """How many activations the squad has started so far (none before the first turn)."""
+        if row.status != PLAYING:
+            return 0
+        match = await self._live_match(row)
+        return sum(
+            1
+            for event in match.log
+            if event.kind == "activation_started" and event.data.get("side") == side
+        )
 
     async def _offer_draw(self, row: MatchRow, member: Member, side: int) -> Reply:
         other = row.players[1 - side]
@@ -312,10 +371,15 @@ class MatchService:
             raise ServiceError("The automatic player never agrees to a draw.")
         if row.status not in (DEPLOYING, PLAYING):
             raise ServiceError(_not_playing(row.status))
-        row.setup["draw_offer"] = side
+        row.setup["draw_offer"] = {
+            "side": side,
+            "at": self.now(),
+            "activations": await self._activations(row, side),
+        }
         await self._save(row)
         return Reply(
-            f"{member.name} offers a draw. <@{other}>: /match draw to accept.",
+            f"{member.name} offers a draw. <@{other}>: /match draw to accept. The offer lasts "
+            f"until {possessive(member.name)} next activation, {DRAW_OFFER_HOURS} hours at most.",
             ping=other,
             choices=["draw"],
         )
@@ -327,6 +391,7 @@ class MatchService:
             side = self._seat(row, member)
             match = await self._live_match(row)
             keep = _undo_point(match, row, side)
+            _no_dice_rolled_since(row, keep)
             other = row.players[1 - side]
             if other == AUTOMATIC:
                 return await self._undo_to(
@@ -358,13 +423,15 @@ class MatchService:
             )
 
     async def _undo_to(self, row: MatchRow, keep: int, text: str) -> Reply:
+        removed = row.record["commands"][keep:]
         row.record["commands"] = row.record["commands"][:keep]
+        # Counted for the buttons' moment (skirmbot.cogs.common.position): standing orders aside.
+        row.setup["taken_back"] = int(row.setup.get("taken_back", 0)) + sum(
+            1 for command in removed if command.get("type") != "standing_orders"
+        )
         match = replay(MatchRecord.from_json(row.record))
         await self._save_live(row, match)
-        # The dice come from the match's seed in order, so the undone action's dice come up again.
-        return Reply(
-            text + " The dice it rolled will come up again: undo cannot fish for better rolls."
-        )
+        return Reply(text)  # it rolled no dice (_no_dice_rolled_since): none to roll again
 
     async def abort(self, channel_id: int, member: Member) -> Reply:
         if not member.moderator:
@@ -378,7 +445,11 @@ class MatchService:
 
     # --- reading --------------------------------------------------------------------------
     async def status(self, channel_id: int) -> Reply:
-        row = await self._row(channel_id)
+        """The match in the channel: its map and whose turn it is; once it is over (until the
+        next one starts), its result and final map."""
+        row = await self._row(channel_id, active_only=False)
+        if not row.active:
+            return await self._last_result(row)
         if row.status in (SETUP, DEPLOYING):
             return Reply(_setup_status(row))
         match = await self._live_match(row)
@@ -421,15 +492,45 @@ class MatchService:
         )
 
     async def export(self, channel_id: int, member: Member | None = None) -> tuple[str, bytes]:
-        """The match record as a file. It holds the dice seed, which tells every roll to come,
-        so players get it once the match is over; moderators (adjudicating) at any time."""
+        """The match record's file name and bytes (see `export_record`)."""
+        exported = await self.export_record(channel_id, member)
+        return exported.name, exported.data
+
+    async def export_record(self, channel_id: int, member: Member | None = None) -> RecordFile:
+        """The channel's match record. Once the match is over: the whole record, with the dice
+        key, for the channel. Before: the record so far, only for the asker, whoever asks
+        (moderators too): its dice are the faces rolled so far, never the key, which tells every
+        roll to come, and the secondary objective of a squad the asker does not play stays
+        hidden while unrevealed (skirmbot.rules.record.so_far)."""
         row = await self._row(channel_id, active_only=False)
-        if row.active and not (member is not None and member.moderator):
-            raise ServiceError(
-                "The record holds the dice seed, so it can be exported once the match is over "
-                "(moderators can export it at any time). /match log shows what has happened so far."
+        record = MatchRecord.from_json(row.record)
+        if not row.active:
+            return RecordFile(
+                f"skirm-match-{row.id}.json",
+                record.dumps().encode(),
+                f"The record of match #{row.id}, dice key included (replay it with skirmbot replay).",
             )
-        return f"skirm-match-{row.id}.json", MatchRecord.from_json(row.record).dumps().encode()
+        if row.status == SETUP:
+            raise ServiceError(_not_playing(SETUP))
+        side = self.side_of(row, member) if member is not None else None
+        partial = so_far(record, hide=[other for other in (0, 1) if other != side])
+        return RecordFile(
+            f"skirm-match-{row.id}-so-far.json",
+            partial.dumps().encode(),
+            f"The record of match #{row.id} so far, for you only. Its dice are the faces rolled so "
+            "far, so it replays up to now; the dice key, which tells the rolls to come, is in "
+            "the record once the match is over.",
+            private=True,
+        )
+
+    async def units(self, channel_id: int) -> list[tuple[str, str]]:
+        """(unit, its squad's name) for every unit of both squads, from the moment both squads
+        are chosen (deployment included), for /match card; nothing is changed."""
+        row = await self._row(channel_id)
+        if row.status == SETUP:
+            return []
+        state = (await self._live_match(row)).state
+        return [(unit.id, state.squads[unit.side].name) for unit in state.units.values()]
 
     async def view(self, channel_id: int) -> tuple[MatchRow, Match | None]:
         """The match in the channel and its live state (None before deployment), for
@@ -479,10 +580,7 @@ class MatchService:
         kinds = {event.kind for event in events}
         text = clip(describe(events))
         if state.phase == ENDED:
-            row.status = ENDED_STATUS
-            picture = await self._picture(row.id, match, _last_activation(match))
-            medals = await CampaignService(self.store).award_ended(row, match)
-            return Reply(text, picture=picture, match_over=True, followups=medals)
+            return await self._the_end(row, match, events)
         if kinds & {"activation_ended", "turn_started"}:
             picture = await self._picture(row.id, match, _last_activation(match))
             nxt = row.players[state.to_act] if state.to_act is not None else None
@@ -561,8 +659,48 @@ class MatchService:
         row.record["commands"].append(command.to_json())
         row.status = ENDED_STATUS
         await self._save_live(row, match)
-        medals = await CampaignService(self.store).award_ended(row, match)
-        return Reply(describe(events), match_over=True, followups=medals)
+        return await self._the_end(row, match, events)
+
+    async def _the_end(self, row: MatchRow, match: Match, events: list[Event]) -> Reply:
+        """The match is over: the result in one message, with both players pinged, the final
+        map and the medals (XP added to stored squads first), after what happened last (in the
+        same message when it all fits)."""
+        row.status = ENDED_STATUS
+        state = match.state
+        picture = (
+            await self._picture(row.id, match, _last_activation(match)) if state.turn >= 1 else None
+        )
+        heading = end_heading(row.id, _result(state), _seats(row, state, mention=True))
+        room = MESSAGE_LIMIT - len(heading) - 2
+        medals = await CampaignService(self.store).award_ended(row, match, limit=room)
+        last = describe([event for event in events if event.kind != "match_ended"])
+        *before, text = the_end(heading, last, medals)
+        result = Reply(
+            text,
+            picture=picture,
+            pings=[player for player in row.players if player],  # not the automatic player
+            match_over=True,
+        )
+        return Reply(before[0], match_over=True, followups=[result]) if before else result
+
+    async def _last_result(self, row: MatchRow) -> Reply:
+        """/match status once the channel's match is over: its result and its final map."""
+        match = None
+        if all(row.record["content"]["squads"]):  # both squads were chosen: it replays
+            match = await self._live_match(row)
+        if match is None or match.state.result is None:
+            return Reply(
+                f"Match #{row.id} was {'aborted' if row.status == ABORTED else 'called off'}: "
+                "it has no result. Start a new one with /match new."
+            )
+        state = match.state
+        heading = end_heading(row.id, _result(state), _seats(row, state, mention=False))
+        picture = (
+            await self._picture(row.id, match, _last_activation(match)) if state.turn >= 1 else None
+        )
+        return Reply(
+            f"{heading}\nIts record: /match export. A new match: /match new.", picture=picture
+        )
 
     def _seat(self, row: MatchRow, member: Member) -> int:
         if member.id not in row.players:
@@ -669,8 +807,17 @@ class MatchService:
 
 # --- helpers -------------------------------------------------------------------------------
 def _shipped(kind: str, name: str) -> dict[str, Any]:
+    """A shipped map, mission or squad by name. The name is looked up among the shipped files'
+    names before any path is built from it: text a player typed never reaches the filesystem
+    (a 3,000-character name, `../x` or `/etc/x` is simply not one of them)."""
+    names = content.names(kind)
+    found = next((n for n in names if n.casefold() == name.strip().casefold()), None)
+    if found is None:
+        raise ServiceError(
+            f"There is no {kind[:-1]} called '{shown(name)}'. Choose one of: {', '.join(names)}."
+        )
     try:
-        return content.raw(kind, name)
+        return content.raw(kind, found)
     except ContentError as error:
         raise ServiceError(str(error)) from error
 
@@ -735,6 +882,35 @@ def _undo_point(match: Match, row: MatchRow, side: int) -> int:
             raise ServiceError("Nothing to take back yet in this activation.")
         return index
     raise ServiceError("Nothing to take back yet in this activation.")
+
+
+def _no_dice_rolled_since(row: MatchRow, keep: int) -> None:
+    """Rolled dice stand (rulings: Fair play): taking back an action that rolled dice would
+    roll the same faces again for the next action, and both players would know them."""
+    record = MatchRecord.from_json(row.record)
+    if len(faces_rolled(record, keep)) < len(faces_rolled(record)):
+        raise ServiceError(
+            "Your last action rolled dice, and rolled dice stand: only an action that rolled "
+            "no dice can be taken back."
+        )
+
+
+def _result(state: MatchState) -> str:
+    return state.result.reason if state.result is not None else "The match is over."
+
+
+def _seats(row: MatchRow, state: MatchState, *, mention: bool) -> list[tuple[str, str]]:
+    """(player, squad) for both squads: each player pinged (`mention`) or named."""
+    seats = []
+    for side, squad in enumerate(state.squads):
+        player = row.players[side]
+        who = (
+            AUTOMATIC_NAME
+            if player == AUTOMATIC
+            else (f"<@{player}>" if mention and player else row.names[side])
+        )
+        seats.append((who, squad.name))
+    return seats
 
 
 def _not_playing(status: str) -> str:

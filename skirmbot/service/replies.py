@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from skirmbot.rules.events import Event
+from skirmbot.words import plural
+
+MESSAGE_LIMIT = 1900  # a Discord message holds 2000 characters; some room for a ping in front
 
 # Events too fine-grained for a channel summary (the costs show in the activation's own lines).
 QUIET_EVENTS = {"cost_paid"}
@@ -18,6 +22,7 @@ class Reply:
     picture: bytes | None = None  # the battlemap PNG, posted when an activation ends
     picture_name: str = "battlemap.png"
     ping: int | None = None  # the Discord user whose turn it is now (0: the automatic player)
+    pings: list[int] = field(default_factory=list)  # more users to notify (the end: both players)
     private: bool = False
     dm: bool = False  # a reminder the pinged player asked to get by direct message
     choices: list[str] = field(
@@ -25,6 +30,11 @@ class Reply:
     )  # buttons to offer: "end", "accept", "reroll:2", ...
     followups: list[Reply] = field(default_factory=list)  # more messages after this one, in order
     match_over: bool = False
+
+    def notify(self) -> list[int]:
+        """The users this message notifies, once each: `ping`, then `pings` (never the
+        automatic player, 0)."""
+        return [user for user in dict.fromkeys([self.ping, *self.pings]) if user]
 
     def all(self) -> list[Reply]:
         """This reply and its followups, flattened in posting order."""
@@ -34,21 +44,63 @@ class Reply:
         return replies
 
 
+@dataclass
+class RecordFile:
+    """A match record to post as a file, with the message that goes with it: for the channel
+    once the match is over, only for the asker before (its dice are the faces rolled so far)."""
+
+    name: str
+    data: bytes
+    text: str
+    private: bool = False
+
+
 def describe(events: list[Event]) -> str:
     """The events as lines a player reads, every die shown."""
     return "\n".join(event.text for event in events if event.kind not in QUIET_EVENTS)
 
 
-def clip(text: str, limit: int = 1900) -> str:
-    """Discord messages hold 2000 characters: keep the end (the latest events) when too long."""
+SHOWN = 40  # characters of a player's input quoted back in a message
+
+
+def shown(text: str, limit: int = SHOWN) -> str:
+    """What a player typed, as quoted back in a message: on one line and at most `limit`
+    characters, cut with "…" (a 4,000-character option must not make the answer too long for
+    Discord, nor fill the screen)."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def clip(text: str, limit: int = MESSAGE_LIMIT, more: str = "/match log") -> str:
+    """Discord messages hold 2000 characters: keep the end (the latest events) when too long,
+    saying where the earlier lines are (`more`)."""
     if len(text) <= limit:
         return text
     lines = text.splitlines()
     kept: list[str] = []
     size = 0
     for line in reversed(lines):
-        if size + len(line) + 1 > limit - 40:
+        if size + len(line) + 1 > limit - 30 - len(more):
             break
         kept.insert(0, line)
         size += len(line) + 1
-    return f"… ({len(lines) - len(kept)} earlier lines in /match log)\n" + "\n".join(kept)
+    earlier = plural(len(lines) - len(kept), "earlier line")
+    return f"… ({earlier} in {more})\n" + "\n".join(kept)
+
+
+def end_heading(match_id: int, result: str, seats: Sequence[tuple[str, str]]) -> str:
+    """The result of a match and who played it: `seats` are (player, squad) pairs."""
+    players = " · ".join(f"{player} ({squad})" for player, squad in seats)
+    return f"🏁 **Match #{match_id} is over.** {result}\n{players}"
+
+
+def the_end(heading: str, last: str, medals: str | None, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """The end of a match: the result message (the heading, then the medals, which the caller
+    fits in what room the heading leaves), after what happened last. One message when all of
+    it fits, else two: what happened last (its latest lines), then the result."""
+    result = f"{heading}\n\n{medals}" if medals else heading
+    if not last.strip():
+        return [result]
+    if len(last) + 2 + len(result) <= limit:
+        return [f"{last}\n\n{result}"]
+    return [clip(last, limit, more="the record: /match export"), result]

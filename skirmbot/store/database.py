@@ -148,6 +148,25 @@ def _is_channel_busy(error: sqlite3.IntegrityError) -> bool:
     return "UNIQUE" in str(error) and "matches.channel_id" in str(error)
 
 
+# Settings that belong to one match, keyed `<kind>:<match id>:<rest>` (the buttons' saved
+# "Spend N TO" commands): save_match deletes them when the match ends, and
+# Store.sweep_match_settings deletes any left from matches that are no longer active.
+MATCH_SETTING_KINDS = ("spend",)
+
+
+def match_setting_key(kind: str, match_id: int, rest: object) -> str:
+    """The settings key of something that belongs to match `match_id` only."""
+    if kind not in MATCH_SETTING_KINDS:
+        raise ValueError(f"{kind!r} is not one of the match settings {MATCH_SETTING_KINDS}")
+    return f"{kind}:{match_id}:{rest}"
+
+
+def _setting_match(key: str) -> int | None:
+    """The match a match setting's key names (None: not a well-formed one)."""
+    parts = key.split(":", 2)
+    return int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else None
+
+
 class Store:
     """Matches, their records, players and per-guild settings, kept safely in SQLite."""
 
@@ -320,6 +339,8 @@ class Store:
                 if changed == 1 and not isinstance(deadline, _Keep):
                     # The deadline changes with the match, in the same transaction.
                     await self._write_deadline(db, row.id, deadline)
+                if changed == 1 and row.status not in ACTIVE_STATUSES:
+                    await self._delete_match_settings(db, row.id)  # the match is over
                 if changed != 1:
                     if not stored:
                         raise StoreError(f"Match {row.id} does not exist.")
@@ -382,6 +403,32 @@ class Store:
             row = await cursor.fetchone()
         return None if row is None else str(row[0])
 
+    async def _delete_match_settings(self, db: aiosqlite.Connection, match_id: int) -> None:
+        for kind in MATCH_SETTING_KINDS:
+            await db.execute(
+                "DELETE FROM settings WHERE key LIKE ?", (match_setting_key(kind, match_id, "%"),)
+            )
+
+    async def sweep_match_settings(self) -> int:
+        """Delete the match settings (MATCH_SETTING_KINDS) of every match that is no longer
+        active: left from before matches cleaned up after themselves, or from a crash. Run
+        at start-up; returns how many went."""
+        kinds = " OR ".join("key LIKE ?" for _ in MATCH_SETTING_KINDS)
+        async with self._transaction() as db:
+            found = await db.execute_fetchall(
+                f"SELECT guild_id, key FROM settings WHERE {kinds}",
+                tuple(f"{kind}:%" for kind in MATCH_SETTING_KINDS),
+            )
+            active = {
+                int(r[0])
+                for r in await db.execute_fetchall(f"SELECT id FROM matches WHERE {_ACTIVE}")
+            }
+            stale = [
+                (int(r[0]), str(r[1])) for r in found if _setting_match(str(r[1])) not in active
+            ]
+            await db.executemany("DELETE FROM settings WHERE guild_id = ? AND key = ?", stale)
+        return len(stale)
+
     async def set_setting(self, guild_id: int, key: str, value: str | None) -> None:
         """Set a guild's setting; None deletes it."""
         async with self._transaction() as db:
@@ -409,12 +456,13 @@ class Store:
             )
 
     async def player(self, user_id: int) -> dict[str, Any] | None:
-        """{"user_id", "display_name", "dm_reminders" (bool), "updated_at"}, or None."""
+        """{"user_id", "display_name", "dm_reminders" (bool), "dms_closed" (bool: a direct
+        message to them was refused since they last chose), "updated_at"}, or None."""
         async with (
             self._reading() as db,
             db.execute(
-                "SELECT user_id, display_name, dm_reminders, updated_at FROM players "
-                "WHERE user_id = ?",
+                "SELECT user_id, display_name, dm_reminders, dms_closed_at, updated_at "
+                "FROM players WHERE user_id = ?",
                 (user_id,),
             ) as cursor,
         ):
@@ -425,20 +473,32 @@ class Store:
             "user_id": int(row["user_id"]),
             "display_name": str(row["display_name"]),
             "dm_reminders": bool(row["dm_reminders"]),
+            "dms_closed": row["dms_closed_at"] is not None,
             "updated_at": float(row["updated_at"]),
         }
 
     async def set_dm_reminders(self, user_id: int, on: bool) -> None:
-        """Turn DM reminders on or off for a player already remembered (StoreError if not)."""
+        """Turn DM reminders on or off for a player already remembered (StoreError if not);
+        choosing again forgets that their direct messages were closed."""
         async with self._transaction() as db:
             cursor = await db.execute(
-                "UPDATE players SET dm_reminders = ?, updated_at = ? WHERE user_id = ?",
+                "UPDATE players SET dm_reminders = ?, dms_closed_at = NULL, updated_at = ? "
+                "WHERE user_id = ?",
                 (int(on), self._clock(), user_id),
             )
             changed = cursor.rowcount
             await cursor.close()
             if changed != 1:
                 raise StoreError(f"Player {user_id} is not known; remember_player() them first.")
+
+    async def note_dms_closed(self, user_id: int) -> None:
+        """Discord refused a direct message to the player (their DMs are closed to the bot):
+        their reminders go to the match's channel until they choose again. A player the store
+        does not know is left alone."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE players SET dms_closed_at = ? WHERE user_id = ?", (self._clock(), user_id)
+            )
 
     # -- stored squads (campaigns) -------------------------------------------------------------
 
