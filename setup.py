@@ -6,11 +6,14 @@ install as ``skirmbot.cogs`` and ``skirmbot.migrations``: the installed distribu
 pyproject.toml cannot add mapped folders to the packages it finds, hence this file.
 """
 
-from setuptools import find_packages, setup
+from setuptools import find_namespace_packages, setup
 
 MAPPED = {"skirmbot.cogs": "cogs", "skirmbot.migrations": "migrations"}
 
 setup(
-    packages=find_packages(include=["skirmbot", "skirmbot.*"]) + list(MAPPED),
+    # Namespace packages too: the content's data folders (maps/, missions/, squads/) are then
+    # packages of their own, as setuptools expects of folders that hold package data.
+    packages=find_namespace_packages(include=["skirmbot", "skirmbot.*"], exclude=["*.__pycache__"])
+    + list(MAPPED),
     package_dir=MAPPED,
 )

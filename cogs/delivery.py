@@ -27,7 +27,15 @@ import discord
 
 from skirmbot.service import Reply
 
-from .common import UNKNOWN_CHANNEL, ChannelGone, mentions, post_to_channel, with_mention
+from .common import (
+    MESSAGE_LIMIT,
+    UNKNOWN_CHANNEL,
+    ChannelGone,
+    fit,
+    mentions,
+    post_to_channel,
+    with_mention,
+)
 
 if TYPE_CHECKING:
     from skirmbot.bot import SkirmBot
@@ -109,6 +117,12 @@ async def _channel(bot: SkirmBot, channel_id: int) -> discord.abc.Messageable:
     return found
 
 
+def _with_channel(text: str, channel_id: int) -> str:
+    """A direct message's text with the match's channel after it, the text cut to leave room."""
+    where = f"\n(match in <#{channel_id}>)"
+    return fit(text, MESSAGE_LIMIT - len(where)) + where
+
+
 async def _direct_message(
     bot: SkirmBot, match_id: int, channel_id: int, reply: Reply
 ) -> bool | None:
@@ -118,7 +132,7 @@ async def _direct_message(
     try:
         user = bot.get_user(reply.ping) or await bot.fetch_user(reply.ping)
         await user.send(
-            f"{with_mention(reply.text, reply.ping)}\n(match in <#{channel_id}>)",
+            _with_channel(with_mention(reply.text, reply.ping), channel_id),
             allowed_mentions=mentions(reply.ping),
         )
     except discord.Forbidden as error:

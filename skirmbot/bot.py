@@ -12,6 +12,7 @@ import asyncio
 import logging
 import os
 import signal
+import sqlite3
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -234,13 +235,33 @@ def run() -> int:
             file=sys.stderr,
         )
         return EXIT_CONFIG
+    db_path = config.get("SKIRMBOT_DB") or DEFAULT_DB
+    problem = asyncio.run(_database_problem(db_path))
+    if problem is not None:
+        print(f"skirmbot: SKIRMBOT_DB={db_path}: {problem}", file=sys.stderr)
+        return EXIT_CONFIG
     gateway_url = config.get("DISCORD_GATEWAY_URL") or None
     point_at(config.get("DISCORD_API_BASE") or None, gateway_url)
-    db_path = config.get("SKIRMBOT_DB") or DEFAULT_DB
     try:
         return asyncio.run(_serve(token, db_path, gateway_url))
     except KeyboardInterrupt:  # a second Ctrl-C while shutting down
         return EXIT_OK
+
+
+async def _database_problem(db_path: str) -> str | None:
+    """Why the bot cannot keep its matches at `db_path`, in one line (None: it can), checked
+    before connecting to Discord so that a wrong setting is not a traceback after login."""
+    path = Path(db_path)
+    if db_path != ":memory:" and path.is_dir():
+        return f"that is a folder; give a file name, such as {path / DEFAULT_DB}."
+    try:
+        if db_path != ":memory:":
+            path.parent.mkdir(parents=True, exist_ok=True)
+        store = await Store.open(db_path)
+    except (OSError, sqlite3.Error, StoreError) as error:
+        return f"cannot keep the matches there: {error}."
+    await store.close()
+    return None
 
 
 async def _serve(token: str, db_path: str, gateway_url: str | None) -> int:

@@ -102,7 +102,7 @@ BAD_RECORDS = [
         "other.json",
         'FILES/other.json: This is not a skirmbot match record (it needs "format": "skirmbot-record").',
     ),
-    ("players.json", "FILES/players.json"),  # not a list: caught however deep it is found
+    ("players.json", "FILES/players.json: A record's 'players' must list the two players' names."),
     ("content.json", "FILES/content.json: "),
     (
         "dice.json",
@@ -238,6 +238,23 @@ def test_run_without_a_token_says_how_to_give_one(
     assert main(["run"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("skirmbot: DISCORD_TOKEN is not set") and "Traceback" not in err
+
+
+@pytest.mark.parametrize("db", ["folder", "notes.txt"])
+def test_run_with_a_database_it_cannot_use_says_so_before_connecting(
+    db: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SKIRMBOT_DB naming a folder or a file that is not a database: one line and exit 2,
+    before any connection to Discord (the token is not even tried)."""
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "notes.txt").write_text("shopping list: dice, more dice\n" * 50)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setenv("SKIRMBOT_DB", str(tmp_path / db))
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"skirmbot: SKIRMBOT_DB={tmp_path / db}: ") and "Traceback" not in err
+    assert ("is a folder" if db == "folder" else "not a database") in err
 
 
 def test_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:

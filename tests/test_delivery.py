@@ -271,3 +271,13 @@ async def test_a_deleted_channel_abandons_the_match_and_cancels_its_deadlines(
     await world.bot.on_deadline(match_id, reminder)  # one still in flight: stale, does nothing
     await world.env.settle()
     assert (await world.bot.store.match(match_id)).status == "aborted"  # type: ignore[union-attr]
+
+
+def test_a_long_direct_message_still_fits_and_names_its_channel() -> None:
+    """Issue 11: a reminder by DM never goes over Discord's 2,000 characters, and the match's
+    channel it names is never the part cut off."""
+    from skirmbot.cogs.delivery import _with_channel
+
+    text = _with_channel("<@22> " + "x" * 3000, 123)
+    assert len(text) <= 2000 and text.endswith("\n(match in <#123>)")
+    assert _with_channel("<@22> your turn", 123) == "<@22> your turn\n(match in <#123>)"

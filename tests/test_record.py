@@ -143,6 +143,16 @@ def test_record_round_trips_through_json() -> None:
     assert again.dice == {"script": SCRIPT}
 
 
+@pytest.mark.parametrize("players", [5, ["Ada"], ["Ada", "Bob", "Cy"], ["Ada", 7], None])
+def test_a_record_whose_players_are_not_two_names_is_refused(players: Any) -> None:
+    """Record: 'players' names the two players; anything else is refused in plain words."""
+    match, _ = live_match()
+    data = record_of(match, CONTENT, ["Ada", "Bob"]).to_json()
+    data["players"] = players
+    with pytest.raises(RulesError, match="'players' must list the two players' names"):
+        MatchRecord.from_json(data)
+
+
 def test_replay_gives_the_live_final_state_and_log() -> None:
     """Record: replaying the record rebuilds the match exactly: same state, same event log."""
     match, _ = live_match()

@@ -274,6 +274,9 @@ async def test_infiltrators_are_placed_after_the_reveal_hidden_until_all_are_in(
         await service.deploy(CHANNEL, ALICE)
     done = await service.deploy(CHANNEL, BOB)  # the bot places them for Bob
     assert "infiltrators appear" in done.text and done.picture is not None
+    # The deployments were told at their reveal; the infiltrators' reveal tells only theirs.
+    deployed = [line for line in reveal.text.splitlines() if "deploys" in line]
+    assert deployed and not any(line in done.text for line in deployed)
     row, match = await service.view(CHANNEL)
     assert row.status == "playing" and match is not None and match.state.units[infiltrator].on_map
 

@@ -77,6 +77,12 @@ class MatchRecord:
         ):
             raise RulesError("A record needs 'content' and 'dice' objects and a 'commands' list.")
         players = data.get("players", ["Player 1", "Player 2"])
+        if (
+            not isinstance(players, list)
+            or len(players) != 2
+            or not all(isinstance(name, str) for name in players)
+        ):
+            raise RulesError("A record's 'players' must list the two players' names.")
         return cls(content, dice, list(commands), list(players), data.get("ruleset", SKIRM))
 
     @classmethod

@@ -614,13 +614,17 @@ class MatchService:
         on: to the infiltrators if any wait, else to the first turn."""
         stage = row.setup.get("stage", DEPLOY)
         hidden = row.setup.pop(HIDDEN[stage])
+        # The deployments were told when they were revealed: after the infiltrators, only theirs.
+        shown_already = (
+            len(replay(MatchRecord.from_json(row.record)).log) if stage == INFILTRATE else 0
+        )
         row.record["commands"] += [hidden[side] for side in ("0", "1") if side in hidden]
         match = replay(MatchRecord.from_json(row.record))
         if match.state.infiltrators:
             return await self._infiltration_stage(row, match)
         row.status = PLAYING
         row.setup.pop("stage", None)
-        reply = await self._reply(row, match, list(match.log))
+        reply = await self._reply(row, match, match.log[shown_already:])
         heading = "Both squads deploy" if stage == DEPLOY else "The infiltrators appear"
         reply.text = f"**{heading}.**\n" + reply.text
         if AUTOMATIC in row.players:
