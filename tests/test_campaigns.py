@@ -5,23 +5,21 @@ War; docs/rulings.md, Campaign XP and Spoils Of War)."""
 from __future__ import annotations
 
 import copy
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from service_setup import ALICE, BOB, CHANNEL, GUILD, end_activations
+from service_setup import started as start_match
 
 from skirmbot import content
 from skirmbot.rules import commands
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.medals import Medal, apply_xp
 from skirmbot.rules.squads import squad_from_json
-from skirmbot.service import MatchService, Member, Reply, ServiceError
+from skirmbot.service import MatchService, Reply, ServiceError
 from skirmbot.service.campaigns import CampaignService, keep_progress
 from skirmbot.store import Store
 
-ALICE, BOB = Member(11, "Alice"), Member(22, "Bob")
-CHANNEL, GUILD = 500, 900
 VICTOR, VETERAN = Medal("Victor", 1, "its squad won"), Medal("Veteran", 1, "was still Standing")
 ASSASSIN = Medal("Assassin", 2, "took out Vex, the enemy Leader")
 
@@ -125,13 +123,6 @@ def test_spoils_taken_is_a_whole_number() -> None:
 
 
 # --- the store -----------------------------------------------------------------------------------
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "skirm.db")
-    yield opened
-    await opened.close()
-
-
 async def test_the_store_keeps_squads_per_owner_and_names_without_case(store: Store) -> None:
     saved = await store.save_squad(ALICE.id, GUILD, "Wardens", lambda old: wardens())
     assert (saved.owner_id, saved.guild_id, saved.name) == (ALICE.id, GUILD, "Wardens")
@@ -181,21 +172,9 @@ async def started(service: MatchService, alice_squad: str, *, first_turn: bool =
     """Alice (with `alice_squad`) against Bob's Ash Runners, deployed by the bot; unless
     `first_turn`, both squads then play their first turn out, every unit ending its activation
     where it stands (a match conceded in its first turn gives no XP)."""
-    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
-    await service.join(CHANNEL, BOB)
-    await service.choose_squad(CHANNEL, ALICE, alice_squad)
-    await service.choose_squad(CHANNEL, BOB, "ash-runners")
-    await service.deploy(CHANNEL, ALICE)
-    await service.deploy(CHANNEL, BOB)
-    while not first_turn:
-        row, match = await service.view(CHANNEL)
-        assert match is not None and match.state.to_act is not None
-        if match.state.turn > 1:
-            return
-        side = match.state.to_act
-        member = ALICE if row.players[side] == ALICE.id else BOB
-        unit = match.state.ready_units(side)[0].id
-        await service.act(CHANNEL, member, commands.EndActivation(side, unit))
+    await start_match(service, alice_squad)
+    if not first_turn:
+        await end_activations(service, until_turn=2)
 
 
 def medals_of(reply: Reply) -> str:

@@ -5,12 +5,10 @@ in the settings go when their match ends.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 import simcord
 import test_cogs
+from service_setup import ALICE, BOB, CHANNEL, GUILD, started
 from test_cogs import SEED, World, buttons, said
 
 from skirmbot.bot import SkirmBot, make_bot
@@ -21,8 +19,6 @@ from skirmbot.store import Store
 # The fixtures the cog tests use: a bot on simcord, Alice, Bob, Eve and an admin in a channel.
 bots, simcord_bot, world = test_cogs.bots, test_cogs.simcord_bot, test_cogs.world
 
-ALICE, BOB = Member(11, "Alice"), Member(22, "Bob")
-CHANNEL, GUILD = 500, 900
 HOUR = 3600.0
 
 
@@ -37,13 +33,6 @@ class Clock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "skirm.db")
-    yield opened
-    await opened.close()
-
-
-@pytest.fixture
 def clock() -> Clock:
     return Clock()
 
@@ -51,15 +40,6 @@ def clock() -> Clock:
 @pytest.fixture
 def service(store: Store, clock: Clock) -> MatchService:
     return MatchService(store, seed_source=lambda: 1234, clock=clock)
-
-
-async def started(service: MatchService) -> None:
-    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
-    await service.join(CHANNEL, BOB)
-    await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
-    await service.choose_squad(CHANNEL, BOB, "ash-runners")
-    await service.deploy(CHANNEL, ALICE)
-    await service.deploy(CHANNEL, BOB)
 
 
 async def players(service: MatchService) -> tuple[Member, Member]:

@@ -5,52 +5,16 @@ result and final map once it is over; counts and possessives that read right."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
+from service_setup import ALICE, BOB, CHANNEL, GUILD, MOD, end_activations, started
 
-from skirmbot.rules import commands
 from skirmbot.rules.medals import Medal
-from skirmbot.service import MatchService, Member, Reply
+from skirmbot.service import MatchService, Reply
 from skirmbot.store import Store
 
-ALICE, BOB, MOD = Member(11, "Alice"), Member(22, "Bob"), Member(44, "Mo", moderator=True)
-CHANNEL, GUILD = 500, 900
 DISCORD_LIMIT = 2000
 PNG = b"\x89PNG"
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "skirm.db")
-    yield opened
-    await opened.close()
-
-
-async def started(service: MatchService) -> None:
-    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
-    await service.join(CHANNEL, BOB)
-    await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
-    await service.choose_squad(CHANNEL, BOB, "ash-runners")
-    await service.deploy(CHANNEL, ALICE)
-    await service.deploy(CHANNEL, BOB)
-
-
-async def end_activations(service: MatchService, until_turn: int | None = None) -> Reply | None:
-    """Every unit ends its activation where it stands, until `until_turn` begins (None: until
-    the match is over); the reply that ended the match, if it did."""
-    while True:
-        row, match = await service.view(CHANNEL)
-        assert match is not None and match.state.to_act is not None
-        if until_turn is not None and match.state.turn >= until_turn:
-            return None
-        side = match.state.to_act
-        member = ALICE if row.players[side] == ALICE.id else BOB
-        unit = match.state.ready_units(side)[0].id
-        reply = await service.act(CHANNEL, member, commands.EndActivation(side, unit))
-        if reply.match_over:
-            return reply
 
 
 def result_of(reply: Reply) -> Reply:

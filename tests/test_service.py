@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD, MOD, started
 
 from skirmbot.rules import commands
 from skirmbot.rules.costs import MOVE
@@ -16,30 +16,9 @@ from skirmbot.rules.record import MatchRecord, replay
 from skirmbot.service import AUTOMATIC, Busy, MatchService, Member, NotAllowed, ServiceError
 from skirmbot.store import Store, VersionConflict
 
-ALICE, BOB, EVE = Member(11, "Alice"), Member(22, "Bob"), Member(33, "Eve")
-MOD = Member(44, "Mo", moderator=True)
-CHANNEL, GUILD = 500, 900
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "skirm.db")
-    yield opened
-    await opened.close()
-
 
 def service_on(store: Store) -> MatchService:
     return MatchService(store, seed_source=lambda: 1234)
-
-
-async def started(service: MatchService) -> None:
-    """Alice and Bob, default squads, both deployed by the bot."""
-    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
-    await service.join(CHANNEL, BOB)
-    await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
-    await service.choose_squad(CHANNEL, BOB, "ash-runners")
-    await service.deploy(CHANNEL, ALICE)
-    await service.deploy(CHANNEL, BOB)
 
 
 async def to_act(service: MatchService) -> tuple[Member, str]:

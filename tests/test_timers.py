@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from service_setup import ALICE, BOB, CHANNEL, GUILD, MOD
 
 from skirmbot.rules import commands
 from skirmbot.service import MatchService, Member, ServiceError, timing
@@ -15,9 +15,6 @@ from skirmbot.timers import scheduler as scheduler_module
 from skirmbot.timers.clock import DAY, HOUR, STARTUP_GRACE, Clock, ControlsError, TimeControls
 from skirmbot.timers.scheduler import Scheduler
 from skirmbot.words import plural, possessive
-
-ALICE, BOB, MOD = Member(11, "Alice"), Member(22, "Bob"), Member(44, "Mo", moderator=True)
-CHANNEL, GUILD = 500, 900
 
 
 class FakeClock:
@@ -47,13 +44,6 @@ class Table:
         self.fired = []
         await self.scheduler.fire_due()
         return [reply for reply in self.fired if reply is not None]
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "timers.db")
-    yield opened
-    await opened.close()
 
 
 async def deploying(table: Table, controls: TimeControls | None = None) -> None:

@@ -1,0 +1,38 @@
+"""What the service tests share: the players, the channel, and a match started between them."""
+
+from __future__ import annotations
+
+from skirmbot.rules import commands
+from skirmbot.service import MatchService, Member, Reply
+
+ALICE, BOB, EVE = Member(11, "Alice"), Member(22, "Bob"), Member(33, "Eve")
+MOD = Member(44, "Mo", moderator=True)  # moderates the server, plays in no match
+CHANNEL, GUILD = 500, 900
+
+
+async def started(
+    service: MatchService, alice_squad: str = "iron-wardens", bob_squad: str = "ash-runners"
+) -> None:
+    """Alice (first squad) and Bob (second) in CHANNEL, both deployed by the bot."""
+    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
+    await service.join(CHANNEL, BOB)
+    await service.choose_squad(CHANNEL, ALICE, alice_squad)
+    await service.choose_squad(CHANNEL, BOB, bob_squad)
+    await service.deploy(CHANNEL, ALICE)
+    await service.deploy(CHANNEL, BOB)
+
+
+async def end_activations(service: MatchService, until_turn: int | None = None) -> Reply | None:
+    """Every unit ends its activation where it stands, until `until_turn` begins (None: until
+    the match is over); the reply that ended the match, if it did."""
+    while True:
+        row, match = await service.view(CHANNEL)
+        assert match is not None and match.state.to_act is not None
+        if until_turn is not None and match.state.turn >= until_turn:
+            return None
+        side = match.state.to_act
+        member = ALICE if row.players[side] == ALICE.id else BOB
+        unit = match.state.ready_units(side)[0].id
+        reply = await service.act(CHANNEL, member, commands.EndActivation(side, unit))
+        if reply.match_over:
+            return reply
