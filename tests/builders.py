@@ -140,6 +140,11 @@ def skirm_match(
     return match
 
 
+def of(events: list[Event], kind: str) -> list[dict[str, Any]]:
+    """The data of the events of one kind, in order."""
+    return [e.data for e in events if e.kind == kind]
+
+
 def refused(match: Match, command: Command, phrase: str) -> None:
     """The command is illegal, says `phrase`, and changes nothing (no die rolled either)."""
     before, dice_left = match.state.to_json(), match.dice.remaining  # type: ignore[attr-defined]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from builders import KNIFE, RIFLE, refused, skirm_match, unit, weapon
+from builders import KNIFE, RIFLE, of, refused, skirm_match, unit, weapon
 
 from skirmbot.rules.commands import (
     Dash,
@@ -37,8 +37,6 @@ def paid(events: list[Event]) -> list[tuple[str, int, int]]:
     ]
 
 
-def of(events: list[Event], kind: str) -> list[dict[str, Any]]:
-    return [e.data for e in events if e.kind == kind]
 
 
 def duel(**red: Any) -> dict[int, list[tuple[dict[str, Any], str]]]:

@@ -7,9 +7,7 @@ save dice square by square in reading order for an explosion, barrel after barre
 
 from __future__ import annotations
 
-from typing import Any
-
-from builders import pass_turn, refused, skirm_match, unit
+from builders import of, pass_turn, refused, skirm_match, unit
 
 from skirmbot.rules.commands import (
     Accept,
@@ -21,10 +19,6 @@ from skirmbot.rules.commands import (
 from skirmbot.rules.engine import Match
 from skirmbot.rules.events import Event
 from skirmbot.rules.state import TAKEN_OUT
-
-
-def of(events: list[Event], kind: str) -> list[dict[str, Any]]:
-    return [e.data for e in events if e.kind == kind]
 
 
 def hits(match: Match) -> dict[str, int]:

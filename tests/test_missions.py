@@ -16,7 +16,7 @@ import random
 from typing import Any
 
 import pytest
-from builders import FLAT_12, pass_turn, refused, skirm_match, unit
+from builders import FLAT_12, of, pass_turn, refused, skirm_match, unit
 
 from skirmbot import autoplayer, content
 from skirmbot.demo import default_content, new_demo_match, play_out
@@ -44,8 +44,6 @@ MAPS = content.names("maps")
 MISSIONS = content.names("missions")
 
 
-def of(events: list[Event], kind: str) -> list[dict[str, Any]]:
-    return [e.data for e in events if e.kind == kind]
 
 
 def table(effect: str, value: int | None = None, name: str = "Weather") -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from builders import KNIFE, refused, skirm_match, unit, weapon
+from builders import KNIFE, of, refused, skirm_match, unit, weapon
 
 from skirmbot import autoplayer, content
 from skirmbot.demo import new_demo_match
@@ -33,10 +33,6 @@ from skirmbot.rules.events import Event
 from skirmbot.rules.legal import can_still_act, legal_commands
 from skirmbot.rules.squads import squad_from_json
 from skirmbot.rules.state import ENDED
-
-
-def of(events: list[Event], kind: str) -> list[dict[str, Any]]:
-    return [e.data for e in events if e.kind == kind]
 
 
 def text_of(events: list[Event], kind: str) -> list[str]:
