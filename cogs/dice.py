@@ -18,8 +18,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from skirmbot.dice.expressions import (
+    HELP_WORDS,
     MAX_EXPRESSION,
     MAX_NOTE,
+    ROLL_HELP,
     DiceError,
     DieSource,
     SystemDice,
@@ -27,11 +29,14 @@ from skirmbot.dice.expressions import (
     roll_expression,
 )
 from skirmbot.dice.odds import (
+    DEFAULT_ORDERS,
     LIMITS,
+    MAX_ORDERS,
     Attack,
     attack_odds,
     format_attack_odds,
     format_target_odds,
+    parse_rules,
     target_odds,
 )
 from skirmbot.dice.rolloff import (
@@ -41,8 +46,13 @@ from skirmbot.dice.rolloff import (
     roll_off,
     roll_tactical_orders,
 )
+from skirmbot.rules.cards import MELEE, RANGED
 from skirmbot.rules.errors import RulesError
+from skirmbot.rules.legal import attack_targets, usable_weapons
 from skirmbot.service.errors import ServiceError
+from skirmbot.service.replies import shown
+
+from .common import fit
 
 if TYPE_CHECKING:
     from skirmbot.service.matches import MatchService
@@ -60,11 +70,24 @@ NEEDS_STATS = (
     "or a unit of this channel's match."
 )
 
+# Discord allows 100 characters for each; the whole grammar is `/roll help`.
+ROLL_DESCRIPTION = (
+    "Roll dice: 4d6k3, 1d20+5 adv, 3d6!, 4dF; 6d6<=3 counts successes. /roll help: all"
+)
+EXPRESSION_DESCRIPTION = (
+    "Dice, e.g. 2d20kl1, 1d8+3 fire, 4d6dl1, 10d6>=5; type help for every notation"
+)
+BOTS_REFUSED = "Bots cannot take part in a roll-off: name the players."
+
 Skill = app_commands.Range[int, LIMITS["skill"][0], LIMITS["skill"][1]]
 Roa = app_commands.Range[int, LIMITS["roa"][0], LIMITS["roa"][1]]
 Dam = app_commands.Range[int, LIMITS["dam"][0], LIMITS["dam"][1]]
 Arm = app_commands.Range[int, LIMITS["arm"][0], LIMITS["arm"][1]]
 Hit = app_commands.Range[int, LIMITS["hit"][0], LIMITS["hit"][1]]
+Orders = app_commands.Range[int, 0, MAX_ORDERS]
+MAX_UNIT_NAME = 64  # a unit's name as squads name them
+MAX_TARGETS_TEXT = 200  # a target and the further ones of a Spread or Chain Reaction weapon
+MAX_RULES_TEXT = 100
 
 
 class DiceCog(commands.Cog, name="Dice"):
@@ -73,11 +96,9 @@ class DiceCog(commands.Cog, name="Dice"):
         self.source: DieSource = source or SystemDice()  # tests pass scripted faces
 
     # --- /roll ------------------------------------------------------------------------------
-    @app_commands.command(
-        name="roll", description="Roll dice: 4d6kh3, 1d20+5, 3d6e6, or count successes: 6d6<=3"
-    )
+    @app_commands.command(name="roll", description=ROLL_DESCRIPTION)
     @app_commands.describe(
-        expression="Dice to roll, e.g. 2d20kl1, 1d8+3 fire, 10d6>=5 (a pool compared with a number counts successes)",
+        expression=EXPRESSION_DESCRIPTION,
         label="A title for the roll",
         private="Only you see the result",
     )
@@ -88,13 +109,18 @@ class DiceCog(commands.Cog, name="Dice"):
         label: app_commands.Range[str, 1, MAX_NOTE] | None = None,
         private: bool = False,
     ) -> None:
+        if expression.strip().casefold() in HELP_WORDS:
+            await interaction.response.send_message(
+                ROLL_HELP, ephemeral=True, allowed_mentions=QUIET
+            )
+            return
         try:
             outcome = roll_expression(expression, self.source)
         except DiceError as error:
             await _refuse(interaction, str(error))
             return
         await interaction.response.send_message(
-            format_roll(outcome, label), ephemeral=private, allowed_mentions=QUIET
+            fit(format_roll(outcome, label)), ephemeral=private, allowed_mentions=QUIET
         )
 
     # --- /rolloff ---------------------------------------------------------------------------
@@ -119,6 +145,9 @@ class DiceCog(commands.Cog, name="Dice"):
         highest: bool = False,
     ) -> None:
         named = [member1, member2, member3, member4, member5, member6, member7, member8]
+        if any(member is not None and member.bot for member in named):
+            await _refuse(interaction, BOTS_REFUSED)
+            return
         players = _players(interaction, [m for m in named if m is not None])
         try:
             result = roll_off(players, self.source, lowest_wins=not highest)
@@ -126,7 +155,7 @@ class DiceCog(commands.Cog, name="Dice"):
             await _refuse(interaction, str(error))
             return
         await interaction.response.send_message(
-            format_roll_off(result), allowed_mentions=PING_USERS
+            fit(format_roll_off(result)), allowed_mentions=PING_USERS
         )
 
     # --- /to --------------------------------------------------------------------------------
@@ -144,11 +173,11 @@ class DiceCog(commands.Cog, name="Dice"):
         except DiceError as error:
             await _refuse(interaction, str(error))
             return
-        await interaction.response.send_message(format_orders(result), allowed_mentions=QUIET)
+        await interaction.response.send_message(fit(format_orders(result)), allowed_mentions=QUIET)
 
     # --- /odds ------------------------------------------------------------------------------
     @app_commands.command(
-        name="odds", description="Exact chances of HIT lost and Taken Out for one attack"
+        name="odds", description="Exact chances of HIT lost and Taken Out for an attack, with TO"
     )
     @app_commands.describe(
         skill="The attacker's MSK or RSK",
@@ -158,7 +187,11 @@ class DiceCog(commands.Cog, name="Dice"):
         hit="The target's HIT now",
         cover="The target is in cover (the first point of damage is saved)",
         support="Melee support: one automatic strike",
-        unit="In a match: a unit of this channel's match; shows the odds against its targets",
+        rules="Special rules by hand, e.g. RND DD1 AH1 RLT PR1 TG1 PAR BLS",
+        orders="Most TO you would spend re-rolling failed attack dice (0: none)",
+        unit="In a match: your unit; everything comes from the match (cover, support, rules)",
+        target="In a match: its target (Spread/Chain: Bo, Cy); none lists every target",
+        detail="In a match: every line (CTR, further targets, the rules applied)",
     )
     async def odds(
         self,
@@ -170,24 +203,36 @@ class DiceCog(commands.Cog, name="Dice"):
         hit: Hit | None = None,
         cover: bool = False,
         support: bool = False,
-        unit: app_commands.Range[str, 1, 50] | None = None,
+        rules: app_commands.Range[str, 1, MAX_RULES_TEXT] | None = None,
+        orders: Orders = DEFAULT_ORDERS,
+        unit: app_commands.Range[str, 1, MAX_UNIT_NAME] | None = None,
+        target: app_commands.Range[str, 1, MAX_TARGETS_TEXT] | None = None,
+        detail: bool = False,
     ) -> None:
         if unit is not None:
-            await self._match_odds(interaction, unit)
+            await self._match_odds(interaction, unit, target, orders, detail)
             return
         if skill is None or roa is None or dam is None or arm is None or hit is None:
             await _refuse(interaction, NEEDS_STATS)
             return
         try:
-            result = attack_odds(Attack(skill, roa, dam, arm, hit, cover, support))
+            attack = Attack(skill, roa, dam, arm, hit, cover, support, parse_rules(rules))
+            result = attack_odds(attack, orders)
         except DiceError as error:
             await _refuse(interaction, str(error))
             return
         await interaction.response.send_message(
-            format_attack_odds(result), ephemeral=True, allowed_mentions=QUIET
+            fit(format_attack_odds(result)), ephemeral=True, allowed_mentions=QUIET
         )
 
-    async def _match_odds(self, interaction: discord.Interaction, name: str) -> None:
+    async def _match_odds(
+        self,
+        interaction: discord.Interaction,
+        name: str,
+        target: str | None,
+        orders: int,
+        detail: bool,
+    ) -> None:
         service = self._service()
         if service is None:
             await _refuse(interaction, NEEDS_GAME_BOT)
@@ -200,11 +245,17 @@ class DiceCog(commands.Cog, name="Dice"):
             found = state.unit(name)
             if not found.on_map:
                 raise ServiceError(f"{found.name} is not on the map.")
-            text = format_target_odds(found, target_odds(state, found))
+            listed = target_odds(state, found, target, orders)
+            if target is not None and not listed:
+                raise ServiceError(
+                    f"{found.name} cannot attack '{shown(target)}' now; leave target empty to "
+                    "list what it can attack."
+                )
+            text = format_target_odds(found, listed, detail=detail)
         except (ServiceError, RulesError) as error:
             await _refuse(interaction, str(error))
             return
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=QUIET)
+        await interaction.response.send_message(fit(text), ephemeral=True, allowed_mentions=QUIET)
 
     @odds.autocomplete("unit")
     async def _unit_choices(
@@ -221,6 +272,34 @@ class DiceCog(commands.Cog, name="Dice"):
             return []
         names = [u.name for u in match.state.on_map() if current.casefold() in u.name.casefold()]
         return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+
+    @odds.autocomplete("target")
+    async def _target_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The legal targets of the unit already typed (enemy units, barrels, turrets)."""
+        service = self._service()
+        name = getattr(interaction.namespace, "unit", None)
+        if service is None or not name:
+            return []
+        try:
+            _, match = await service.view(interaction.channel_id or 0)
+            if match is None:
+                return []
+            attacker = match.state.unit(str(name))
+            options = {
+                option.target: option.label
+                for kind in (RANGED, MELEE)
+                for weapon in usable_weapons(attacker, kind)
+                for option in attack_targets(match.state, attacker, kind, weapon)
+            }
+        except (ServiceError, RulesError):
+            return []
+        return [
+            app_commands.Choice(name=label[:100], value=value)
+            for value, label in options.items()
+            if current.casefold() in label.casefold()
+        ][:25]
 
     def _service(self) -> MatchService | None:
         service: MatchService | None = getattr(self.bot, "service", None)

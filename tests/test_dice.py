@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from skirmbot.dice.expressions import (
+    ROLL_HELP,
     SKIRM_RULE,
     DiceError,
     RollOutcome,
@@ -19,7 +20,7 @@ from skirmbot.dice.rolloff import (
     roll_off,
     roll_tactical_orders,
 )
-from skirmbot.rules.dice import ScriptedDice, SeededDice
+from skirmbot.rules.dice import DiceExhausted, ScriptedDice, SeededDice
 
 
 def rolled(expression: str, *faces: int) -> RollOutcome:
@@ -59,8 +60,95 @@ def test_exploding_dice_add_a_die_for_each_maximum() -> None:
     assert outcome.text == "3d6e6 (**6!**, 2, 3, **6!**, **1**) = `18`"
 
 
-def test_percentile_dice_use_the_source_too() -> None:
-    assert rolled("1d%", 4).total == 30  # d20's d%: tens from 0 to 90
+def test_percentile_dice_roll_1_to_100_from_the_source() -> None:
+    """`d%` as other dice bots read it: 1 to 100 (d20 alone rolls a tens die, 0 to 90)."""
+    assert rolled("1d%", 4).total == 4
+    hundred = rolled("d%", 100)
+    assert hundred.total == 100 and hundred.text == "1d% (**100**) = `100`"
+    assert rolled("2d%+1", 37, 1).total == 39
+
+
+# --- other dice bots' notation (notation.py) ------------------------------------------------------
+def test_rulebook_capitals_are_dice() -> None:
+    """Rulebook Dice Rolls writes dice as 3D6."""
+    outcome = rolled("3D6+1", 1, 2, 3)
+    assert outcome.total == 7 and outcome.text == "3d6 (**1**, 2, 3) + 1 = `7`"
+
+
+def test_bang_explodes_every_maximum() -> None:
+    """Roll20 and Dice Maiden: `3d6!` adds a die for each 6, `3d6!5` for each 5."""
+    outcome = rolled("3d6!", 6, 2, 3, 6, 1)
+    assert outcome.total == 18
+    assert outcome.text == "3d6e6 (**6!**, 2, 3, **6!**, **1**) = `18`"
+    assert rolled("2d6!5", 5, 2, 4).total == 11
+
+
+def test_fate_dice_are_minus_one_zero_or_plus_one() -> None:
+    """`4dF`: each die is a D3 less 2, so the scripted 1, 2, 3 are -1, 0, +1."""
+    outcome = rolled("4dF", 1, 2, 3, 3)
+    assert outcome.total == 1 and outcome.text == "4dF (-1, 0, +1, +1) = `1`"
+    assert rolled("4dF+2", 1, 1, 1, 1).total == -2
+    with pytest.raises(DiceExhausted, match="cannot come up on a D3"):
+        roll_expression("1dF", ScriptedDice([4]))
+
+
+def test_drop_lowest_and_highest() -> None:
+    """Roll20 and Dice Maiden: `dl1` (or `d1`) drops the lowest die, `dh1` the highest."""
+    assert rolled("4d6dl1", 2, 6, 3, 5).total == 14
+    assert rolled("4d6d1", 2, 6, 3, 5).total == 14
+    highest = rolled("4d6dh1", 2, 6, 3, 5)
+    assert highest.total == 10 and highest.text == "4d6ph1 (2, ~~**6**~~, 3, 5) = `10`"
+
+
+def test_k_alone_keeps_the_highest() -> None:
+    """Roll20's `4d6k3` keeps the highest 3 (d20's own `k3` would keep the dice showing 3)."""
+    outcome = rolled("4d6k3", 2, 6, 3, 5)
+    assert outcome.total == 14 and outcome.text == "4d6kh3 (~~2~~, **6**, 3, 5) = `14`"
+
+
+def test_advantage_and_disadvantage_roll_the_d20_twice() -> None:
+    """Avrae: `adv` keeps the higher of two d20s, `dis` the lower; the rest is the comment."""
+    advantage = rolled("1d20+5 adv", 5, 17)
+    assert advantage.total == 22 and advantage.comment is None
+    assert advantage.text == "2d20kh1 (~~5~~, 17) + 5 = `22`"
+    disadvantage = rolled("1d20 dis sneak past", 5, 17)
+    assert disadvantage.total == 5 and disadvantage.comment == "sneak past"
+
+
+@pytest.mark.parametrize(
+    ("expression", "hint"),
+    [
+        ("2d6 adv", "2d6kh1"),  # advantage is a d20 habit
+        ("4d6 k3", "without a space: 4d6k3"),  # a modifier after a space would be a comment
+        ("3d6!!", "3d6! explodes each maximum"),  # compounding
+        ("1d6r1", "write rr to re-roll every time"),
+        ("4dF!", "Fate dice (dF) do not explode"),
+        ("6d6!>4", "3d6e>4"),
+    ],
+)
+def test_notations_that_mean_something_else_are_refused_with_a_hint(
+    expression: str, hint: str
+) -> None:
+    with pytest.raises(DiceError) as error:
+        roll_expression(expression, ScriptedDice([]))
+    assert str(error.value).startswith(f"'{expression}': ") and hint in str(error.value)
+
+
+def test_a_comment_keeps_what_the_player_typed() -> None:
+    """A comment is shown as typed, even when it holds something that looks like dice."""
+    outcome = rolled("1d6 cast 3d6! on the orc", 4)
+    assert outcome.comment == "cast 3d6! on the orc" and outcome.total == 4
+
+
+def test_error_positions_count_in_what_was_typed() -> None:
+    """`3d6!` becomes `3d6e6` for d20: the position of an error is still the player's."""
+    with pytest.raises(DiceError, match=r"Unexpected 'x' at position 5 in '3d6!x'"):
+        roll_expression("3d6!x", ScriptedDice([]))
+
+
+def test_roll_help_documents_every_notation() -> None:
+    for notation in ("4d6k3", "4d6dl1", "4d6dh1", "3d6!", "4dF", "d%", "1d20+5 adv", "6d6<=3"):
+        assert notation in ROLL_HELP, notation
 
 
 def test_comments_labels_and_annotations() -> None:
@@ -88,6 +176,7 @@ def test_without_a_source_the_dice_are_random() -> None:
 
 # --- success counting ------------------------------------------------------------------------
 def test_count_at_or_under_is_a_skirm_skill_test() -> None:
+    """Rulebook Successes and Failures: at or under the stat succeeds."""
     outcome = rolled("6d6<=3", 1, 6, 3, 4, 2, 5)
     assert outcome.successes == outcome.total == 3
     assert outcome.text.startswith("6d6 (**1**✓, **6**✗, 3✓, 4✗, 2✓, 5✗) <= 3 = `3` successes")
@@ -95,6 +184,7 @@ def test_count_at_or_under_is_a_skirm_skill_test() -> None:
 
 
 def test_a_one_always_succeeds_and_a_six_always_fails_on_d6() -> None:
+    """Rulebook Successes and Failures: a 1 always succeeds, a 6 always fails."""
     assert rolled("3d6<=0", 1, 1, 2).successes == 2
     assert rolled("3d6<=9", 6, 6, 5).successes == 1
     # Not a D6 skill test: a plain count, no Skirm rule.
@@ -209,6 +299,7 @@ def test_impossible_rolls_are_explained() -> None:
 
 # --- roll-off ----------------------------------------------------------------------------------
 def test_roll_off_lowest_wins_and_only_the_tied_reroll() -> None:
+    """Rulebook Glossary, Roll-Off: each rolls 1D6, the lowest wins, ties re-roll."""
     dice = ScriptedDice([2, 2, 5, 4, 3])
     result = roll_off(["Ann", "Bob", "Cat"], dice)
     assert [r.rolls for r in result.rounds] == [
@@ -225,6 +316,7 @@ def test_roll_off_lowest_wins_and_only_the_tied_reroll() -> None:
 
 
 def test_roll_off_everyone_tied_all_reroll() -> None:
+    """Rulebook Glossary, Roll-Off: if all roll the same value, all re-roll."""
     result = roll_off(["Ann", "Bob"], ScriptedDice([4, 4, 1, 1, 6, 5]))
     assert len(result.rounds) == 3 and result.winner == "Bob"
 
@@ -255,6 +347,7 @@ def test_an_endless_tie_stops() -> None:
 
 # --- Tactical Orders ---------------------------------------------------------------------------
 def test_tactical_orders_roll_3d6_plus_leader_dice() -> None:
+    """Rulebook Tactical Orders: 3D6 plus one die per LDx; each 1-3 is one Tactical Order."""
     dice = ScriptedDice([1, 4, 3, 6, 2])
     orders = roll_tactical_orders(2, dice)
     assert orders.faces == (1, 4, 3, 6, 2) and orders.orders == 3 and dice.remaining == 0
@@ -265,6 +358,7 @@ def test_tactical_orders_roll_3d6_plus_leader_dice() -> None:
 
 
 def test_tactical_orders_without_a_leader() -> None:
+    """Rulebook Tactical Orders: without a Leader on the Battlemap, just 3D6."""
     orders = roll_tactical_orders(0, ScriptedDice([4, 5, 3]))
     assert orders.orders == 1
     assert format_orders(orders).startswith("**Tactical Orders**: 3D6 (3): ")

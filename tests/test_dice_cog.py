@@ -106,6 +106,25 @@ async def test_a_bad_expression_is_an_ephemeral_error(table: Table, dice: Any) -
     assert table.channel.last_message is None, "nothing was posted for everyone"
 
 
+async def test_roll_help_lists_the_notations(table: Table) -> None:
+    result = await table.ann.slash(table.channel, "roll", expression="help")
+    assert result.ephemeral
+    assert "`4d6k3`" in content(result) and "`4dF`" in content(result)
+    assert len(content(result)) <= 2000
+
+
+async def test_other_bots_notation_works_in_the_channel(table: Table, dice: Any) -> None:
+    dice.faces.extend([6, 2, 3, 1])
+    result = await table.ann.slash(table.channel, "roll", expression="3d6!")
+    assert content(result) == "3d6e6 (**6!**, 2, 3, **1**) = `12`"
+
+
+async def test_long_rolls_fit_one_discord_message(table: Table, dice: Any) -> None:
+    dice.faces.extend([1000] * 100)
+    result = await table.ann.slash(table.channel, "roll", expression="100d1000", label="x" * 100)
+    assert len(content(result)) <= 2000
+
+
 async def test_private_rolls_are_ephemeral(table: Table, dice: Any) -> None:
     dice.faces.append(17)
     result = await table.ann.slash(table.channel, "roll", expression="1d20+2", private=True)
@@ -141,6 +160,17 @@ async def test_rolloff_with_one_name_includes_the_caller(table: Table, dice: Any
     assert f"**{table.bob.mention} wins** with 5." in content(result)
 
 
+async def test_rolloff_refuses_a_bot(table: Table, dice: Any) -> None:
+    """Rulebook Glossary, Roll-Off: the players roll; a bot is not a player."""
+    robot = table.channel.guild.add_member(table.env.create_user("robot", bot=True))
+    result = await table.ann.slash(table.channel, "rolloff", member1=table.bob, member2=robot)
+    assert (
+        result.ephemeral
+        and content(result) == "Bots cannot take part in a roll-off: name the players."
+    )
+    assert dice.remaining == 0 and table.channel.last_message is None
+
+
 async def test_rolloff_against_yourself_is_refused(table: Table, dice: Any) -> None:
     result = await table.ann.slash(table.channel, "rolloff", member1=table.ann)
     assert result.ephemeral and "at least two players" in content(result)
@@ -154,12 +184,31 @@ async def test_to_rolls_tactical_orders(table: Table, dice: Any) -> None:
 
 # --- /odds -------------------------------------------------------------------------------------
 async def test_odds_for_given_stats(table: Table) -> None:
+    """Rulebook Combat 2-3 and Ranged Combat Modifiers (Cover): one die at skill 3 strikes on
+    1-3; a 2 or 3 does 1 damage, saved by cover; a natural 1 does 2, one save die on ARM 3
+    fails half the time: 1 HIT lost is 1/6 x 1/2."""
     result = await table.ann.slash(
-        table.channel, "odds", skill=3, roa=1, dam=1, arm=3, hit=2, cover=True
+        table.channel, "odds", skill=3, roa=1, dam=1, arm=3, hit=2, cover=True, orders=0
     )
     assert result.ephemeral
     text = content(result)
-    assert "HIT lost — 0: 91.7% · 1: 8.3% · 2: 0%" in text and "Taken out: **0%**" in text
+    assert "Without TO: taken out **0%** · HIT lost 0: 91.7% · 1: 8.3% · 2: 0%" in text
+    assert "Re-rolling" not in text
+
+
+async def test_odds_take_special_rules_and_tactical_orders(table: Table) -> None:
+    """Special Rules AHx and DDx, and Tactical Orders (re-roll any one die): with AH1 the one
+    die always strikes, for 1 + DD1 = 2 damage on HIT 1."""
+    result = await table.ann.slash(
+        table.channel, "odds", skill=3, roa=1, dam=1, arm=1, hit=1, rules="ah1 dd1", orders=2
+    )
+    text = content(result)
+    assert "AH1, DD1" in text and "At least one strike: 100%" in text
+    assert "Re-rolling failed attack dice with up to 2 TO" in text
+    bad = await table.ann.slash(
+        table.channel, "odds", skill=3, roa=1, dam=1, arm=1, hit=1, rules="CTR"
+    )
+    assert bad.ephemeral and "use unit and target in a match" in content(bad)
 
 
 async def test_odds_need_every_stat(table: Table) -> None:
@@ -186,10 +235,30 @@ async def test_match_odds_list_the_units_targets(table: Table) -> None:
     assert unknown.ephemeral and "There is no unit called 'Zed'" in content(unknown)
 
 
+@pytest.mark.parametrize("service", [FakeService(_match())])
+async def test_match_odds_for_a_named_target_in_detail(table: Table) -> None:
+    result = await table.ann.slash(
+        table.channel, "odds", unit="Ada", target="Bo", orders=0, detail=True
+    )
+    text = content(result)
+    assert text.startswith("**Ada → Bo** with Rifle (ranged, 4 away): skill 3, 2 dice rolled")
+    assert "Rifle → Cy" not in text and "Re-rolling" not in text
+    missing = await table.ann.slash(table.channel, "odds", unit="Ada", target="Zed")
+    assert missing.ephemeral and "Ada cannot attack 'Zed' now" in content(missing)
+
+
 @pytest.mark.parametrize("service", [FakeService(refusal="There is no match here.")])
 async def test_match_odds_without_a_match(table: Table) -> None:
     result = await table.ann.slash(table.channel, "odds", unit="Ada")
     assert result.ephemeral and content(result) == "There is no match here."
+
+
+async def test_odds_unit_names_may_be_64_characters(table: Table) -> None:
+    """Squads name units with up to 64 characters; the option must take them."""
+    unit_option = next(p for p in DiceCog.odds.parameters if p.name == "unit")
+    assert unit_option.max_value == 64  # discord.py keeps a string's max_length here
+    result = await table.ann.slash(table.channel, "odds", unit="U" * 64)
+    assert "need the game bot" in content(result)
 
 
 # --- the extension --------------------------------------------------------------------------

@@ -1,13 +1,18 @@
 """`/roll`: dice expressions, with every die shown, plus success counting on pools.
 
-The grammar is the `d20` package's (`4d6kh3`, `2d20kl1`, `1d8+3`, `1d6rr1`, `3d6e6`, comments);
-this module only adds what d20 does not do:
+The grammar is the `d20` package's (`4d6kh3`, `2d20kl1`, `1d8+3`, `1d6rr1`, `3d6e6`, comments),
+read with other dice bots' habits first (`notation.py`: `3d6!`, `4d6k3`, `4d6dl1`, `3D6`); this
+module adds what d20 does not do:
 
 - **Success counting.** d20 reads `6d6<=3` as "is the sum of 6d6 at most 3" (1 or 0). A wargamer
   means "how many of the six dice are at most 3", so when the whole roll is a pool of dice
   compared with a number, each kept die is compared instead and the count is the result. On
   d6s, `<=` is the Skirm skill test (rulebook Successes and Failures): a 1 always succeeds and a
   6 always fails, whatever the target.
+- **Fate dice and d%.** `4dF` rolls dice of -1, 0 or +1; `d%` rolls 1 to 100 (d20's own d% rolls
+  a single tens die, 0 to 90).
+- **Advantage.** `1d20+5 adv` and `1d20 dis`, as Avrae reads them: the first 1d20 becomes
+  2d20kh1 or 2d20kl1.
 - **An injectable random source.** d20 1.1.2 draws from the global `random` module with no hook,
   so the roller below builds its dice from subclasses that ask a `DieSource` instead; tests script
   exact faces with `skirmbot.rules.dice.ScriptedDice`.
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import operator
 import random
+import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -27,7 +33,10 @@ from typing import Any, Protocol
 
 import d20  # type: ignore[import-untyped]
 from d20 import diceast
+from d20.utils import ast_adv_copy, leftmost  # type: ignore[import-untyped]
 
+from skirmbot.dice import notation
+from skirmbot.dice.notation import FATE, FATE_SIDES, PERCENT, PERCENT_SIDES, Reading
 from skirmbot.rules.dice import succeeds
 
 MAX_DICE = 100  # dice per roll, re-rolls and exploded dice included
@@ -54,6 +63,47 @@ COMPARISON_WORDS = {
 }
 MARKDOWN = set("\\*_~`|")  # inline Markdown that would restyle a label or comment
 SKIRM_RULE = "Skirm skill test: a 1 always succeeds, a 6 always fails"
+ADVANTAGE_WORDS = {
+    "adv": d20.AdvType.ADV,
+    "advantage": d20.AdvType.ADV,
+    "dis": d20.AdvType.DIS,
+    "disadvantage": d20.AdvType.DIS,
+}
+ADVANTAGE_HINT = (
+    "adv and dis turn a roll that starts with 1d20 into 2d20kh1 or 2d20kl1 (1d20+5 adv); "
+    "for other dice keep the highest or lowest yourself: 2d6kh1, 2d6kl1."
+)
+# A comment that starts like a modifier: `4d6 k3` would quietly roll 4d6 with "k3" as its label.
+_LOOSE_MODIFIER = re.compile(r"^(?:k[hl]?|p[hl]?|d[hl]|rr|ro|ra|e|mi|ma)[<>]?\d+\b")
+LOOSE_MODIFIER_HINT = (
+    "Put modifiers right after the dice, without a space: 4d6k3, 3d6!, 2d20kl1 (what follows a "
+    "space is a comment)."
+)
+
+HELP_WORDS = ("help", "?")
+# /roll help: the whole grammar (README, Playing on Discord, item 7, says the same).
+ROLL_HELP = "\n".join(
+    [
+        "**/roll**: dice as most dice bots write them; every die is shown.",
+        "`2d6+3` · `1d20-1` · `(1d6+1)*2`: dice and arithmetic (`3D6` works too)",
+        "`4d6kh3` or `4d6k3` keep the highest 3 · `2d20kl1` keep the lowest · "
+        "`4d6dl1` or `4d6d1` drop the lowest · `4d6dh1` drop the highest",
+        "`1d20+5 adv` · `1d20 dis`: advantage, disadvantage (on the first 1d20)",
+        "`3d6!` a new die for every 6 · `3d6!5` or `3d6e5` for every 5 · "
+        "`3d6e>4` for every 5 and 6",
+        "`1d6rr1` re-roll every 1 · `1d6ro1` re-roll a 1 once · `1d6mi2` at least 2 · "
+        "`1d6ma5` at most 5",
+        "`4dF` Fate dice (-1, 0 or +1 each) · `d%` 1 to 100",
+        "Selectors after an operator: `h3` highest 3, `l3` lowest 3, `>4` over 4, `<2` under 2, "
+        "`3` exactly 3 (`4d6rr<3`, `5d6p>4` drops the dice over 4).",
+        "**Successes**: a pool compared with a number counts dice, not the sum: `6d6<=3` counts "
+        "dice at or under 3; on D6s that is the Skirm test (a 1 always succeeds, a 6 always "
+        "fails). `10d6>=5`, `4d6==6` · `1d20+5>=15` compares the sum: true (1) or false (0).",
+        "Words after a space are a comment: `1d20+5 attack the dragon`. `label` titles the roll; "
+        f"`private` shows it to you only. At most {MAX_DICE} dice a roll (re-rolled and "
+        f"exploding ones count), {MAX_SIDES} sides, {MAX_EXPRESSION} characters.",
+    ]
+)
 
 # Lark's token names, in words, for "expected ..." in syntax errors.
 _EXPECTED_WORDS = {
@@ -108,12 +158,14 @@ class _SourcedDie(d20.Die):  # type: ignore[misc]
         return die
 
     def _add_roll(self) -> None:
-        if self.size != "%" and self.size < 1:
+        if self.size not in (PERCENT, FATE) and self.size < 1:
             raise d20.RollValueError("Cannot roll a 0-sided die.")
         if self._context:
             self._context.count_roll()  # raises TooManyRolls past the cap
-        if self.size == "%":
-            face = (self._source.roll(10) - 1) * 10  # d20's d%: 0, 10, ..., 90
+        if self.size == PERCENT:
+            face = self._source.roll(PERCENT_SIDES)  # 1-100, not d20's tens die (0-90)
+        elif self.size == FATE:
+            face = self._source.roll(FATE_SIDES) - 2  # -1, 0, +1
         else:
             face = self._source.roll(self.size)
         self.values.append(d20.Literal(face))
@@ -155,10 +207,25 @@ class _Stringifier(d20.MarkdownStringifier):  # type: ignore[misc]
         self._verdict = verdict
 
     def _str_die(self, node: Any) -> str:
-        text: str = super()._str_die(node)
+        text = self._faces(node)
         if self._verdict is None or not node.kept:
             return text
         return text + ("✓" if self._verdict(int(node.number)) else "✗")
+
+    def _faces(self, node: Any) -> str:
+        """Each face the die showed; 1s and maximums bold (d%: 100), Fate faces signed."""
+        if node.size not in (PERCENT, FATE):
+            text: str = super()._str_die(node)
+            return text
+        shown = []
+        for value in node.values:
+            inside = self._stringify(value)
+            if node.size == FATE and value.number > 0:
+                inside = "+" + inside
+            elif node.size == PERCENT and value.number in (1, PERCENT_SIDES):
+                inside = f"**{inside}**"
+            shown.append(inside)
+        return ", ".join(shown)
 
 
 # --- the roll --------------------------------------------------------------------------------
@@ -193,7 +260,10 @@ def roll_expression(
             f"That expression is {len(text)} characters; the limit is {MAX_EXPRESSION}."
         )
     roller = _SourcedRoller(source or SystemDice(), max_dice)
-    tree = _parse(roller, text)
+    reading = notation.read(text)
+    tree = _parse(roller, reading)
+    _mark_fate(tree, reading)
+    tree = _advantage(tree, reading)
     _check_size(tree, text, max_dice)
     count = _as_count(roller, tree, text)
     try:
@@ -209,18 +279,25 @@ def roll_expression(
         raise DiceError(f"'{text}' cannot be rolled: {error}") from error
 
 
-def _parse(roller: _SourcedRoller, text: str) -> Any:
+def _parse(roller: _SourcedRoller, reading: Reading) -> Any:
+    """d20's tree of the expression, its comment set back to the words the player typed."""
+    text = reading.text
     try:
         tree = roller.parse(text, allow_comments=True)
     except d20.RollSyntaxError as error:
-        raise DiceError(_syntax_message(text, error)) from error
+        raise DiceError(_syntax_message(reading, error)) from error
     if tree.comment and not _comment_stands_apart(text, str(tree.comment)):
         # d20 takes anything after a complete roll as a comment, so "4d6x" would quietly roll
         # 4d6; a comment glued to the roll is almost always a typo, so say where it went wrong.
         try:
             roller.parse(text)
         except d20.RollSyntaxError as error:
-            raise DiceError(_syntax_message(text, error)) from error
+            raise DiceError(_syntax_message(reading, error)) from error
+    if tree.comment:
+        start = reading.typed_index(len(text) - len(str(tree.comment)))
+        tree.comment = reading.typed[start:].strip() or None
+        if tree.comment and _LOOSE_MODIFIER.match(tree.comment):
+            raise DiceError(f"'{reading.typed}': {LOOSE_MODIFIER_HINT}")
     return tree
 
 
@@ -229,8 +306,36 @@ def _comment_stands_apart(text: str, comment: str) -> bool:
     return start > 0 and text[start - 1].isspace()
 
 
-def _syntax_message(text: str, error: Any) -> str:
-    position = _position(text, int(error.line), int(error.col))
+def _mark_fate(tree: Any, reading: Reading) -> None:
+    """The dice the player wrote as dF were parsed as d3s: make them Fate dice."""
+    dice = [node for node in _walk(tree) if isinstance(node, diceast.Dice)]
+    for ordinal in reading.fate:
+        if ordinal < len(dice):  # later ones were in the comment
+            dice[ordinal].size = FATE
+
+
+def _advantage(tree: Any, reading: Reading) -> Any:
+    """`1d20+5 adv` / `1d20 dis` (Avrae): the first word of the comment, when it is one of
+    these, rolls the leading 1d20 twice and keeps the higher or lower die."""
+    words = str(tree.comment or "").split(maxsplit=1)
+    kind = ADVANTAGE_WORDS.get(words[0].casefold()) if words else None
+    if kind is None:
+        return tree
+    first = leftmost(tree)
+    if not (isinstance(first, diceast.Dice) and first.num == 1 and first.size == 20):
+        raise DiceError(f"'{reading.typed}': {ADVANTAGE_HINT}")
+    rolled = ast_adv_copy(tree, kind)
+    rolled.comment = words[1].strip() if len(words) > 1 else None
+    return rolled
+
+
+def _syntax_message(reading: Reading, error: Any) -> str:
+    text = reading.typed
+    at = _position(reading.text, int(error.line), int(error.col)) - 1
+    position = reading.typed_index(at) + 1
+    hint = reading.hints.get(position - 1)
+    if hint is not None:
+        return f"'{text}': {hint}"
     expected = _expected_words(error.expected)
     hint = f": expected {expected}" if expected else ""
     got = str(error.got).strip()
@@ -271,7 +376,7 @@ def _check_size(tree: Any, text: str, max_dice: int) -> None:
     if asked > max_dice:
         raise DiceError(f"'{text}' asks for {asked} dice; a roll may use at most {max_dice}.")
     for node in dice:
-        if node.size != "%" and node.size > MAX_SIDES:
+        if node.size not in (PERCENT, FATE) and node.size > MAX_SIDES:
             raise DiceError(f"A d{node.size} is too big; dice may have at most {MAX_SIDES} sides.")
 
 
