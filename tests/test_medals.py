@@ -165,14 +165,14 @@ def take_outs(kind: str, victims: int) -> Match:
             0: [remus],
             1: [
                 frail("Vex", "L12"),
-                *(frail(f"B{n}", sq) for n, sq in enumerate(squares[:victims], 1)),
+                *(frail(f"Foe{n}", sq) for n, sq in enumerate(squares[:victims], 1)),
             ],
         },
         orders=(2, 0),
         faces=TAKE_OUT * victims,
     )
     for n in range(1, victims + 1):
-        match.apply(attack(0, "Remus", f"B{n}", orders=2 if n == 3 else 0))
+        match.apply(attack(0, "Remus", f"Foe{n}", orders=2 if n == 3 else 0))
     return conceded_by(match, 1)
 
 
@@ -188,7 +188,9 @@ def test_berserker_took_three_enemies_out_in_melee() -> None:
     """Rulebook Berserker (2 XP): 3 or more enemies out with Melee attacks in the same battle."""
     match = melee_match(3)
     assert "Berserker" in names(match, "Remus")
-    assert reason(match, "Remus", "Berserker") == "took out 3 enemies in melee (B1, B2 and B3)"
+    assert (
+        reason(match, "Remus", "Berserker") == "took out 3 enemies in melee (Foe1, Foe2 and Foe3)"
+    )
 
 
 def test_two_melee_take_outs_are_no_berserker() -> None:
@@ -199,25 +201,25 @@ def test_bloodthirsty_took_out_two_enemies_in_the_same_turn() -> None:
     """Rulebook Bloodthirsty (1 XP): this Unit took out two enemy Units in the same Turn."""
     match = melee_match(2)
     assert "Bloodthirsty" in names(match, "Remus")
-    assert reason(match, "Remus", "Bloodthirsty") == "took out B1 and B2 in turn 1"
+    assert reason(match, "Remus", "Bloodthirsty") == "took out Foe1 and Foe2 in turn 1"
 
 
 def test_two_take_outs_in_different_turns_are_not_bloodthirsty() -> None:
     match = skirm_match(
         {
             0: [shooter("Remus", "C3")],
-            1: [shooter("Vex", "L12"), frail("B1", "C10"), frail("B2", "E10")],
+            1: [shooter("Vex", "L12"), frail("Foe1", "C10"), frail("Foe2", "E10")],
         },
         faces=TAKE_OUT,
     )
-    match.apply(Shoot(0, "Remus", "B1"))
+    match.apply(Shoot(0, "Remus", "Foe1"))
     match.apply(EndActivation(0))
     match.apply(EndActivation(1, "Vex"))
     match.dice.faces += next_turn_faces(match)  # type: ignore[attr-defined]
-    match.apply(EndActivation(1, "B2"))  # the last Ready unit: turn 2 begins
+    match.apply(EndActivation(1, "Foe2"))  # the last Ready unit: turn 2 begins
     assert match.state.turn == 2
     match.dice.faces += TAKE_OUT  # type: ignore[attr-defined]
-    match.apply(Shoot(0, "Remus", "B2"))
+    match.apply(Shoot(0, "Remus", "Foe2"))
     match = conceded_by(match, 1)
     assert [t["turn"] for t in (e.data for e in match.log if e.kind == "taken_out")] == [1, 2]
     assert "Bloodthirsty" not in names(match, "Remus")
@@ -227,14 +229,14 @@ def test_two_take_outs_by_two_units_are_not_bloodthirsty() -> None:
     match = skirm_match(
         {
             0: [shooter("Remus", "C3"), shooter("Cato", "E3")],
-            1: [shooter("Vex", "L12"), frail("B1", "C10"), frail("B2", "E10")],
+            1: [shooter("Vex", "L12"), frail("Foe1", "C10"), frail("Foe2", "E10")],
         },
         faces=TAKE_OUT * 2,
     )
-    match.apply(Shoot(0, "Remus", "B1"))
+    match.apply(Shoot(0, "Remus", "Foe1"))
     match.apply(EndActivation(0))
     match.apply(EndActivation(1, "Vex"))
-    match.apply(Shoot(0, "Cato", "B2"))
+    match.apply(Shoot(0, "Cato", "Foe2"))
     match = conceded_by(match, 1)
     assert "Bloodthirsty" not in names(match, "Remus") + names(match, "Cato")
 
@@ -245,14 +247,14 @@ def test_first_blood_goes_to_the_first_unit_to_take_an_enemy_out_only() -> None:
     match = skirm_match(
         {
             0: [shooter("Remus", "C3"), shooter("Cato", "E3")],
-            1: [shooter("Vex", "L12"), frail("B1", "C10"), frail("B2", "E10")],
+            1: [shooter("Vex", "L12"), frail("Foe1", "C10"), frail("Foe2", "E10")],
         },
         faces=TAKE_OUT * 2,
     )
-    match.apply(Shoot(0, "Remus", "B1"))
+    match.apply(Shoot(0, "Remus", "Foe1"))
     match.apply(EndActivation(0))
     match.apply(EndActivation(1, "Vex"))
-    match.apply(Shoot(0, "Cato", "B2"))
+    match.apply(Shoot(0, "Cato", "Foe2"))
     match = conceded_by(match, 1)
     assert "First Blood" in names(match, "Remus")
     assert "First Blood" not in names(match, "Cato")
@@ -261,19 +263,19 @@ def test_first_blood_goes_to_the_first_unit_to_take_an_enemy_out_only() -> None:
 def test_taking_out_a_squadmate_is_no_first_blood() -> None:
     """docs/rulings.md: only enemies count. Remus cuts open a barrel (Cato's support gives the
     second strike): the blast takes out Cato (row 6 first) and Remus saves both; then Remus
-    shoots B1."""
+    shoots Foe1."""
     match = skirm_match(
         {
             0: [shooter("Remus", "F8"), frail("Cato", "F6")],
-            1: [shooter("Vex", "L12"), frail("B1", "C10")],
+            1: [shooter("Vex", "L12"), frail("Foe1", "C10")],
         },
         items=[{"kind": "barrel", "square": "F7"}],
         faces=[2, 6, 6, 1, 1] + TAKE_OUT,
     )
     match.apply(Melee(0, "Remus", "barrel@F7"))
-    match.apply(Shoot(0, "Remus", "B1"))
+    match.apply(Shoot(0, "Remus", "Foe1"))
     match = conceded_by(match, 1)
-    assert [e.data["unit"] for e in match.log if e.kind == "taken_out"] == ["Cato", "B1"]
+    assert [e.data["unit"] for e in match.log if e.kind == "taken_out"] == ["Cato", "Foe1"]
     assert "First Blood" in names(match, "Remus")
     assert "Resourceful" not in names(match, "Remus")  # a squadmate is not an enemy
 
@@ -378,12 +380,17 @@ def test_three_take_outs_with_a_turret_are_resourceful_not_marksman() -> None:
     match = skirm_match(
         {
             0: [shooter("Remus", "F3")],
-            1: [frail("Vex", "L12"), frail("B1", "B10"), frail("B2", "F10"), frail("B3", "J10")],
+            1: [
+                frail("Vex", "L12"),
+                frail("Foe1", "B10"),
+                frail("Foe2", "F10"),
+                frail("Foe3", "J10"),
+            ],
         },
         items=[{"kind": "turret", "square": "F3", "type": "machine_gun"}],
         faces=[2, 6, 6, 6, 6] * 3,
     )
-    for target in ("B1", "B2", "B3"):
+    for target in ("Foe1", "Foe2", "Foe3"):
         match.apply(UseTurret(0, "Remus", target))
     match = conceded_by(match, 1)
     assert "Resourceful" in names(match, "Remus")

@@ -7,7 +7,10 @@ when the squad is loaded rather than silently ignored in play.
 
 from __future__ import annotations
 
+import difflib
 import re
+import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +33,22 @@ WEAPON_RULES: dict[str, bool] = {
 }  # fmt: skip
 
 _RULE = re.compile(r"^(\*|\+SK|2MC|2RC|[A-Z]{2,3}?)(\d*)$")
+
+# The keys each object of a squad file may have; anything else is a typo to report.
+SQUAD_KEYS = ("name", "description", "units")
+UNIT_KEYS = (
+    "name", "type", "ep", "act", "msk", "rsk", "arm", "hit", "specials", "weapons", "skills",
+    "xp", "spoils_taken",
+)  # fmt: skip
+WEAPON_KEYS = ("name", "type", "roa", "dam", "ep", "specials", "gear")
+SKILL_KEYS = ("name", "effect", "amount", "act", "to", "reach", "weapon", "ep", "once_per_turn")
+
+NAME_LIMIT = 32  # visible characters in a squad, unit, weapon or skill name
+TYPE_LIMIT = 64  # visible characters in a unit's type ("Warden Captain")
+_HIDDEN = ("Cf", "Mn", "Me")  # format (zero-width) characters and combining marks
+_LINE_BREAKING = ("Cc", "Zl", "Zp")  # control characters, line and paragraph separators
+SEPARATORS = ",;@"  # commands separate names with , and ; and name items as barrel@E5
+_SQUARE_NAME = re.compile(r"^[A-Za-z]\d{1,2}$")
 
 RANGED = "ranged"
 MELEE = "melee"
@@ -62,6 +81,144 @@ def has_rule(rules: tuple[SpecialRule, ...], code: str) -> bool:
 def rule_value(rules: tuple[SpecialRule, ...], code: str) -> int:
     """The x of an `x` rule (0 when the rule is absent)."""
     return sum(rule.value or 0 for rule in rules if rule.code == code)
+
+
+# --- keys and names in squad files ---------------------------------------------------------
+
+
+def check_keys(data: dict[str, Any], known: Iterable[str], label: str, kind: str) -> None:
+    """Refuse a key that is not one of `known` (a typo such as `wepons` would otherwise drop
+    the weapons silently), suggesting the closest known key."""
+    allowed = tuple(known)
+    for key in data:
+        if key in allowed:
+            continue
+        text = str(key)
+        ranged = difflib.get_close_matches(text.strip().casefold(), ("range",), cutoff=0.75)
+        if (ranged or text.strip().casefold() == "rg") and "specials" in allowed:
+            raise ContentError(
+                f"{label}: unknown key '{text}'; a weapon's range is a special rule, like "
+                '"specials": ["RG6"].'
+            )
+        close = difflib.get_close_matches(text.casefold(), allowed, n=1, cutoff=0.6)
+        if close:
+            raise ContentError(f"{label}: unknown key '{text}' (did you mean '{close[0]}'?)")
+        raise ContentError(
+            f"{label}: unknown key '{text}'. The keys of {kind} are: {', '.join(allowed)}."
+        )
+
+
+def _trimmed(text: str) -> str:
+    """The text without blanks and zero-width characters at either end."""
+    start, end = 0, len(text)
+    while start < end and _blank(text[start]):
+        start += 1
+    while end > start and _blank(text[end - 1]):
+        end -= 1
+    return text[start:end]
+
+
+def _blank(char: str) -> bool:
+    return char.isspace() or unicodedata.category(char) in ("Cf", *_LINE_BREAKING)
+
+
+def visible_length(text: str) -> int:
+    """How many characters of `text` show: zero-width characters and combining marks don't."""
+    return sum(1 for char in text if unicodedata.category(char) not in _HIDDEN)
+
+
+def name_key(name: str) -> str:
+    """What two names must not share: the name as read, without case, zero-width characters
+    or compatibility forms (so `Halden` and `HALDEN` or `Hal\u200bden` are the same name)."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(char for char in folded if unicodedata.category(char) not in _HIDDEN)
+
+
+def reads_like_square(name: str) -> bool:
+    """Whether a command that takes a unit or a square could read `name` as a square (C4)."""
+    plain = "".join(char for char in name_key(name) if not char.isspace())
+    return bool(_SQUARE_NAME.match(plain)) or bool(_SQUARE_NAME.match(name.strip()))
+
+
+def _shown(text: str) -> str:
+    """The name as quoted in an error: printable, and cut short when it is long."""
+    printable = "".join(
+        char if unicodedata.category(char) not in (*_HIDDEN, *_LINE_BREAKING) else "\ufffd"
+        for char in text
+    )
+    return printable if len(printable) <= 40 else printable[:37] + "..."
+
+
+def check_name(
+    value: Any, label: str, what: str = "name", *, commands: bool = True, limit: int = NAME_LIMIT
+) -> str:
+    """A name from a squad file, trimmed: 1 to NAME_LIMIT visible characters on one line, no
+    invisible characters inside; with `commands` (units, weapons, skills: names that commands
+    take) also not a square's name and without the separators commands use. `label` says whose
+    name it is in the error."""
+    if not isinstance(value, str):
+        raise ContentError(f"{label}: the {what} must be a text, not {value!r}.")
+    name = unicodedata.normalize("NFC", _trimmed(value))
+    if not any(not char.isspace() and unicodedata.category(char) not in _HIDDEN for char in name):
+        raise ContentError(
+            f"{label}: the {what} has no visible characters; "
+            f"give it 1 to {limit} letters, digits or signs."
+        )
+    if any(unicodedata.category(char) in _LINE_BREAKING for char in name):
+        raise ContentError(
+            f"{label}: the {what} '{_shown(name)}' holds a line break or control character; "
+            "write it on one line."
+        )
+    hidden = next((char for char in name if unicodedata.category(char) == "Cf"), None)
+    if hidden is not None:
+        raise ContentError(
+            f"{label}: the {what} '{_shown(name)}' holds an invisible character "
+            f"(U+{ord(hidden):04X}); players could not type it. Remove it."
+        )
+    length = visible_length(name)
+    if length > limit or len(name) > 2 * limit:
+        raise ContentError(
+            f"{label}: the {what} '{_shown(name)}' is {max(length, len(name))} characters long; "
+            f"a {what} has 1 to {limit} visible characters."
+        )
+    if commands and reads_like_square(name):
+        raise ContentError(
+            f"{label}: the {what} '{name}' reads like a square of the map; commands that take "
+            "a unit or a square would mistake one for the other. Choose another name."
+        )
+    if commands and any(char in SEPARATORS for char in name):
+        raise ContentError(
+            f"{label}: the {what} '{name}' holds one of {' '.join(SEPARATORS)}, which commands "
+            "use to separate names. Choose another name."
+        )
+    return name
+
+
+def read_name(
+    value: Any,
+    label: str,
+    what: str = "name",
+    *,
+    strict: bool = True,
+    commands: bool = True,
+    limit: int = NAME_LIMIT,
+) -> str:
+    """A name as `check_name` reads it; not `strict` (a squad inside a match record, accepted
+    when the match began, perhaps before names were checked), any text with a visible
+    character, trimmed, so that a saved match always replays."""
+    if strict:
+        return check_name(value, label, what, commands=commands, limit=limit)
+    if not isinstance(value, str) or not value.strip():
+        raise ContentError(f"{label}: the {what} must be a non-empty text.")
+    return value.strip()
+
+
+def valid_name(value: Any, commands: bool = True) -> str | None:
+    """The name as `check_name` gives it, or None when it is not allowed."""
+    try:
+        return check_name(value, "", commands=commands)
+    except ContentError:
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,13 +307,6 @@ def _int_field(data: dict[str, Any], key: str, bounds: tuple[int, int], owner: s
     return value
 
 
-def _text_field(data: dict[str, Any], key: str, owner: str, default: str | None = None) -> str:
-    value = data.get(key, default)
-    if not isinstance(value, str) or not value.strip():
-        raise ContentError(f"{owner}: '{key}' must be a non-empty text.")
-    return value.strip()
-
-
 def _rules_field(
     data: dict[str, Any], known: dict[str, bool], owner: str
 ) -> tuple[SpecialRule, ...]:
@@ -174,10 +324,38 @@ def _gear_field(data: dict[str, Any], owner: str) -> bool:
     return gear
 
 
-def weapon_from_json(data: dict[str, Any], owner: str) -> Weapon:
+def _label(within: str | None, kind: str, name: Any, number: int | None) -> str:
+    """How a new-style error names an object: `Unit 'Halden'`, `Unit 'Halden', weapon 2`."""
+    valid = valid_name(name)
+    if valid is not None:
+        own = f"{kind} '{valid}'"
+    else:
+        own = f"{kind} {number}" if number is not None else f"a {kind}"
+    return f"{within}, {own}" if within else own[:1].upper() + own[1:]
+
+
+def weapon_from_json(
+    data: dict[str, Any],
+    owner: str,
+    *,
+    unit_label: str | None = None,
+    number: int | None = None,
+    strict: bool = True,
+) -> Weapon:
+    """A weapon of a squad file. `owner` names the unit for the rules' errors ("Squad X, unit
+    Y"); `unit_label` ("Unit 'Y'") and `number` (its place in the list) name it for errors
+    about its keys and name; not `strict`: keys and names as a match record holds them
+    (`read_name`)."""
     if not isinstance(data, dict):
         raise ContentError(f"{owner}: each weapon must be an object with name, type, roa, dam.")
-    name = _text_field(data, "name", owner)
+    label = _label(unit_label, "weapon", data.get("name"), number)
+    if strict:
+        check_keys(data, WEAPON_KEYS, label, "a weapon")
+    if "name" not in data:
+        raise ContentError(f"{label}: a weapon needs a 'name'.")
+    name = read_name(
+        data["name"], _label(unit_label, "weapon", None, number), "weapon name", strict=strict
+    )
     where = f"{owner}, weapon {name}"
     kind = data.get("type")
     if kind not in (RANGED, MELEE):
@@ -199,25 +377,40 @@ def weapon_from_json(data: dict[str, Any], owner: str) -> Weapon:
     return weapon
 
 
-def card_from_json(data: dict[str, Any], owner: str) -> UnitCard:
+def card_from_json(
+    data: dict[str, Any], owner: str, *, number: int | None = None, strict: bool = True
+) -> UnitCard:
+    """A unit of a squad file. `owner` names the squad ("Squad X"); `number` is the unit's
+    place in the squad's list, to name a unit whose name is missing or not allowed; not
+    `strict`: keys and names as a match record holds them (`read_name`)."""
     if not isinstance(data, dict):
         raise ContentError(f"{owner}: each unit must be an object.")
-    name = _text_field(data, "name", owner)
+    label = _label(None, "unit", data.get("name"), number)
+    if strict:
+        check_keys(data, UNIT_KEYS, label, "a unit")
+    if "name" not in data:
+        raise ContentError(f"{label}: a unit needs a 'name'.")
+    name = read_name(data["name"], _label(None, "unit", None, number), "unit name", strict=strict)
+    label = f"Unit '{name}'"
     where = f"{owner}, unit {name}"
     weapons_raw = data.get("weapons", [])
     if not isinstance(weapons_raw, list) or not weapons_raw:
         raise ContentError(f"{where}: 'weapons' must list at least one weapon.")
-    weapons = tuple(weapon_from_json(item, where) for item in weapons_raw)
-    names = [weapon.name.casefold() for weapon in weapons]
-    if len(set(names)) != len(names):
-        raise ContentError(f"{where}: two weapons share a name; give each weapon its own name.")
+    weapons = tuple(
+        weapon_from_json(item, where, unit_label=label, number=n, strict=strict)
+        for n, item in enumerate(weapons_raw, start=1)
+    )
+    _check_distinct([weapon.name for weapon in weapons], label, "weapons")
     xp = data.get("xp", 0)
-    if not isinstance(xp, int) or xp < 0:
+    if not isinstance(xp, int) or isinstance(xp, bool) or xp < 0:
         raise ContentError(f"{where}: 'xp' must be a whole number, 0 or more.")
-    skills = _skills_field(data, weapons, where)
+    skills = _skills_field(data, weapons, where, label, strict)
+    unit_type = read_name(
+        data.get("type", "Trooper"), label, "type", strict=strict, commands=False, limit=TYPE_LIMIT
+    )
     return UnitCard(
         name=name,
-        unit_type=_text_field(data, "type", where, default="Trooper"),
+        unit_type=unit_type,
         ep=_int_field(data, "ep", STAT_RANGES["ep"], where),
         act=_int_field(data, "act", STAT_RANGES["act"], where),
         msk=_int_field(data, "msk", STAT_RANGES["msk"], where),
@@ -231,16 +424,27 @@ def card_from_json(data: dict[str, Any], owner: str) -> UnitCard:
     )
 
 
+def _check_distinct(names: list[str], label: str, what: str) -> None:
+    """Refuse two names that read the same (case, zero-width characters and width aside)."""
+    seen: dict[str, str] = {}
+    for name in names:
+        first = seen.get(name_key(name))
+        seen.setdefault(name_key(name), name)
+        if first is not None:
+            same = f"'{first}' and '{name}'" if first != name else f"'{name}'"
+            raise ContentError(
+                f"{label}: two {what} are called {same}; give each of its {what} its own name."
+            )
+
+
 def _skills_field(
-    data: dict[str, Any], weapons: tuple[Weapon, ...], where: str
+    data: dict[str, Any], weapons: tuple[Weapon, ...], where: str, label: str, strict: bool
 ) -> tuple[Skill, ...]:
     raw = data.get("skills", [])
     if not isinstance(raw, list):
         raise ContentError(f"{where}: 'skills' must be a list.")
-    skills = tuple(skill_from_json(item, where) for item in raw)
-    names = [s.name.casefold() for s in skills]
-    if len(set(names)) != len(names):
-        raise ContentError(f"{where}: two skills share a name.")
+    skills = tuple(_skill(item, where, label, n, strict) for n, item in enumerate(raw, start=1))
+    _check_distinct([s.name for s in skills], label, "skills")
     known = {w.name.casefold() for w in weapons}
     for skill in skills:
         if skill.weapon is not None and skill.weapon.casefold() not in known:
@@ -248,3 +452,18 @@ def _skills_field(
                 f"{where}: skill {skill.name} attacks with '{skill.weapon}', which the unit does not carry."
             )
     return skills
+
+
+def _skill(item: Any, where: str, unit_label: str, number: int, strict: bool) -> Skill:
+    """One skill: its keys and name checked here, the rest by `skill_from_json`."""
+    if not isinstance(item, dict):
+        return skill_from_json(item, where)
+    label = _label(unit_label, "skill", item.get("name"), number)
+    if strict:
+        check_keys(item, SKILL_KEYS, label, "a skill")
+    if "name" not in item:
+        raise ContentError(f"{label}: a skill needs a 'name'.")
+    name = read_name(
+        item["name"], _label(unit_label, "skill", None, number), "skill name", strict=strict
+    )
+    return skill_from_json({**item, "name": name}, where)

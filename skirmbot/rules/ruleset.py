@@ -51,8 +51,10 @@ class Skirm:
             map_from_json(content.get("map")),
             mission,
             (
-                squad_from_json(squads[0], mission.ep_limit),
-                squad_from_json(squads[1], mission.ep_limit),
+                # The squads as accepted when the match began: a record saved before squad
+                # files' names and keys were checked still replays.
+                squad_from_json(squads[0], mission.ep_limit, strict=False),
+                squad_from_json(squads[1], mission.ep_limit, strict=False),
             ),
             dice,
         )

@@ -6,7 +6,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from skirmbot.rules.cards import UnitCard, card_from_json
+from skirmbot.rules.cards import (
+    SQUAD_KEYS,
+    UnitCard,
+    card_from_json,
+    check_keys,
+    name_key,
+    read_name,
+    reads_like_square,
+    valid_name,
+)
 from skirmbot.rules.errors import ContentError
 
 DEFAULT_EP_LIMIT = 100
@@ -25,17 +34,37 @@ class Squad:
         return sum(card.total_ep for card in self.units)
 
 
-def squad_from_json(data: Any, ep_limit: int = DEFAULT_EP_LIMIT) -> Squad:
-    """Read a squad file's data and check it against the building rules."""
+def squad_from_json(data: Any, ep_limit: int = DEFAULT_EP_LIMIT, *, strict: bool = True) -> Squad:
+    """Read a squad file's data and check it against the building rules. Not `strict`: a
+    squad inside a match record, accepted when the match began, perhaps before squad files'
+    keys and names were checked (rulings: Squad files), read as then so the match replays."""
     if not isinstance(data, dict):
         raise ContentError("A squad must be an object with a 'name' and a list of 'units'.")
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
+    raw_name = data.get("name")
+    shown = valid_name(raw_name, commands=False)
+    if strict:
+        check_keys(data, SQUAD_KEYS, f"Squad '{shown}'" if shown else "The squad file", "a squad")
+    if "name" not in data:
         raise ContentError("The squad needs a 'name'.")
+    name = read_name(raw_name, "The squad file", "squad name", strict=strict, commands=False)
+    if strict and reads_like_square(name):
+        raise ContentError(
+            f"The squad file: the squad name '{name}' reads like a square of the map; "
+            "choose another name."
+        )
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise ContentError(f"Squad {name}: 'description' must be a text.")
     units_raw = data.get("units")
     if not isinstance(units_raw, list) or not units_raw:
         raise ContentError(f"Squad {name}: 'units' must list the squad's units.")
-    squad = Squad(name.strip(), tuple(card_from_json(item, f"Squad {name}") for item in units_raw))
+    squad = Squad(
+        name,
+        tuple(
+            card_from_json(item, f"Squad {name}", number=n, strict=strict)
+            for n, item in enumerate(units_raw, start=1)
+        ),
+    )
     taken = {
         card.name: spoils_taken_field(item, f"Squad {name}, unit {card.name}")
         for card, item in zip(squad.units, units_raw, strict=True)
@@ -88,14 +117,16 @@ def check_building_rules(
 
 
 def _check_unique_names(squad: Squad, where: str) -> None:
-    seen: set[str] = set()
+    """Unit names are unique in the squad, read without case or zero-width characters."""
+    seen: dict[str, str] = {}
     for card in squad.units:
-        key = card.name.casefold()
-        if key in seen:
+        first = seen.get(name_key(card.name))
+        seen.setdefault(name_key(card.name), card.name)
+        if first is not None:
+            same = card.name if first == card.name else f"{first} and {card.name}"
             raise ContentError(
-                f"{where}: two units are called {card.name}; give each unit its own name."
+                f"{where}: two units are called {same}; give each unit its own name."
             )
-        seen.add(key)
 
 
 def _check_one_leader(squad: Squad, where: str) -> None:
