@@ -12,12 +12,56 @@ from pathlib import Path
 
 import pytest
 
-from skirmbot import content
+from skirmbot import autoplayer, content
 from skirmbot.cli import main
 from skirmbot.console import ConsoleError, plain_text, run_console
+from skirmbot.demo import new_demo_match
+from skirmbot.rules.commands import Move
+from skirmbot.rules.engine import Match
+from skirmbot.rules.movement import Mover, reachable
 from skirmbot.rules.record import MatchRecord, replay
 
 Ask = Callable[[str], str]
+SEED = 3  # the console's dice seed in these tests: Iron Wardens (Player 1) win the initiative
+
+
+def auto_deployment(side: int) -> list[str]:
+    """What `auto` deploys for `side` in the console's match, as the help shows it ('Brann A2'):
+    the automatic player's deployment of a fresh match of the shipped content."""
+    match, _ = new_demo_match(SEED)
+    placements = autoplayer.deployment(match.state, side).placements
+    return [f"{unit} {square}" for unit, square in placements.items()]
+
+
+def deployed() -> Match:
+    """The console's match after both players typed `auto`: turn 1, Iron Wardens to act."""
+    match, _ = new_demo_match(SEED)
+    for side in (0, 1):
+        match.apply(autoplayer.deployment(match.state, side))
+    return match
+
+
+def walk(unit: str, steps: int) -> list[str]:
+    """Where `unit` (of Iron Wardens) can go in `steps` Moves of one square of movement each
+    after `auto`, `auto`: the first square (in reading order) one movement point from the last,
+    never back to a square already stood on. Derived from the match, not from where the
+    automatic player happens to deploy."""
+    match = deployed()
+    state = match.state
+    here = state.units[unit].square
+    assert here is not None
+    mover = Mover("0", fly=state.units[unit].card.has("FLY"))
+    visited = [here]
+    for step in range(steps):
+        routes = reachable(state.board, visited[-1], 1, mover, state.occupancy())
+        nxt = min(
+            (s for s, route in routes.items() if route.cost == 1 and s not in visited),
+            key=lambda s: (s.y, s.x),
+        )
+        visited.append(nxt)
+        if step < steps - 1:  # the next square is worked out from where the unit now stands
+            match.apply(Move(0, unit, str(nxt)))
+    return [str(square) for square in visited]
 
 
 def scripted(lines: list[str], then: type[BaseException] = EOFError) -> tuple[Ask, list[str]]:
@@ -106,7 +150,8 @@ async def test_help_and_mistakes_at_the_deployment_prompt_ask_again(tmp_path: Pa
     assert "Traceback" not in text
     assert "Deploy Iron Wardens: put each of Halden" in text  # the help names the units
     assert "the 2 rows at the top of the map (A1 to L2)" in text  # ... and the zone
-    assert "For example: Brann A2, Tamsin C2" in text
+    wardens, runners = auto_deployment(0), auto_deployment(1)
+    assert f"For example: {', '.join(wardens)}\n" in text
     assert "'nonsense' should be a unit and a square, like 'Halden C2'" in text
     assert "'Halden' should be a unit and a square" in text
     assert "separate the units with commas" in text
@@ -116,11 +161,18 @@ async def test_help_and_mistakes_at_the_deployment_prompt_ask_again(tmp_path: Pa
     assert "Player 1 has deployed" in text  # '/deploy auto' as typed in Discord
     assert "Deploy Ash Runners: put each of Vex" in text  # player 2's own units and zone
     assert "Both squads deploy" in text
-    assert prompts[0].startswith("Player 1, deploy Iron Wardens (auto, help, or like 'Brann A2")
-    assert prompts[-2].startswith("Player 2, deploy Ash Runners (auto, help, or like 'Jax B11")
+    assert (
+        prompts[0]
+        == f"Player 1, deploy Iron Wardens (auto, help, or like '{', '.join(wardens[:2])}')> "
+    )
+    assert (
+        prompts[-2]
+        == f"Player 2, deploy Ash Runners (auto, help, or like '{', '.join(runners[:2])}')> "
+    )
 
 
 async def test_help_and_mistakes_at_the_match_prompt_ask_again(tmp_path: Path) -> None:
+    start, first = walk("Halden", 1)
     code, text, prompts = await play(
         tmp_path,
         [
@@ -143,7 +195,7 @@ async def test_help_and_mistakes_at_the_match_prompt_ask_again(tmp_path: Path) -
             "timer show",
             "/match status",
             "match log",
-            "move Halden to K3",
+            f"move Halden to {first}",
         ],
     )
     assert code == 0
@@ -163,25 +215,20 @@ async def test_help_and_mistakes_at_the_match_prompt_ask_again(tmp_path: Path) -
     assert "! Usage: activate UNIT" in said
     assert "The console keeps no clock" in text
     assert "Match #1, turn 1 of 4." in text  # /match status
-    assert "Halden moves K2" in text  # 'move Halden to K3'
+    assert f"Halden moves {start} → {first} (1 movement)." in said  # 'move Halden to ...'
     assert all(p == "[Iron Wardens] Player 1> " for p in prompts[2:])  # asked again each time
 
 
+def out_of_act() -> list[str]:
+    """Halden (3 ACT) moves twice, 1 + 2 ACT: none left; then a Dash needs a Tactical Order."""
+    _, first, second, third = walk("Halden", 3)
+    return ["auto", "auto", f"move Halden {first}", f"move Halden {second}", f"dash Halden {third}"]
+
+
 async def test_spending_tactical_orders_asks_yes_or_no_and_explains(tmp_path: Path) -> None:
+    *_, second, third = walk("Halden", 3)
     code, text, prompts = await play(
-        tmp_path,
-        [
-            "auto",
-            "auto",
-            "move Halden K3",
-            "move Halden K4",  # 1 + 2 ACT: none left
-            "dash Halden L4",
-            "help",
-            "maybe",
-            "n",
-            "dash Halden L4",
-            "y",
-        ],
+        tmp_path, [*out_of_act(), "help", "maybe", "n", f"dash Halden {third}", "y"]
     )
     assert code == 0
     question = "Dash costs 1 and Halden has 0 ACT left: spend 1 Tactical Order to do it (your squad has 2). Spend them? [y/N]> "
@@ -189,7 +236,7 @@ async def test_spending_tactical_orders_asks_yes_or_no_and_explains(tmp_path: Pa
     assert "Type y (yes) or n (no; Enter says no too), or quit." in text
     assert "! Answer y (yes) or n (no); Enter says no." in text
     assert "Not done." in text
-    assert "Halden dashes K4 → L4" in text
+    assert f"Halden dashes {second} → {third} (1 movement)." in text.split("\n")
 
 
 async def test_a_draw_offer_is_answered_by_the_other_player_at_once(tmp_path: Path) -> None:
@@ -201,7 +248,10 @@ async def test_a_draw_offer_is_answered_by_the_other_player_at_once(tmp_path: Pa
 
 
 async def test_an_undo_is_agreed_by_the_other_player_at_once(tmp_path: Path) -> None:
-    code, text, prompts = await play(tmp_path, ["auto", "auto", "move Halden K3", "undo", "y"])
+    _, first = walk("Halden", 1)
+    code, text, prompts = await play(
+        tmp_path, ["auto", "auto", f"move Halden {first}", "undo", "y"]
+    )
     assert code == 0
     assert "Player 2, agree to take the action back? [y/N]> " in prompts
     assert "Player 2 agrees: the last action is taken back." in text
@@ -235,10 +285,7 @@ async def test_infiltrators_are_placed_at_their_own_prompt(tmp_path: Path) -> No
         pytest.param(["auto"], id="second-deployment"),
         pytest.param(["auto", "auto"], id="match"),
         pytest.param(["auto", "auto", "draw"], id="draw-question"),
-        pytest.param(
-            ["auto", "auto", "move Halden K3", "move Halden K4", "dash Halden L4"],
-            id="orders-question",
-        ),
+        pytest.param(out_of_act(), id="orders-question"),
     ],
 )
 @pytest.mark.parametrize(
@@ -253,13 +300,18 @@ async def test_ctrl_d_and_ctrl_c_leave_cleanly_at_every_prompt(
 ) -> None:
     ask, said = scripted(typed, then=leaving)
     assert await run_console(False, tmp_path, ask=ask, say=said.append, seed=3) == code
-    assert said[-1] == f"\n{words} The match was not saved (skirmbot console --db FILE keeps a match to go on with later)."
+    assert (
+        said[-1]
+        == f"\n{words} The match was not saved (skirmbot console --db FILE keeps a match to go on with later)."
+    )
 
 
 @pytest.mark.parametrize("typed", [["quit"], ["auto", "exit"], ["auto", "auto", "quit"]])
 async def test_quit_leaves_at_every_prompt(tmp_path: Path, typed: list[str]) -> None:
     code, text, _ = await play(tmp_path, typed)
-    assert code == 0 and text.endswith("Goodbye. The match was not saved (skirmbot console --db FILE keeps a match to go on with later).")
+    assert code == 0 and text.endswith(
+        "Goodbye. The match was not saved (skirmbot console --db FILE keeps a match to go on with later)."
+    )
 
 
 async def test_a_match_kept_in_a_database_goes_on_where_it_was_left(tmp_path: Path) -> None:
@@ -302,7 +354,10 @@ def test_the_command_line_console_answers_help_at_the_first_prompt(
     assert main(["console", "--out", str(tmp_path / "pictures"), "--seed", "3"]) == 0
     captured = capsys.readouterr()
     assert "Traceback" not in captured.err and captured.err == ""
-    assert "Player 1, deploy Iron Wardens (auto, help, or like 'Brann A2, Tamsin C2')> help\n" in captured.out
+    example = ", ".join(auto_deployment(0)[:2])
+    assert (
+        f"Player 1, deploy Iron Wardens (auto, help, or like '{example}')> help\n" in captured.out
+    )
     assert "Deploy Iron Wardens: put each of Halden" in captured.out
     assert "End of input: goodbye." in captured.out
 
@@ -335,10 +390,13 @@ NOW = 1_700_000_000
         ("Missed <t:1699999910:R>.", "Missed 2 minutes ago."),
         ("<t:1700259200:R>", "in 3 days"),
         ("`/match join` now", "/match join now"),
-        ("```json\n{\"a\": 1}\n```", '{"a": 1}'),
+        ('```json\n{"a": 1}\n```', '{"a": 1}'),
         ("`**not bold**`", "**not bold**"),
         ("||the secret|| is out", "the secret is out"),
-        ("*italic* and _also_ and __underlined__ and ~~struck~~", "italic and also and underlined and struck"),
+        (
+            "*italic* and _also_ and __underlined__ and ~~struck~~",
+            "italic and also and underlined and struck",
+        ),
         ("***both***", "both"),
         ("machine_gun and turret_MG stay", "machine_gun and turret_MG stay"),
         ("2 * 3 * 4 stays", "2 * 3 * 4 stays"),
@@ -346,9 +404,15 @@ NOW = 1_700_000_000
         ("\\*not italic\\*", "*not italic*"),
         ("<:skull:1234567> and <a:fire:42>", ":skull: and :fire:"),
         ("# Heading\n-# small\n> quoted", "Heading\nsmall\nquoted"),
-        ("[the rules](https://example.com/r) and <https://example.com>", "the rules (https://example.com/r) and https://example.com"),
+        (
+            "[the rules](https://example.com/r) and <https://example.com>",
+            "the rules (https://example.com/r) and https://example.com",
+        ),
         ("</match status:123>, <@&5>, <#6>", "/match status, @role, #channel"),
-        ("Initiative roll-off (lowest wins): 2, 5. [y/N] B1|C1 ⏰", "Initiative roll-off (lowest wins): 2, 5. [y/N] B1|C1 ⏰"),
+        (
+            "Initiative roll-off (lowest wins): 2, 5. [y/N] B1|C1 ⏰",
+            "Initiative roll-off (lowest wins): 2, 5. [y/N] B1|C1 ⏰",
+        ),
         ("<@2>: **Bob** <@1>", "Ana: Bob Player 1"),
     ],
 )

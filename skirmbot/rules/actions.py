@@ -28,15 +28,20 @@ def movement_budget(unit: UnitState, action: str) -> int:
     return base + (1 if unit.card.has("SWF") else 0)
 
 
-def routes(state: MatchState, unit: UnitState, action: str) -> dict[Square, Route]:
-    """Every square the unit can end a Move or Dash on, with the cheapest path (start included)."""
-    assert unit.square is not None
-    mover = Mover(
+def mover_of(unit: UnitState) -> Mover:
+    """The unit as movement sees it: its squad, and the special rules that change its moves."""
+    return Mover(
         str(unit.side),
         fly=unit.card.has("FLY"),
         ranger=unit.card.has("RGR"),
         nimble=unit.card.has("NMB"),
     )
+
+
+def routes(state: MatchState, unit: UnitState, action: str) -> dict[Square, Route]:
+    """Every square the unit can end a Move or Dash on, with the cheapest path (start included)."""
+    assert unit.square is not None
+    mover = mover_of(unit)
     return reachable(
         state.board, unit.square, movement_budget(unit, action), mover, state.occupancy()
     )
@@ -125,7 +130,9 @@ def check_door(state: MatchState, unit: UnitState, toward: Square | None) -> Squ
         if len(doors) == 1:
             return doors[0]
         if not doors:
-            raise IllegalCommand(f"There is no door on an edge of {here}, {possessive(unit.name)} square.")
+            raise IllegalCommand(
+                f"There is no door on an edge of {here}, {possessive(unit.name)} square."
+            )
         raise IllegalCommand(
             f"{here} has doors toward {', '.join(map(str, doors))}; say which one."
         )

@@ -28,7 +28,7 @@ from skirmbot.rules.dice import succeeds
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.maps import BARREL, MARKER
 from skirmbot.rules.maps import TURRET as TURRET_ITEM
-from skirmbot.rules.movement import Mover, Route, reachable, step_cost
+from skirmbot.rules.movement import Route, reachable, step_cost
 from skirmbot.rules.skills import Skill
 from skirmbot.rules.squares import Square
 from skirmbot.rules.state import DEPLOYMENT, ENDED, READY, Activation, MatchState, UnitState
@@ -190,7 +190,7 @@ def _single_steps(
     moves, found without a path search, for can_still_act to look at first."""
     assert unit.square is not None
     occupied = state.occupancy()
-    mover = _mover(unit)
+    mover = actions.mover_of(unit)
     for action, cls in ((DASH, commands.Dash), (MOVE, commands.Move)):
         orders = _payable(state, unit, activation, action_cost(unit, activation, action))
         if orders is None or environment.forbidden(state, action):
@@ -202,15 +202,6 @@ def _single_steps(
             cost = step_cost(state.board, unit.square, square, mover, occupied)
             if cost is not None and cost <= budget:
                 yield cls(unit.side, unit.id, str(square), orders)
-
-
-def _mover(unit: UnitState) -> Mover:
-    return Mover(
-        str(unit.side),
-        fly=unit.card.has("FLY"),
-        ranger=unit.card.has("RGR"),
-        nimble=unit.card.has("NMB"),
-    )
 
 
 def _leaps(
@@ -274,7 +265,9 @@ def skill_targets(state: MatchState, unit: UnitState, skill: Skill) -> list[str 
         ]
         return [None if u is unit else u.id for u in hurt]
     if skill.effect == "dash":
-        ends = reachable(state.board, unit.square, skill.amount, _mover(unit), state.occupancy())
+        ends = reachable(
+            state.board, unit.square, skill.amount, actions.mover_of(unit), state.occupancy()
+        )
         return [str(s) for s in ends if s != unit.square]
     weapon = unit.card.weapon(skill.weapon or "")
     if weapon is None or (weapon.has("LIM") and unit.lim_uses_left.get(weapon.name, 0) <= 0):

@@ -11,7 +11,7 @@ from skirmbot.rules import actions, combat
 from skirmbot.rules.adjacency import adjacent
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.events import Event
-from skirmbot.rules.movement import Mover, Route, reachable
+from skirmbot.rules.movement import Route, reachable
 from skirmbot.rules.skills import Skill
 from skirmbot.rules.state import MatchState, UnitState
 
@@ -77,12 +77,7 @@ def _dash_route(state: MatchState, unit: UnitState, skill: Skill, target: str | 
         raise IllegalCommand(f"{skill.name} moves {unit.name}: name the square to move to.")
     destination = state.board.parse_square(target)
     assert unit.square is not None
-    mover = Mover(
-        str(unit.side),
-        fly=unit.card.has("FLY"),
-        ranger=unit.card.has("RGR"),
-        nimble=unit.card.has("NMB"),
-    )
+    mover = actions.mover_of(unit)
     options = {
         s: r
         for s, r in reachable(
