@@ -50,7 +50,7 @@ from skirmbot.rules.cards import MELEE, RANGED
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.legal import attack_targets, usable_weapons
 from skirmbot.service.errors import ServiceError
-from skirmbot.service.replies import shown
+from skirmbot.words import shown
 
 from .common import fit
 

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from skirmbot.service import NeedsConfirmation, ServiceError
-from skirmbot.service.replies import shown
+from skirmbot.words import shown
 
 from .buttons import spend_view
 from .common import send

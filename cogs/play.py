@@ -23,7 +23,7 @@ from skirmbot.rules.legal import attack_targets, legal_commands, reachable_squar
 from skirmbot.rules.squares import Square
 from skirmbot.rules.state import MatchState, UnitState
 from skirmbot.service import ServiceError
-from skirmbot.service.replies import shown
+from skirmbot.words import shown
 
 from .common import (
     NAME_LENGTH,

@@ -1,4 +1,5 @@
-"""Small English helpers for messages: counts with the right noun, and possessives.
+"""Small English helpers for messages: counts with the right noun, possessives, and what a
+player typed as quoted back.
 
 Plain functions with no imports from the rest of skirmbot, so every layer can use them: the
 rules' event texts, the service's replies, the cogs.
@@ -25,3 +26,14 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
 def possessive(name: str) -> str:
     """`Ada's`, but `Iron Wardens'` (a name ending in s takes the apostrophe alone)."""
     return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
+
+
+SHOWN = 40  # characters of a player's input quoted back in a message
+
+
+def shown(text: str, limit: int = SHOWN) -> str:
+    """What a player typed, as quoted back in a message: on one line and at most `limit`
+    characters, cut with "…" (a 4,000-character option must not make the answer too long for
+    Discord, nor fill the screen)."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"

@@ -62,7 +62,7 @@ def test_the_limits_fit_every_name_a_squad_file_may_use() -> None:
 
 
 def test_shown_quotes_at_most_40_characters_on_one_line() -> None:
-    from skirmbot.service.replies import shown
+    from skirmbot.words import shown
 
     assert shown("Halden C2") == "Halden C2"
     assert shown("a\nb\tc") == "a b c"

@@ -167,6 +167,11 @@ def test_first_turn_starts_when_both_squads_have_deployed() -> None:
     refused(match, Move(0, "Remus", "C2"), "both squads must deploy")
     refused(match, Deploy(0, {"Remus": "C5"}), "must deploy in your zone")
     refused(match, Deploy(0, {"Remus": "C13"}), "C13 is off the map")
+    # A deployment names the squad's own units: a wrong name lists them (not the enemy's), and
+    # a very long one is quoted short.
+    refused(match, Deploy(0, {"Remis": "C1"}), "There is no unit called 'Remis'. Red's units: Remus.")
+    refused(match, Deploy(0, {"R" * 500: "C1"}), f"There is no unit called '{'R' * 39}…'. Red's")
+    refused(match, Deploy(0, {"Vex": "C1"}), "Vex is not in your squad")
     assert match.apply(Deploy(0, {"Remus": "C1"}))[0].kind == "deployed"
     events = match.apply(Deploy(1, {"Vex": "C12"}))
     assert kinds(events) == [

@@ -326,7 +326,7 @@ class Match:
         allowed = set(infiltration_squares(state, command.side))
         chosen: dict[str, Square] = {}
         for name, text in command.placements.items():
-            unit = state.unit(name)
+            unit = state.unit(name, command.side)
             if unit.id not in mine:
                 raise IllegalCommand(
                     f"{unit.name} is not one of your infiltrators waiting to be placed."
@@ -364,7 +364,7 @@ class Match:
         mine = state.units_of(side)
         chosen: dict[str, Square] = {}
         for name, text in placements.items():
-            unit = state.unit(name)
+            unit = state.unit(name, side)
             if unit.side != side:
                 raise IllegalCommand(f"{unit.name} is not in your squad.")
             square = self._square(text)

@@ -15,6 +15,7 @@ from skirmbot.rules.maps import TURRET, BattleMap
 from skirmbot.rules.missions import EventEntry, Mission
 from skirmbot.rules.squads import Squad
 from skirmbot.rules.squares import Square
+from skirmbot.words import possessive, shown
 
 READY = "ready"
 ACTIVATED = "activated"
@@ -231,15 +232,19 @@ class MatchState:
     beacons: dict[int, int] = field(default_factory=dict)
 
     # --- look-ups --------------------------------------------------------------------------
-    def unit(self, name: str) -> UnitState:
-        """The unit called `name` (case does not matter); the error lists the names."""
+    def unit(self, name: str, side: int | None = None) -> UnitState:
+        """The unit called `name` (case does not matter); the error lists the names, those of
+        `side`'s squad when the command is for one squad's units (a deployment)."""
         found = self.units.get(name) or next(
             (unit for key, unit in self.units.items() if key.casefold() == name.strip().casefold()),
             None,
         )
         if found is None:
-            names = ", ".join(self.units)
-            raise IllegalCommand(f"There is no unit called '{name}'. Units: {names}.")
+            named = self.units if side is None else [u.id for u in self.units_of(side)]
+            listed = "Units" if side is None else possessive(self.squads[side].name) + " units"
+            raise IllegalCommand(
+                f"There is no unit called '{shown(name)}'. {listed}: {', '.join(named)}."
+            )
         return found
 
     def units_of(self, side: int) -> list[UnitState]:

@@ -39,12 +39,11 @@ from skirmbot.service.replies import (
     clip,
     describe,
     end_heading,
-    shown,
     the_end,
 )
 from skirmbot.store import Deadline, MatchRow, Store, VersionConflict
 from skirmbot.timers.clock import Clock, TimeControls, discord_time
-from skirmbot.words import possessive
+from skirmbot.words import possessive, shown
 
 AUTOMATIC = 0  # the automatic player's "user id" in a match's players
 AUTOMATIC_NAME = "Automatic player"

@@ -60,17 +60,6 @@ def describe(events: list[Event]) -> str:
     return "\n".join(event.text for event in events if event.kind not in QUIET_EVENTS)
 
 
-SHOWN = 40  # characters of a player's input quoted back in a message
-
-
-def shown(text: str, limit: int = SHOWN) -> str:
-    """What a player typed, as quoted back in a message: on one line and at most `limit`
-    characters, cut with "…" (a 4,000-character option must not make the answer too long for
-    Discord, nor fill the screen)."""
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
-
-
 def clip(text: str, limit: int = MESSAGE_LIMIT, more: str = "/match log") -> str:
     """Discord messages hold 2000 characters: keep the end (the latest events) when too long,
     saying where the earlier lines are (`more`)."""
