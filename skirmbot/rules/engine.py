@@ -123,6 +123,7 @@ class Match:
         self.dice = dice
         self.commands: list[commands.Command] = []
         self.log: list[Event] = []
+        self._last_events: list[Event] = []  # what the last accepted command did
         self._handlers: dict[type[commands.Command], Callable[[Any], list[Event]]] = {
             commands.Deploy: self._deploy,
             commands.Infiltrate: self._infiltrate,
@@ -156,6 +157,7 @@ class Match:
         events = self._handlers[type(command)](command)
         self.commands.append(command)
         self.log.extend(events)
+        self._last_events = events
         return events
 
     # --- checks shared by the handlers ----------------------------------------------------
@@ -423,6 +425,9 @@ class Match:
         return self._begin(unit, activation, True) + self._after_action()
 
     def _end(self, command: commands.EndActivation) -> list[Event]:
+        already = self._ended_by_itself(command)
+        if already is not None:
+            return [already]
         self._your_turn(command.side)
         self._no_pending_roll()
         activation = self.state.activation
@@ -439,6 +444,28 @@ class Match:
         if command.unit is not None and self.state.unit(command.unit) is not unit:
             raise IllegalCommand(f"{unit.name} is activating, not {command.unit}.")
         return self._finish_activation(unit, command.reason)
+
+    def _ended_by_itself(self, command: commands.EndActivation) -> Event | None:
+        """An End for the unit whose activation the last command ended by itself is accepted
+        and changes nothing (docs/rulings.md, An activation): the player sent it before seeing
+        the activation end, and records from before activations ended when nothing legal was
+        left end such activations themselves."""
+        if command.unit is None:
+            return None
+        for event in self._last_events:
+            if (
+                event.kind == "activation_ended"
+                and event.data.get("side") == command.side
+                and str(event.data.get("unit")).casefold() == command.unit.strip().casefold()
+            ):
+                name = self.state.units[event.data["unit"]].name
+                return Event(
+                    "activation_already_ended",
+                    f"{possessive(name)} activation had already ended "
+                    f"({event.data.get('reason')}).",
+                    {"unit": event.data["unit"], "side": command.side},
+                )
+        return None
 
     def _delay(self, command: commands.Delay) -> list[Event]:
         self._your_turn(command.side)
