@@ -7,14 +7,16 @@ replayed them to. A match is its record: a stored match from before an upgrade m
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from builders import of
 
 from skirmbot.demo import play_out
 from skirmbot.rules.commands import EndActivation
-from skirmbot.rules.record import MatchRecord, replay
+from skirmbot.rules.engine import Match
+from skirmbot.rules.errors import IllegalCommand
+from skirmbot.rules.record import MatchRecord, ReplayError, replay
 from skirmbot.rules.state import ENDED
 
 RECORDS = Path(__file__).parent / "data" / "records"
@@ -43,20 +45,39 @@ def test_an_old_match_stopped_halfway_goes_on_to_its_end(path: Path) -> None:
     assert match.state.phase == ENDED
 
 
-def test_ending_an_activation_that_ended_by_itself_changes_nothing() -> None:
-    """Rulings, An activation: the old version needed an End where an activation now ends by
-    itself (nothing legal left); such an End, or a player's late /end, is accepted and changes
-    nothing."""
+def late_end(record: MatchRecord) -> tuple[Match, EndActivation]:
+    """The old match just before the first command that today's rules refuse (read as a
+    version-2 record), and that command: an `end` for an activation that had already ended."""
+    with pytest.raises(ReplayError) as refused:
+        replay(replace(record, version=2))
+    position = refused.value.position - 1  # 0-based
+    data = record.commands[position]
+    assert data["type"] == "end", data
+    return replay(record, upto=position), EndActivation(data["side"], data["unit"])
+
+
+def test_a_version_1_end_for_an_activation_that_ended_by_itself_changes_nothing() -> None:
+    """Rulings, Activations: version 1 ended with an `end` activations that now end by
+    themselves; replaying it, that `end` is accepted and changes nothing."""
     record = MatchRecord.loads(OLD[0].read_text(encoding="utf-8"))
-    for position, data in enumerate(record.commands):
-        before = replay(record, upto=position)
-        ended = of(before._last_events, "activation_ended")
-        if data["type"] == "end" and ended and ended[-1]["unit"] == data["unit"]:
-            break
-    else:
-        pytest.fail("the old record has no End after an activation that ended by itself")
-    state = json.dumps(before.state.to_json(), sort_keys=True)
-    events = before.apply(EndActivation(data["side"], data["unit"]))
+    assert record.version == 1
+    match, end = late_end(record)
+    state = json.dumps(match.state.to_json(), sort_keys=True)
+    events = match.apply(end)
     assert [e.kind for e in events] == ["activation_already_ended"]
     assert "activation had already ended" in events[0].text
-    assert json.dumps(before.state.to_json(), sort_keys=True) == state
+    assert json.dumps(match.state.to_json(), sort_keys=True) == state
+
+
+def test_in_a_version_2_record_that_end_is_refused_and_the_version_is_kept() -> None:
+    """New records are version 2: there, as in play, an `end` for an activation that is over is
+    refused and changes nothing; a version-1 record keeps its version when written again."""
+    old = MatchRecord.loads(OLD[0].read_text(encoding="utf-8"))
+    assert MatchRecord.loads(old.dumps()).version == 1
+    assert MatchRecord(content={}, dice={}).to_json()["version"] == 2  # what is written today
+    match, end = late_end(old)
+    match.late_end_is_no_op = False  # as in a version-2 record
+    state = json.dumps(match.state.to_json(), sort_keys=True)
+    with pytest.raises(IllegalCommand):
+        match.apply(end)
+    assert json.dumps(match.state.to_json(), sort_keys=True) == state

@@ -124,6 +124,9 @@ class Match:
         self.commands: list[commands.Command] = []
         self.log: list[Event] = []
         self._last_events: list[Event] = []  # what the last accepted command did
+        # A version-1 record's `end` for an activation that had already ended by itself is a
+        # no-op (skirmbot.rules.record.READABLE_VERSIONS); in play it is refused as any End.
+        self.late_end_is_no_op = False
         self._handlers: dict[type[commands.Command], Callable[[Any], list[Event]]] = {
             commands.Deploy: self._deploy,
             commands.Infiltrate: self._infiltrate,
@@ -425,7 +428,7 @@ class Match:
         return self._begin(unit, activation, True) + self._after_action()
 
     def _end(self, command: commands.EndActivation) -> list[Event]:
-        already = self._ended_by_itself(command)
+        already = self._ended_by_itself(command) if self.late_end_is_no_op else None
         if already is not None:
             return [already]
         self._your_turn(command.side)
@@ -446,10 +449,9 @@ class Match:
         return self._finish_activation(unit, command.reason)
 
     def _ended_by_itself(self, command: commands.EndActivation) -> Event | None:
-        """An End for the unit whose activation the last command ended by itself is accepted
-        and changes nothing (docs/rulings.md, An activation): the player sent it before seeing
-        the activation end, and records from before activations ended when nothing legal was
-        left end such activations themselves."""
+        """In a version-1 record, an End for the unit whose activation the last command ended
+        by itself: that version ended such activations with an End (docs/rulings.md,
+        Activations)."""
         if command.unit is None:
             return None
         for event in self._last_events:

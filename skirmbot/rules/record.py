@@ -16,7 +16,11 @@ from skirmbot.rules.errors import RulesError
 from skirmbot.rules.ruleset import DEFAULT_RULESET, ruleset
 
 RECORD_FORMAT = "skirmbot-record"
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+# Version 1 (the first release) was written when an activation ended by itself only at 0 ACT and
+# 0 TO: its records end with an `end` some activations that now end by themselves, and replay
+# with such an `end` taken as a no-op (docs/rulings.md, Activations).
+READABLE_VERSIONS = (1, 2)
 SKIRM = DEFAULT_RULESET
 
 
@@ -39,11 +43,12 @@ class MatchRecord:
     commands: list[dict[str, Any]] = field(default_factory=list)
     players: list[str] = field(default_factory=lambda: ["Player 1", "Player 2"])
     ruleset: str = SKIRM
+    version: int = RECORD_VERSION  # kept as read: a match goes on under its record's version
 
     def to_json(self) -> dict[str, Any]:
         return {
             "format": RECORD_FORMAT,
-            "version": RECORD_VERSION,
+            "version": self.version,
             "ruleset": self.ruleset,
             "players": list(self.players),
             "content": self.content,
@@ -61,9 +66,11 @@ class MatchRecord:
             raise RulesError(
                 f'This is not a skirmbot match record (it needs "format": "{RECORD_FORMAT}").'
             )
-        if data.get("version") != RECORD_VERSION:
+        version = data.get("version")
+        if version not in READABLE_VERSIONS or isinstance(version, bool):
+            readable = " and ".join(str(v) for v in READABLE_VERSIONS)
             raise RulesError(
-                f"Record version {data.get('version')!r} is not supported; this skirmbot reads version {RECORD_VERSION}."
+                f"Record version {version!r} is not supported; this skirmbot reads versions {readable}."
             )
         if data.get("ruleset", SKIRM) != SKIRM:
             raise RulesError(
@@ -83,7 +90,9 @@ class MatchRecord:
             or not all(isinstance(name, str) for name in players)
         ):
             raise RulesError("A record's 'players' must list the two players' names.")
-        return cls(content, dice, list(commands), list(players), data.get("ruleset", SKIRM))
+        return cls(
+            content, dice, list(commands), list(players), data.get("ruleset", SKIRM), int(version)
+        )
 
     @classmethod
     def loads(cls, text: str) -> MatchRecord:
@@ -96,9 +105,11 @@ class MatchRecord:
 def start_match(record: MatchRecord, dice: Dice | None = None) -> Match:
     """A match at its start, built from the record's content and dice by its ruleset."""
     rules = ruleset(record.ruleset)
-    return rules.new_match(
+    match = rules.new_match(
         record.content, dice if dice is not None else dice_from_json(record.dice)
     )
+    match.late_end_is_no_op = record.version == 1
+    return match
 
 
 def replay(record: MatchRecord, upto: int | None = None) -> Match:
