@@ -5,7 +5,7 @@ Every button is a `DynamicItem`: all it needs is in its custom_id, so a button o
 posted before a restart still works (discord.py matches the id against the template, no view
 has to be kept in memory). Ids look like `skirm:end:<match>:<at>`, `skirm:reroll:<match>:<die>:<at>`,
 `skirm:draw:<match>`, `skirm:undo:<match>:<at>`, `skirm:spend:<match>:<at>:<command>`; `<at>`
-is how far the match was when the button was posted (`common.position`: the commands accepted,
+is how far the match was when the button was posted (`service.moment`: the commands accepted,
 an undo moving it on too), so a button from before the match moved on says it expired instead
 of acting on a different situation (an undo button from before undo buttons carried `<at>`,
 `skirm:undo:<match>`, still works).
@@ -13,18 +13,14 @@ of acting on a different situation (an undo button from before undo buttons carr
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections.abc import Coroutine
-from dataclasses import fields
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord.ext import commands
 
-from skirmbot.rules import commands as rules
-from skirmbot.rules.errors import RulesError
 from skirmbot.service import (
     MatchService,
     Member,
@@ -32,10 +28,11 @@ from skirmbot.service import (
     NotAllowed,
     Reply,
     ServiceError,
+    actions,
+    moment,
 )
-from skirmbot.store.database import match_setting_key
 
-from .common import answer, bot_of, channel_of, player, position, service_of
+from .common import answer, channel_of, player, service_of
 
 if TYPE_CHECKING:
     from skirmbot.bot import SkirmBot
@@ -119,7 +116,7 @@ class MatchButton(
             players = " and ".join(name for name in row.names if name) or "its players"
             raise NotAllowed(f"These buttons are for {players}, who play this match.")
         arg, at = self._parts()
-        if at is not None and at != position(row):
+        if at is not None and at != moment(row):
             raise ServiceError(MOVED_ON)
         work = await self._work(interaction, service, channel, member, arg)
         await answer(interaction, work)
@@ -147,11 +144,11 @@ class MatchButton(
     ) -> Coroutine[Any, Any, Reply]:
         action = self.action
         if action == "end":
-            return service.act(channel, member, rules.EndActivation(0))
+            return service.act(channel, member, actions.EndActivation(0))
         if action == "accept":
-            return service.act(channel, member, rules.Accept(0))
+            return service.act(channel, member, actions.Accept(0))
         if action == "reroll" and arg is not None and arg.isdigit():
-            return service.act(channel, member, rules.Reroll(0, int(arg)))
+            return service.act(channel, member, actions.Reroll(0, int(arg)))
         if action == "draw":  # accepts only: an offer that lapsed is not offered back
             return service.accept_draw(channel, member, offer_if_none=False)
         if action == "undo":
@@ -205,62 +202,33 @@ async def spend_view(
     except ServiceError:
         return None
     orders = getattr(error.retry, "orders", 0)
-    payload = encode_command(error.retry)
-    rest = f"{position(row)}:{payload}"
+    payload = actions.encode(error.retry)
+    rest = f"{moment(row)}:{payload}"
     if len(f"skirm:spend:{row.id}:{rest}") > CUSTOM_ID_LIMIT:
-        # A long unit or weapon name: keep the command in the store, keyed by match and player.
-        await _save_spend(interaction, row.id, payload)
-        rest = f"{position(row)}:{SAVED}"
+        # A long unit or weapon name: the service keeps the action, for this match and player
+        # (it survives a restart like the button does).
+        await service_of(interaction).keep_action(
+            _guild(interaction), row.id, interaction.user.id, payload
+        )
+        rest = f"{moment(row)}:{SAVED}"
     return discord.ui.View(timeout=None).add_item(button("spend", row.id, rest, orders))
-
-
-def encode_command(command: rules.Command) -> str:
-    """A command as a compact JSON list, its fields in order and `side` left out (the service
-    sets it): `["move","Vex","C12",1]`."""
-    names = [field.name for field in fields(command) if field.name != "side"]
-    return json.dumps(
-        [command.type, *(getattr(command, name) for name in names)], separators=(",", ":")
-    )
-
-
-def decode_command(payload: str) -> rules.Command:
-    data = json.loads(payload)
-    if not isinstance(data, list) or not data or data[0] not in rules.COMMAND_TYPES:
-        raise ValueError(f"not a command: {payload!r}")
-    cls = rules.COMMAND_TYPES[data[0]]
-    names = [field.name for field in fields(cls) if field.name != "side"]
-    return rules.command_from_json(
-        {"type": data[0], "side": 0, **dict(zip(names, data[1:], strict=False))}
-    )
 
 
 async def _spend_command(
     interaction: discord.Interaction[Any], match_id: int, payload: str
-) -> rules.Command:
+) -> actions.Command:
     if payload == SAVED:
-        saved = await bot_of(interaction).store.get_setting(
-            _guild(interaction), _saved_key(interaction, match_id)
+        saved = await service_of(interaction).kept_action(
+            _guild(interaction), match_id, interaction.user.id
         )
         if saved is None:
             raise ServiceError(MOVED_ON)
         payload = saved
     try:
-        return decode_command(payload)
-    except (ValueError, TypeError, RulesError) as error:
+        return actions.decode(payload)
+    except ValueError as error:
         log.warning("Unreadable spend button %r: %s", payload, error)
         raise ServiceError(MOVED_ON) from error
-
-
-async def _save_spend(interaction: discord.Interaction[Any], match_id: int, payload: str) -> None:
-    """Spend commands too long for a custom_id wait in the guild's settings (they survive a
-    restart like the button does), one per match and player: the button is theirs only."""
-    key = _saved_key(interaction, match_id)
-    await bot_of(interaction).store.set_setting(_guild(interaction), key, payload)
-
-
-def _saved_key(interaction: discord.Interaction[Any], match_id: int) -> str:
-    """`spend:<match>:<user>`: a match setting, deleted when the match ends (the store)."""
-    return match_setting_key("spend", match_id, interaction.user.id)
 
 
 def _guild(interaction: discord.Interaction[Any]) -> int:
@@ -270,7 +238,7 @@ def _guild(interaction: discord.Interaction[Any]) -> int:
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(MatchButton)
     # Saved "Spend N TO" commands go when their match ends; sweep those left from before.
-    swept = await cast("SkirmBot", bot).store.sweep_match_settings()
+    swept = await cast("SkirmBot", bot).service.sweep_kept_actions()
     if swept:
         log.info("Deleted %d saved button commands of matches that are over", swept)
 

@@ -14,16 +14,14 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
 
-from skirmbot.service import MatchService, Member, Reply, ServiceError
+from skirmbot.service import MatchService, Member, Reply, ServiceError, moment
 
 if TYPE_CHECKING:
     from skirmbot.bot import SkirmBot
-    from skirmbot.store import MatchRow
 
 T = TypeVar("T")
 log = logging.getLogger("skirmbot.discord")
 
-MODERATOR_ROLE = "moderator_role"  # guild setting: the id of the role whose members moderate
 # Discord drops an interaction not answered within 3 s of its creation; rendering is usually
 # far quicker, so we answer directly and only show "thinking..." when the service is slow.
 DEFER_AFTER = 1.5
@@ -52,7 +50,7 @@ async def is_moderator(interaction: discord.Interaction[Any]) -> bool:
         return False
     if interaction.permissions.manage_guild:
         return True
-    role_id = await bot_of(interaction).store.get_setting(interaction.guild_id, MODERATOR_ROLE)
+    role_id = await service_of(interaction).moderator_role(interaction.guild_id)
     roles = getattr(interaction.user, "roles", [])
     return role_id is not None and any(str(role.id) == role_id for role in roles)
 
@@ -70,7 +68,7 @@ def asker(interaction: discord.Interaction[Any]) -> Member:
 
 # --- free-text options -----------------------------------------------------------------------
 # The longest text each kind of option takes. Names in squad files have at most 32 visible
-# characters, 64 in all (skirmbot.rules.cards.check_name); targets may be items (`barrel@E5`).
+# characters, 64 in all (the squad file checks); targets may be items (`barrel@E5`).
 NAME_LENGTH = 64
 TARGET_LENGTH = 80
 SQUARE_LENGTH = 16  # "C12", or an autocomplete label such as "C12 (3)"
@@ -254,8 +252,8 @@ async def post(interaction: discord.Interaction[Any], replies: Sequence[Reply]) 
 
 async def _match_label(interaction: discord.Interaction[Any]) -> str:
     """The match for the log, as `Match #12` (the channel's match or its last one)."""
-    row = await bot_of(interaction).store.last_match(interaction.channel_id or 0)
-    return f"Match #{row.id}" if row is not None else f"Channel {interaction.channel_id}"
+    match_id = await service_of(interaction).last_match_id(interaction.channel_id or 0)
+    return f"Match #{match_id}" if match_id is not None else f"Channel {interaction.channel_id}"
 
 
 UNKNOWN_CHANNEL = 10003  # Discord's code for a channel or thread that does not exist (404)
@@ -295,13 +293,4 @@ async def _anchor(interaction: discord.Interaction[Any]) -> tuple[int, int] | No
         row, _ = await service_of(interaction).view(channel_of(interaction))
     except ServiceError:
         return None
-    return row.id, position(row)
-
-
-def position(row: MatchRow) -> int:
-    """How far the match is: the accepted commands in its record, standing orders left out
-    (a player may set those at any time; that must not expire the other player's buttons),
-    plus twice the commands taken back by undo, so the count only ever grows: a button from
-    before an undo never matches a later moment of the same length."""
-    done = sum(1 for c in row.record.get("commands", []) if c.get("type") != "standing_orders")
-    return done + 2 * int(row.setup.get("taken_back", 0))
+    return row.id, moment(row)

@@ -145,7 +145,7 @@ async def _direct_message(
             reply.ping,
             channel_id,
         )
-        await bot.store.note_dms_closed(reply.ping)
+        await bot.service.note_dms_closed(reply.ping)
         return None
     except discord.HTTPException as error:
         log.warning("Match #%s: could not DM player %s: %s", match_id, reply.ping, error)

@@ -12,19 +12,15 @@ from discord.ext import commands
 
 from skirmbot import content
 from skirmbot.rules.errors import RulesError
-from skirmbot.service import Member, NotAllowed, ServiceError
-from skirmbot.service.campaigns import CampaignService
-from skirmbot.store import MatchRow
+from skirmbot.service import MatchRow, Member, NotAllowed, ServiceError
 from skirmbot.timers.clock import HOUR, ON_MISS, ControlsError, TimeControls
 
 from .buttons import concede_view
 from .common import (
-    MODERATOR_ROLE,
     NAME_LENGTH,
     Text,
     answer,
     asker,
-    bot_of,
     channel_of,
     in_time,
     player,
@@ -54,7 +50,7 @@ async def squad_choices(
 ) -> list[app_commands.Choice[str]]:
     """The shipped squads, then the asker's stored ones (my:NAME)."""
     options = [(c.value, c.name) for c in shipped("squads")]
-    stored = await CampaignService(service_of(interaction).store).squad_names(interaction.user.id)
+    stored = await service_of(interaction).campaigns.squad_names(interaction.user.id)
     options += [(name, name) for name in stored]
     typed = current.strip().casefold()
     return [
@@ -350,9 +346,7 @@ class Matches(
         self, interaction: discord.Interaction[Any], role: discord.Role | None = None
     ) -> None:
         guild = interaction.guild_id or 0
-        await bot_of(interaction).store.set_setting(
-            guild, MODERATOR_ROLE, str(role.id) if role else None
-        )
+        await service_of(interaction).set_moderator_role(guild, role.id if role else None)
         text = (
             f"Members with {role.mention} may now abort matches."
             if role

@@ -16,7 +16,7 @@ from .matches import read_squad_file
 
 
 def campaigns(interaction: discord.Interaction[Any]) -> CampaignService:
-    return CampaignService(service_of(interaction).store)
+    return service_of(interaction).campaigns
 
 
 @app_commands.guild_only()

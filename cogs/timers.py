@@ -92,9 +92,8 @@ class Timers(
     @app_commands.describe(by_dm="True: remind me by direct message; False: in the match's channel")
     async def reminders(self, interaction: discord.Interaction[Any], by_dm: bool) -> None:
         member = await player(interaction)
-        store = service_of(interaction).store
-        await store.remember_player(member.id, member.name)
-        await store.set_dm_reminders(member.id, by_dm)  # and forgets that DMs were closed
+        # (and forgets that their direct messages were closed)
+        await service_of(interaction).set_dm_reminders(member, by_dm)
         where = (
             "by direct message (if Discord refuses one, in the match's channel again)"
             if by_dm

@@ -1,16 +1,19 @@
 """Discord-free use cases: everything a player can do, callable from the cogs and the console."""
 
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
-from skirmbot.service.matches import AUTOMATIC, MatchService, Member, NeedsConfirmation
+from skirmbot.service.matches import AUTOMATIC, MatchService, Member, NeedsConfirmation, moment
 from skirmbot.service.replies import Reply
+from skirmbot.store import MatchRow  # the match as the service hands it to the cogs
 
 __all__ = [
     "AUTOMATIC",
     "Busy",
+    "MatchRow",
     "MatchService",
     "Member",
     "NeedsConfirmation",
     "NotAllowed",
     "Reply",
     "ServiceError",
+    "moment",
 ]

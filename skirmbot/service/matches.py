@@ -42,6 +42,7 @@ from skirmbot.service.replies import (
     the_end,
 )
 from skirmbot.store import Deadline, MatchRow, Store, VersionConflict
+from skirmbot.store.database import match_setting_key
 from skirmbot.timers.clock import Clock, TimeControls, discord_time
 from skirmbot.words import possessive, shown
 
@@ -57,6 +58,7 @@ SETUP, DEPLOYING, PLAYING, ENDED_STATUS, ABORTED = (
 DEPLOY, INFILTRATE = "deploy", "infiltrate"  # the two stages of a deployment
 HIDDEN = {DEPLOY: "hidden_deployments", INFILTRATE: "hidden_infiltrations"}
 LIVE_CACHE = 64  # live matches kept in memory; others are replayed from their record on demand
+MODERATOR_ROLE = "moderator_role"  # guild setting: the id of the role whose members moderate
 DRAW_OFFER_HOURS = 24  # a draw offer lapses after this, or at its player's next activation
 DRAW_LAPSED = (
     "The draw offer has lapsed: an offer lasts until its player's next activation, "
@@ -424,7 +426,7 @@ class MatchService:
     async def _undo_to(self, row: MatchRow, keep: int, text: str) -> Reply:
         removed = row.record["commands"][keep:]
         row.record["commands"] = row.record["commands"][:keep]
-        # Counted for the buttons' moment (skirmbot.cogs.common.position): standing orders aside.
+        # Counted for the buttons' moment (`moment`): standing orders aside.
         row.setup["taken_back"] = int(row.setup.get("taken_back", 0)) + sum(
             1 for command in removed if command.get("type") != "standing_orders"
         )
@@ -541,6 +543,50 @@ class MatchService:
 
     def side_of(self, row: MatchRow, member: Member) -> int | None:
         return row.players.index(member.id) if member.id in row.players else None
+
+    # --- the server's and the players' settings ----------------------------------------------
+    @property
+    def campaigns(self) -> CampaignService:
+        """Stored squads, their XP and medals, on the same store."""
+        return CampaignService(self.store)
+
+    async def moderator_role(self, guild_id: int) -> str | None:
+        """The id of the role the server named for its moderators (/match modrole), if any."""
+        return await self.store.get_setting(guild_id, MODERATOR_ROLE)
+
+    async def set_moderator_role(self, guild_id: int, role_id: int | None) -> None:
+        """Name the server's moderators' role; None clears it."""
+        await self.store.set_setting(guild_id, MODERATOR_ROLE, str(role_id) if role_id else None)
+
+    async def set_dm_reminders(self, member: Member, on: bool) -> None:
+        """Remind the member by direct message (on) or in the match's channel; choosing again
+        forgets that their direct messages were closed."""
+        await self.store.remember_player(member.id, member.name)
+        await self.store.set_dm_reminders(member.id, on)
+
+    async def note_dms_closed(self, user_id: int) -> None:
+        """Discord refused a direct message to the player: their reminders go to the channel."""
+        await self.store.note_dms_closed(user_id)
+
+    async def last_match_id(self, channel_id: int) -> int | None:
+        """The channel's match, or its last one (for the log)."""
+        row = await self.store.last_match(channel_id)
+        return row.id if row is not None else None
+
+    # --- actions kept for a button ----------------------------------------------------------
+    async def keep_action(self, guild_id: int, match_id: int, user_id: int, payload: str) -> None:
+        """Keep an action (`actions.encode`) too long for a button's custom_id, one per match
+        and player, until the match ends (then the store deletes it)."""
+        await self.store.set_setting(guild_id, _kept_key(match_id, user_id), payload)
+
+    async def kept_action(self, guild_id: int, match_id: int, user_id: int) -> str | None:
+        """The action `keep_action` kept for the player in that match, if any."""
+        return await self.store.get_setting(guild_id, _kept_key(match_id, user_id))
+
+    async def sweep_kept_actions(self) -> int:
+        """Delete the kept actions of matches that are over (left from before matches cleaned
+        up after themselves, or from a crash); how many went."""
+        return await self.store.sweep_match_settings()
 
     # --- the automatic player -------------------------------------------------------------
     async def _automatic_deployment(self, row: MatchRow) -> list[Reply]:
@@ -885,6 +931,20 @@ def _undo_point(match: Match, row: MatchRow, side: int) -> int:
             raise ServiceError("Nothing to take back yet in this activation.")
         return index
     raise ServiceError("Nothing to take back yet in this activation.")
+
+
+def moment(row: MatchRow) -> int:
+    """How far the match is, for a button to tell it is stale: the accepted commands in its
+    record, standing orders left out (a player may set those at any time; that must not expire
+    the other player's buttons), plus twice the commands taken back by undo, so the count only
+    ever grows: a button from before an undo never matches a later moment of the same length."""
+    done = sum(1 for c in row.record.get("commands", []) if c.get("type") != "standing_orders")
+    return done + 2 * int(row.setup.get("taken_back", 0))
+
+
+def _kept_key(match_id: int, user_id: int) -> str:
+    """`spend:<match>:<user>`: a match setting (the store deletes it when the match ends)."""
+    return match_setting_key("spend", match_id, user_id)
 
 
 def _no_dice_rolled_since(row: MatchRow, keep: int) -> None:
