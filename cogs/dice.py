@@ -35,9 +35,7 @@ from skirmbot.dice.odds import (
     Attack,
     attack_odds,
     format_attack_odds,
-    format_target_odds,
     parse_rules,
-    target_odds,
 )
 from skirmbot.dice.rolloff import (
     MAX_LEADER_DICE,
@@ -46,11 +44,7 @@ from skirmbot.dice.rolloff import (
     roll_off,
     roll_tactical_orders,
 )
-from skirmbot.rules.cards import MELEE, RANGED
-from skirmbot.rules.errors import RulesError
-from skirmbot.rules.legal import attack_targets, usable_weapons
 from skirmbot.service.errors import ServiceError
-from skirmbot.words import shown
 
 from .common import fit
 
@@ -238,21 +232,9 @@ class DiceCog(commands.Cog, name="Dice"):
             await _refuse(interaction, NEEDS_GAME_BOT)
             return
         try:
-            _, match = await service.view(interaction.channel_id or 0)
-            if match is None:
-                raise ServiceError("The match has not started yet: units are still deploying.")
-            state = match.state
-            found = state.unit(name)
-            if not found.on_map:
-                raise ServiceError(f"{found.name} is not on the map.")
-            listed = target_odds(state, found, target, orders)
-            if target is not None and not listed:
-                raise ServiceError(
-                    f"{found.name} cannot attack '{shown(target)}' now; leave target empty to "
-                    "list what it can attack."
-                )
-            text = format_target_odds(found, listed, detail=detail)
-        except (ServiceError, RulesError) as error:
+            situation = await service.situation(interaction.channel_id or 0)
+            text = situation.odds(name, target, orders, detail)
+        except ServiceError as error:
             await _refuse(interaction, str(error))
             return
         await interaction.response.send_message(fit(text), ephemeral=True, allowed_mentions=QUIET)
@@ -265,12 +247,10 @@ class DiceCog(commands.Cog, name="Dice"):
         if service is None:
             return []
         try:
-            _, match = await service.view(interaction.channel_id or 0)
+            situation = await service.situation(interaction.channel_id or 0)
         except ServiceError:
             return []
-        if match is None:
-            return []
-        names = [u.name for u in match.state.on_map() if current.casefold() in u.name.casefold()]
+        names = [n for n in situation.units_on_map() if current.casefold() in n.casefold()]
         return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
     @odds.autocomplete("target")
@@ -283,21 +263,13 @@ class DiceCog(commands.Cog, name="Dice"):
         if service is None or not name:
             return []
         try:
-            _, match = await service.view(interaction.channel_id or 0)
-            if match is None:
-                return []
-            attacker = match.state.unit(str(name))
-            options = {
-                option.target: option.label
-                for kind in (RANGED, MELEE)
-                for weapon in usable_weapons(attacker, kind)
-                for option in attack_targets(match.state, attacker, kind, weapon)
-            }
-        except (ServiceError, RulesError):
+            situation = await service.situation(interaction.channel_id or 0)
+        except ServiceError:
             return []
+        options = situation.any_targets(str(name))
         return [
             app_commands.Choice(name=label[:100], value=value)
-            for value, label in options.items()
+            for value, label in options
             if current.casefold() in label.casefold()
         ][:25]
 

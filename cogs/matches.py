@@ -11,8 +11,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from skirmbot import content
-from skirmbot.rules.errors import RulesError
 from skirmbot.service import MatchRow, Member, NotAllowed, ServiceError
+from skirmbot.service.matches import SETUP, shipped_choices
 from skirmbot.timers.clock import HOUR, ON_MISS, ControlsError, TimeControls
 
 from .buttons import concede_view
@@ -28,8 +28,6 @@ from .common import (
     send,
     service_of,
 )
-
-SETUP = "setup"  # a match's status before both squads are chosen (skirmbot.store)
 
 
 def time_controls(hours: int, excuses: int, on_miss: str) -> TimeControls:
@@ -62,14 +60,10 @@ async def squad_choices(
 
 def shipped(kind: str) -> list[app_commands.Choice[str]]:
     """The shipped maps/missions/squads as choices: their display name, their file name."""
-    choices = []
-    for name in content.names(kind)[:25]:
-        try:
-            title = str(content.raw(kind, name).get("name") or name)
-        except RulesError:
-            continue
-        choices.append(app_commands.Choice(name=title[:100], value=name))
-    return choices
+    return [
+        app_commands.Choice(name=title[:100], value=name)
+        for name, title in shipped_choices(kind)[:25]
+    ]
 
 
 @app_commands.guild_only()

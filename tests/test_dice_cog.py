@@ -14,11 +14,13 @@ from skirmbot.cogs.dice import DiceCog  # noqa: E402
 
 from skirmbot.rules.dice import ScriptedDice
 from skirmbot.rules.engine import Match
+from skirmbot.service.choices import Situation
 from skirmbot.service.errors import ServiceError
 
 
 class FakeService:
-    """Stands in for MatchService.view: the channel's match, or the service's refusal."""
+    """Stands in for MatchService.view and .situation: the channel's match, or the service's
+    refusal."""
 
     def __init__(self, match: Match | None = None, refusal: str | None = None) -> None:
         self.match = match
@@ -28,6 +30,12 @@ class FakeService:
         if self.refusal is not None:
             raise ServiceError(self.refusal)
         return object(), self.match
+
+    async def situation(self, channel_id: int, member: object = None) -> Situation:
+        _, match = await self.view(channel_id)
+        if match is None:
+            raise ServiceError("The match has not started yet: units are still deploying.")
+        return Situation(match.state, None)
 
 
 class DiceBot(commands.Bot):

@@ -31,6 +31,7 @@ from skirmbot.rules.squads import squad_from_json
 from skirmbot.rules.state import DEPLOYMENT, ENDED, MatchState
 from skirmbot.rules.state import PLAYING as PHASE_PLAYING
 from skirmbot.service.campaigns import CampaignService
+from skirmbot.service.choices import Situation
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
 from skirmbot.service.replies import (
     MESSAGE_LIMIT,
@@ -544,6 +545,14 @@ class MatchService:
     def side_of(self, row: MatchRow, member: Member) -> int | None:
         return row.players.index(member.id) if member.id in row.players else None
 
+    async def situation(self, channel_id: int, member: Member | None = None) -> Situation:
+        """The channel's live match as `member` sees it (their side, None if they do not play
+        it), for autocomplete and /odds; ServiceError when no match is in play here."""
+        row, match = await self.view(channel_id)
+        if match is None:
+            raise ServiceError("The match has not started yet: units are still deploying.")
+        return Situation(match.state, self.side_of(row, member) if member is not None else None)
+
     # --- the server's and the players' settings ----------------------------------------------
     @property
     def campaigns(self) -> CampaignService:
@@ -855,6 +864,19 @@ class MatchService:
 
 
 # --- helpers -------------------------------------------------------------------------------
+def shipped_choices(kind: str) -> list[tuple[str, str]]:
+    """The shipped maps, missions or squads as (file name, display name), for the options that
+    pick one; a file that does not read is left out (the content tests keep them readable)."""
+    choices = []
+    for name in content.names(kind):
+        try:
+            title = str(content.raw(kind, name).get("name") or name)
+        except ContentError:
+            continue
+        choices.append((name, title))
+    return choices
+
+
 def _shipped(kind: str, name: str) -> dict[str, Any]:
     """A shipped map, mission or squad by name. The name is looked up among the shipped files'
     names before any path is built from it: text a player typed never reaches the filesystem
