@@ -334,6 +334,26 @@ def _label(within: str | None, kind: str, name: Any, number: int | None) -> str:
     return f"{within}, {own}" if within else own[:1].upper() + own[1:]
 
 
+def _named(
+    data: dict[str, Any],
+    known: tuple[str, ...],
+    kind: str,
+    within: str | None,
+    number: int | None,
+    strict: bool,
+) -> str:
+    """What every named object of a squad file (unit, weapon, skill) goes through first: its
+    keys checked (when `strict`) and its name read; errors name it by `within` and `number`."""
+    label = _label(within, kind, data.get("name"), number)
+    if strict:
+        check_keys(data, known, label, f"a {kind}")
+    if "name" not in data:
+        raise ContentError(f"{label}: a {kind} needs a 'name'.")
+    return read_name(
+        data["name"], _label(within, kind, None, number), f"{kind} name", strict=strict
+    )
+
+
 def weapon_from_json(
     data: dict[str, Any],
     owner: str,
@@ -348,14 +368,7 @@ def weapon_from_json(
     (`read_name`)."""
     if not isinstance(data, dict):
         raise ContentError(f"{owner}: each weapon must be an object with name, type, roa, dam.")
-    label = _label(unit_label, "weapon", data.get("name"), number)
-    if strict:
-        check_keys(data, WEAPON_KEYS, label, "a weapon")
-    if "name" not in data:
-        raise ContentError(f"{label}: a weapon needs a 'name'.")
-    name = read_name(
-        data["name"], _label(unit_label, "weapon", None, number), "weapon name", strict=strict
-    )
+    name = _named(data, WEAPON_KEYS, "weapon", unit_label, number, strict)
     where = f"{owner}, weapon {name}"
     kind = data.get("type")
     if kind not in (RANGED, MELEE):
@@ -385,12 +398,7 @@ def card_from_json(
     `strict`: keys and names as a match record holds them (`read_name`)."""
     if not isinstance(data, dict):
         raise ContentError(f"{owner}: each unit must be an object.")
-    label = _label(None, "unit", data.get("name"), number)
-    if strict:
-        check_keys(data, UNIT_KEYS, label, "a unit")
-    if "name" not in data:
-        raise ContentError(f"{label}: a unit needs a 'name'.")
-    name = read_name(data["name"], _label(None, "unit", None, number), "unit name", strict=strict)
+    name = _named(data, UNIT_KEYS, "unit", None, number, strict)
     label = f"Unit '{name}'"
     where = f"{owner}, unit {name}"
     weapons_raw = data.get("weapons", [])
@@ -458,12 +466,5 @@ def _skill(item: Any, where: str, unit_label: str, number: int, strict: bool) ->
     """One skill: its keys and name checked here, the rest by `skill_from_json`."""
     if not isinstance(item, dict):
         return skill_from_json(item, where)
-    label = _label(unit_label, "skill", item.get("name"), number)
-    if strict:
-        check_keys(item, SKILL_KEYS, label, "a skill")
-    if "name" not in item:
-        raise ContentError(f"{label}: a skill needs a 'name'.")
-    name = read_name(
-        item["name"], _label(unit_label, "skill", None, number), "skill name", strict=strict
-    )
+    name = _named(item, SKILL_KEYS, "skill", unit_label, number, strict)
     return skill_from_json({**item, "name": name}, where)
