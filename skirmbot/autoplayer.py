@@ -524,7 +524,7 @@ class Judge:
         self, unit: UnitState, command: commands.Move | commands.Dash, square: Square
     ) -> float:
         """The best attack the unit can still pay for after this move, from `square`."""
-        activation = self.state.activation or Activation(unit.id, _fresh_act(unit))
+        activation = self.state.activation or Activation(unit.id, specials.activation_act(unit))
         action = MOVE if isinstance(command, commands.Move) else DASH
         spent = action_cost(unit, activation, action) - command.orders
         act_left = activation.act_left - spent
@@ -709,10 +709,6 @@ def _terrain_key(board: Board) -> tuple[object, ...]:
     edges = tuple(sorted((key, feature) for key, feature in board.edges()))
     doors = tuple(sorted(board.door_states().items()))
     return (board.width, board.height, cells, edges, doors)
-
-
-def _fresh_act(unit: UnitState) -> int:
-    return specials.stunned_act(unit.card.act) if unit.stunned else unit.card.act
 
 
 def _walking(state: MatchState, goal: Square, mover: Mover) -> dict[Square, int]:

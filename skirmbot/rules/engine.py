@@ -211,8 +211,7 @@ class Match:
         if unit.status != READY:
             ready = ", ".join(u.name for u in self.state.ready_units(unit.side))
             raise IllegalCommand(f"{unit.name} has already activated this turn. Ready: {ready}.")
-        act = specials.stunned_act(unit.card.act) if unit.stunned else unit.card.act
-        return unit, Activation(unit.id, act), True
+        return unit, Activation(unit.id, specials.activation_act(unit)), True
 
     def _begin(self, unit: UnitState, activation: Activation, is_new: bool) -> list[Event]:
         if not is_new:

@@ -88,6 +88,11 @@ def stunned_act(act: int) -> int:
     return act if act <= STUN_FLOOR else act - 1
 
 
+def activation_act(unit: UnitState) -> int:
+    """The ACT the unit starts its activation with (less when it is stunned)."""
+    return stunned_act(unit.card.act) if unit.stunned else unit.card.act
+
+
 def save_rerolls(unit: UnitState) -> int:
     """TGx: failed save dice the unit re-rolls for free (taken automatically: always better)."""
     return unit.card.value("TG")
