@@ -16,6 +16,7 @@ from typing import Any
 
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.skills import Skill, skill_from_json
+from skirmbot.words import shown
 
 # Rulebook: Unit Special Rules. The value says whether the rule takes a number (LDx, ...).
 UNIT_RULES: dict[str, bool] = {
@@ -141,12 +142,13 @@ def reads_like_square(name: str) -> bool:
 
 
 def _shown(text: str) -> str:
-    """The name as quoted in an error: printable, and cut short when it is long."""
+    """The name as quoted in an error: its invisible characters shown as U+FFFD, cut short
+    like anything a player typed (`words.shown`)."""
     printable = "".join(
         char if unicodedata.category(char) not in (*_HIDDEN, *_LINE_BREAKING) else "\ufffd"
         for char in text
     )
-    return printable if len(printable) <= 40 else printable[:37] + "..."
+    return shown(printable)
 
 
 def check_name(
