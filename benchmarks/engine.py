@@ -14,11 +14,11 @@ from collections.abc import Callable
 
 from skirmbot import autoplayer
 from skirmbot.demo import play_demo
-from skirmbot.rules.cards import RANGED
-from skirmbot.rules.costs import DASH, MOVE
-from skirmbot.rules.legal import attack_targets, reachable_squares, usable_weapons
 from skirmbot.rules.record import MatchRecord, replay
-from skirmbot.rules.state import ENDED
+from skirmbot.rules.skirm.cards import RANGED
+from skirmbot.rules.skirm.costs import DASH, MOVE
+from skirmbot.rules.skirm.legal import attack_targets, reachable_squares, usable_weapons
+from skirmbot.rules.skirm.state import ENDED
 
 
 def median_seconds(run: Callable[[], object], repeat: int) -> float:

@@ -26,23 +26,24 @@ import math
 from collections.abc import Iterable
 from functools import lru_cache
 
-from skirmbot.rules import area, commands, specials
-from skirmbot.rules.actions import mover_of
+from skirmbot.rules import commands
 from skirmbot.rules.adjacency import adjacent
 from skirmbot.rules.board import Board
-from skirmbot.rules.cards import MELEE, RANGED, Weapon
-from skirmbot.rules.combat import BARREL_DAMAGE
-from skirmbot.rules.costs import DASH, MOVE, action_cost, attack_action
 from skirmbot.rules.dice import succeeds
-from skirmbot.rules.engine import infiltration_squares
-from skirmbot.rules.legal import failed_dice, legal_commands, usable_weapons
 from skirmbot.rules.maps import CRATE, MARKER
 from skirmbot.rules.movement import Mover, reachable
 from skirmbot.rules.sight import sight
+from skirmbot.rules.skirm import area, specials
+from skirmbot.rules.skirm.actions import mover_of
+from skirmbot.rules.skirm.cards import MELEE, RANGED, Weapon
+from skirmbot.rules.skirm.combat import BARREL_DAMAGE
+from skirmbot.rules.skirm.costs import DASH, MOVE, action_cost, attack_action
+from skirmbot.rules.skirm.engine import infiltration_squares
+from skirmbot.rules.skirm.legal import failed_dice, legal_commands, usable_weapons
+from skirmbot.rules.skirm.state import DEPLOYMENT, READY, Activation, MatchState, UnitState
+from skirmbot.rules.skirm.turns import objective_controller
 from skirmbot.rules.squares import Square
-from skirmbot.rules.state import DEPLOYMENT, READY, Activation, MatchState, UnitState
 from skirmbot.rules.targeting import ranged_target_problem
-from skirmbot.rules.turns import objective_controller
 
 RESERVE_ORDERS = 1  # keep one TO for a later activation's re-roll
 ORDER_COST = 0.6  # spending one Tactical Order on an action, in points

@@ -18,10 +18,10 @@ from pathlib import Path
 from types import FrameType
 from typing import NoReturn
 
-from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.record import MatchRecord, ReplayError, replay
-from skirmbot.rules.state import DEPLOYMENT
+from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.state import DEPLOYMENT
 
 EXIT_ILLEGAL = 1  # a replay met an illegal command
 EXIT_USAGE = 2  # the user's mistake: arguments, files

@@ -22,8 +22,8 @@ from typing import Any
 
 from skirmbot import autoplayer, content
 from skirmbot.rules import commands
-from skirmbot.rules.engine import Match
 from skirmbot.rules.record import MatchRecord, replay
+from skirmbot.rules.skirm.engine import Match
 from skirmbot.service import AUTOMATIC, MatchService, Member, NeedsConfirmation, Reply, ServiceError
 from skirmbot.service.matches import (
     AUTOMATIC_NAME,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from skirmbot import autoplayer, content
-from skirmbot.rules.engine import Match
 from skirmbot.rules.record import MatchRecord, content_of, record_of, start_match
-from skirmbot.rules.state import ENDED
+from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.state import ENDED
 
 # A 4-turn match takes a few hundred commands; this bound only catches a player that loops.
 MAX_COMMANDS = 10_000

@@ -22,17 +22,17 @@ from typing import Any
 
 import pytest
 
-from skirmbot.rules import turns
 from skirmbot.rules.commands import Command, EndActivation
 from skirmbot.rules.dice import ScriptedDice
-from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import map_from_json
-from skirmbot.rules.missions import mission_from_json
-from skirmbot.rules.squads import squad_from_json
+from skirmbot.rules.skirm import turns
+from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.missions import mission_from_json
+from skirmbot.rules.skirm.squads import squad_from_json
+from skirmbot.rules.skirm.state import ENDED
 from skirmbot.rules.squares import Square
-from skirmbot.rules.state import ENDED
 
 FLAT_12 = [" ".join(["."] * 12)] * 12
 RIFLE: dict[str, Any] = {"name": "Rifle", "type": "ranged", "roa": 2, "dam": 1, "specials": ["RG8"]}

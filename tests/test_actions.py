@@ -21,9 +21,9 @@ from skirmbot.rules.commands import (
     PickUp,
     Shoot,
 )
-from skirmbot.rules.engine import Match
 from skirmbot.rules.events import Event
-from skirmbot.rules.state import ACTIVATED
+from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.state import ACTIVATED
 
 PISTOL = weapon("Pistol", "ranged", 1, 1, "RG8")
 CARBINE = weapon("Carbine", "ranged", 1, 1, "RG8", "2RC")

@@ -15,8 +15,8 @@ import pytest
 from skirmbot import autoplayer, content
 from skirmbot.demo import default_content, new_demo_match, play_out
 from skirmbot.rules.record import record_of, replay
+from skirmbot.rules.skirm.state import DEPLOYMENT, ENDED
 from skirmbot.rules.squares import Square
-from skirmbot.rules.state import DEPLOYMENT, ENDED
 
 BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "fairness.py"
 

@@ -14,8 +14,8 @@ from service_setup import started as start_match
 from skirmbot import content
 from skirmbot.rules import commands
 from skirmbot.rules.errors import ContentError
-from skirmbot.rules.medals import Medal, apply_xp
-from skirmbot.rules.squads import squad_from_json
+from skirmbot.rules.skirm.medals import Medal, apply_xp
+from skirmbot.rules.skirm.squads import squad_from_json
 from skirmbot.service import MatchService, Reply, ServiceError
 from skirmbot.service.campaigns import CampaignService, keep_progress
 from skirmbot.store import Store

@@ -23,8 +23,8 @@ from skirmbot.render.card import (
     render_card,
 )
 from skirmbot.render.palette import colour, side_colour
-from skirmbot.rules.cards import UNIT_RULES, WEAPON_RULES, UnitCard, card_from_json
-from skirmbot.rules.state import ACTIVATED, TAKEN_OUT, UnitState
+from skirmbot.rules.skirm.cards import UNIT_RULES, WEAPON_RULES, UnitCard, card_from_json
+from skirmbot.rules.skirm.state import ACTIVATED, TAKEN_OUT, UnitState
 
 SHIPPED = [
     (squad.name, side, card)

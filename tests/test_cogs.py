@@ -19,8 +19,8 @@ import skirmbot.cogs.common  # noqa: E402
 
 from skirmbot import autoplayer, content  # noqa: E402
 from skirmbot.bot import SkirmBot, make_bot  # noqa: E402
-from skirmbot.rules.legal import reachable_squares  # noqa: E402
 from skirmbot.rules.record import MatchRecord, replay  # noqa: E402
+from skirmbot.rules.skirm.legal import reachable_squares  # noqa: E402
 from skirmbot.service import Reply, ServiceError  # noqa: E402
 
 SEED = 1234

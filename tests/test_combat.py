@@ -23,10 +23,10 @@ from skirmbot.rules.commands import (
     SetStandingOrders,
     Shoot,
 )
-from skirmbot.rules.engine import Match
 from skirmbot.rules.events import Event
+from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.state import TAKEN_OUT
 from skirmbot.rules.squares import Square
-from skirmbot.rules.state import TAKEN_OUT
 
 
 def one(events: list[Event], kind: str) -> dict[str, Any]:

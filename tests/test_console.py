@@ -17,9 +17,9 @@ from skirmbot.cli import main
 from skirmbot.console import ConsoleError, plain_text, run_console
 from skirmbot.demo import new_demo_match
 from skirmbot.rules.commands import Move
-from skirmbot.rules.engine import Match
 from skirmbot.rules.movement import Mover, reachable
 from skirmbot.rules.record import MatchRecord, replay
+from skirmbot.rules.skirm.engine import Match
 
 Ask = Callable[[str], str]
 SEED = 3  # the console's dice seed in these tests: Iron Wardens (Player 1) win the initiative

@@ -16,12 +16,12 @@ import pytest
 
 from skirmbot import content
 from skirmbot.rules.board import Board
-from skirmbot.rules.cards import RANGED
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.maps import BARREL, CRATE, TURRET, BattleMap, map_from_json
-from skirmbot.rules.missions import Zone, mission_from_json
 from skirmbot.rules.movement import Mover, reachable
-from skirmbot.rules.squads import squad_from_json
+from skirmbot.rules.skirm.cards import RANGED
+from skirmbot.rules.skirm.missions import Zone, mission_from_json
+from skirmbot.rules.skirm.squads import squad_from_json
 from skirmbot.rules.squares import Square
 
 MAPS = content.names("maps")

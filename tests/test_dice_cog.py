@@ -13,7 +13,7 @@ from discord.ext import commands
 from skirmbot.cogs.dice import DiceCog  # noqa: E402
 
 from skirmbot.rules.dice import ScriptedDice
-from skirmbot.rules.engine import Match
+from skirmbot.rules.skirm.engine import Match
 from skirmbot.service.choices import Situation
 from skirmbot.service.errors import ServiceError
 

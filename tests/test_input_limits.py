@@ -53,7 +53,7 @@ def test_the_limits_fit_every_name_a_squad_file_may_use() -> None:
     from skirmbot.cogs.common import NAME_LENGTH, Text
     from skirmbot.cogs.matches import SquadName
 
-    from skirmbot.rules.cards import NAME_LIMIT
+    from skirmbot.rules.skirm.cards import NAME_LIMIT
 
     assert NAME_LENGTH == 2 * NAME_LIMIT  # check_name: 32 visible characters, 64 in all
     squad_name = SquadName

@@ -16,9 +16,9 @@ from skirmbot.rules.commands import (
     Shoot,
     UseTurret,
 )
-from skirmbot.rules.engine import Match
 from skirmbot.rules.events import Event
-from skirmbot.rules.state import TAKEN_OUT
+from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.state import TAKEN_OUT
 
 
 def hits(match: Match) -> dict[str, int]:

@@ -6,10 +6,10 @@ from builders import refused, skirm_match, unit
 
 from skirmbot.rules.commands import Deploy, Infiltrate, Leap
 from skirmbot.rules.dice import ScriptedDice
-from skirmbot.rules.engine import Match, infiltration_squares
 from skirmbot.rules.maps import map_from_json
-from skirmbot.rules.missions import mission_from_json
-from skirmbot.rules.squads import squad_from_json
+from skirmbot.rules.skirm.engine import Match, infiltration_squares
+from skirmbot.rules.skirm.missions import mission_from_json
+from skirmbot.rules.skirm.squads import squad_from_json
 from skirmbot.rules.squares import Square
 
 

@@ -8,9 +8,9 @@ import json
 from builders import RIFLE, skirm_match, unit
 
 from skirmbot.rules import commands
-from skirmbot.rules.cards import RANGED
-from skirmbot.rules.costs import DASH, MOVE
-from skirmbot.rules.legal import attack_targets, legal_commands, reachable_squares
+from skirmbot.rules.skirm.cards import RANGED
+from skirmbot.rules.skirm.costs import DASH, MOVE
+from skirmbot.rules.skirm.legal import attack_targets, legal_commands, reachable_squares
 from skirmbot.rules.squares import Square
 
 

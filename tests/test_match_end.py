@@ -9,7 +9,7 @@ import re
 import pytest
 from service_setup import ALICE, BOB, CHANNEL, GUILD, MOD, end_activations, started
 
-from skirmbot.rules.medals import Medal
+from skirmbot.rules.skirm.medals import Medal
 from skirmbot.service import MatchService, Reply
 from skirmbot.store import Store
 

@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from builders import skirm_match, unit, weapon
 
-from skirmbot.rules.cards import weapon_from_json
 from skirmbot.rules.commands import (
     AgreeDraw,
     Concede,
@@ -23,10 +22,11 @@ from skirmbot.rules.commands import (
     Shoot,
     UseTurret,
 )
-from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import ContentError
-from skirmbot.rules.medals import MEDAL_XP, medals
-from skirmbot.rules.state import ENDED
+from skirmbot.rules.skirm.cards import weapon_from_json
+from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.medals import MEDAL_XP, medals
+from skirmbot.rules.skirm.state import ENDED
 
 GUN = weapon("Gun", "ranged", 1, 1, "RG8")
 BLADE = weapon("Blade", "melee", 1, 1)
@@ -477,7 +477,7 @@ def test_a_crate_stripped_by_a_mission_action_earns_scavenger() -> None:
     """Scavenger: 'This Unit opened a Crate'; a mission action that strips a crate counts as
     opening it (docs/rulings.md, missions)."""
     from skirmbot.rules.events import Event
-    from skirmbot.rules.medals import medals
+    from skirmbot.rules.skirm.medals import medals
 
     match = skirm_match({0: [unit("Ada", "C3")], 1: [unit("Bo", "L12")]})
     match.log.append(

@@ -20,7 +20,6 @@ from builders import FLAT_12, of, pass_turn, refused, skirm_match, unit
 
 from skirmbot import autoplayer, content
 from skirmbot.demo import default_content, new_demo_match, play_out
-from skirmbot.rules import secondaries
 from skirmbot.rules.commands import (
     Dash,
     EndActivation,
@@ -31,14 +30,15 @@ from skirmbot.rules.commands import (
     Shoot,
     command_from_json,
 )
-from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.events import Event
-from skirmbot.rules.legal import legal_commands
 from skirmbot.rules.maps import map_from_json
-from skirmbot.rules.missions import check_map_fits, mission_from_json, mission_items
 from skirmbot.rules.record import record_of, replay
-from skirmbot.rules.state import ENDED
+from skirmbot.rules.skirm import secondaries
+from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.legal import legal_commands
+from skirmbot.rules.skirm.missions import check_map_fits, mission_from_json, mission_items
+from skirmbot.rules.skirm.state import ENDED
 
 MAPS = content.names("maps")
 MISSIONS = content.names("missions")

@@ -32,12 +32,12 @@ from skirmbot.dice.odds import (
     strike_outcomes,
     target_odds,
 )
-from skirmbot.rules.cards import MELEE, RANGED
 from skirmbot.rules.commands import Accept, Command, Melee, Reroll, SetStandingOrders, Shoot
 from skirmbot.rules.dice import ScriptedDice, succeeds
-from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import IllegalCommand
-from skirmbot.rules.state import TAKEN_OUT
+from skirmbot.rules.skirm.cards import MELEE, RANGED
+from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.state import TAKEN_OUT
 
 FACES = range(1, 7)
 T = TypeVar("T", bound=Hashable)

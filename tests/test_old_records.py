@@ -14,10 +14,10 @@ import pytest
 
 from skirmbot.demo import play_out
 from skirmbot.rules.commands import EndActivation
-from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.record import MatchRecord, ReplayError, replay
-from skirmbot.rules.state import ENDED
+from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.state import ENDED
 
 RECORDS = Path(__file__).parent / "data" / "records"
 OLD = sorted(p for p in RECORDS.glob("skirm-*.json") if not p.name.endswith(".state.json"))

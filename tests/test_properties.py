@@ -21,11 +21,11 @@ from hypothesis import strategies as st
 from skirmbot import autoplayer
 from skirmbot.demo import default_content, new_demo_match
 from skirmbot.rules import commands
-from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import IllegalCommand
-from skirmbot.rules.legal import legal_commands
 from skirmbot.rules.record import record_of, replay
-from skirmbot.rules.state import DEPLOYMENT, ENDED
+from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.legal import legal_commands
+from skirmbot.rules.skirm.state import DEPLOYMENT, ENDED
 
 MAX_STEPS = 3000
 

@@ -19,10 +19,10 @@ from test_properties import check_invariants, random_command, try_illegal
 
 from skirmbot import autoplayer, content
 from skirmbot.demo import new_demo_match
-from skirmbot.rules.cards import UNIT_RULES, WEAPON_RULES
-from skirmbot.rules.legal import legal_commands
 from skirmbot.rules.record import content_of, record_of, replay
-from skirmbot.rules.state import ENDED
+from skirmbot.rules.skirm.cards import UNIT_RULES, WEAPON_RULES
+from skirmbot.rules.skirm.legal import legal_commands
+from skirmbot.rules.skirm.state import ENDED
 
 
 def gun(

@@ -28,7 +28,6 @@ from skirmbot.rules.commands import (
     SetStandingOrders,
     Shoot,
 )
-from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.record import (
     MatchRecord,
@@ -38,6 +37,7 @@ from skirmbot.rules.record import (
     replay,
     start_match,
 )
+from skirmbot.rules.skirm.engine import Match
 
 
 def card(name: str, *specials: str) -> dict[str, Any]:

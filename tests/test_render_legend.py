@@ -14,7 +14,7 @@ from skirmbot.render.legend import CELL, legend_entries, legend_layout
 from skirmbot.render.palette import colour, font
 from skirmbot.rules.commands import Door, EndActivation, Move, OpenCrate, Shoot
 from skirmbot.rules.events import Event
-from skirmbot.rules.state import MatchState
+from skirmbot.rules.skirm.state import MatchState
 
 FLAT = [" ".join(["."] * 12)] * 12
 BUSY = [

@@ -28,11 +28,11 @@ from skirmbot.rules.commands import (
     UseSkill,
 )
 from skirmbot.rules.dice import ScriptedDice
-from skirmbot.rules.engine import Match
 from skirmbot.rules.events import Event
-from skirmbot.rules.legal import can_still_act, legal_commands
-from skirmbot.rules.squads import squad_from_json
-from skirmbot.rules.state import ENDED
+from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.legal import can_still_act, legal_commands
+from skirmbot.rules.skirm.squads import squad_from_json
+from skirmbot.rules.skirm.state import ENDED
 
 
 def text_of(events: list[Event], kind: str) -> list[str]:

@@ -43,10 +43,11 @@ import pytest
 
 from skirmbot import autoplayer
 from skirmbot.dice.odds import format_target_odds, target_odds
-from skirmbot.rules import commands, secondaries
+from skirmbot.rules import commands
 from skirmbot.rules.dice import DiceExhausted, dice_from_json
 from skirmbot.rules.record import MatchRecord, replay, start_match
 from skirmbot.rules.ruleset import ruleset
+from skirmbot.rules.skirm import secondaries
 from skirmbot.service import MatchService, Member, Reply, ServiceError
 from skirmbot.store import Store
 

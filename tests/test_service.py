@@ -10,9 +10,9 @@ import pytest
 from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD, MOD, started
 
 from skirmbot.rules import commands
-from skirmbot.rules.costs import MOVE
-from skirmbot.rules.legal import reachable_squares
 from skirmbot.rules.record import MatchRecord, replay
+from skirmbot.rules.skirm.costs import MOVE
+from skirmbot.rules.skirm.legal import reachable_squares
 from skirmbot.service import AUTOMATIC, Busy, MatchService, Member, NotAllowed, ServiceError
 from skirmbot.store import Store, VersionConflict
 
@@ -291,7 +291,7 @@ async def test_each_player_sees_only_their_own_secondary_objective(store: Store)
     assert mine.private and theirs.private and "Your secondary objective this turn" in mine.text
     _, match = await service.view(CHANNEL)
     assert match is not None
-    from skirmbot.rules import secondaries
+    from skirmbot.rules.skirm import secondaries
 
     for side, reply in ((0, mine), (1, theirs)):
         card = secondaries.card_of(match.state, side)

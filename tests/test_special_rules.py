@@ -17,7 +17,7 @@ from skirmbot.rules.commands import (
     SetStandingOrders,
     Shoot,
 )
-from skirmbot.rules.engine import Match
+from skirmbot.rules.skirm.engine import Match
 
 
 def duel(attacker: dict[str, Any], target: dict[str, Any], faces: list[int], target_square: str = "C4", orders: tuple[int, int] = (0, 0)) -> Match:

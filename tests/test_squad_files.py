@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from skirmbot import content
-from skirmbot.rules.cards import NAME_LIMIT, card_from_json
 from skirmbot.rules.errors import ContentError
-from skirmbot.rules.squads import squad_from_json
+from skirmbot.rules.skirm.cards import NAME_LIMIT, card_from_json
+from skirmbot.rules.skirm.squads import squad_from_json
 
 ROOMY = 1000  # an EP limit no test squad reaches
 

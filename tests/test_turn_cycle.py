@@ -23,12 +23,12 @@ from skirmbot.rules.commands import (
     Shoot,
 )
 from skirmbot.rules.dice import ScriptedDice
-from skirmbot.rules.engine import Match
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import map_from_json
-from skirmbot.rules.missions import mission_from_json
-from skirmbot.rules.squads import squad_from_json
-from skirmbot.rules.state import ACTIVATED, ENDED, PLAYING, READY
+from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.missions import mission_from_json
+from skirmbot.rules.skirm.squads import squad_from_json
+from skirmbot.rules.skirm.state import ACTIVATED, ENDED, PLAYING, READY
 
 # Rifle ROA 2: faces 2 and 6 give one strike of 1 damage; a save of 6 fails.
 ONE_DAMAGE_UNSAVED = [2, 6, 6]

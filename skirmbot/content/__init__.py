@@ -12,8 +12,8 @@ from typing import Any
 
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.maps import BattleMap, map_from_json
-from skirmbot.rules.missions import Mission, mission_from_json
-from skirmbot.rules.squads import Squad, squad_from_json
+from skirmbot.rules.skirm.missions import Mission, mission_from_json
+from skirmbot.rules.skirm.squads import Squad, squad_from_json
 
 DEFAULT_MAP = "foundry"
 DEFAULT_MISSION = "hold-the-line"

@@ -1,6 +1,6 @@
 """`/odds`: the exact chance of each outcome of an attack, before it is made.
 
-The attack is resolved as `skirmbot.rules.combat` resolves it (rulebook Combat and Special
+The attack is resolved as `skirmbot.rules.skirm.combat` resolves it (rulebook Combat and Special
 Rules; rulings: Combat, Special rules, Tactical Orders in play-by-post), in the engine's order:
 
 1. Attack dice: the weapon's ROA (or its share of an SPR spread), less the AHx dice, which
@@ -43,16 +43,16 @@ from fractions import Fraction
 from functools import lru_cache
 
 from skirmbot.dice.expressions import DiceError
-from skirmbot.rules import area, combat, specials
 from skirmbot.rules.adjacency import adjacent
-from skirmbot.rules.cards import MELEE, RANGED, Weapon
 from skirmbot.rules.dice import succeeds
 from skirmbot.rules.errors import IllegalCommand
-from skirmbot.rules.legal import TargetOption, attack_targets, usable_weapons
 from skirmbot.rules.maps import BARREL
 from skirmbot.rules.sight import sight
+from skirmbot.rules.skirm import area, combat, specials
+from skirmbot.rules.skirm.cards import MELEE, RANGED, Weapon
+from skirmbot.rules.skirm.legal import TargetOption, attack_targets, usable_weapons
+from skirmbot.rules.skirm.state import TURRET_ARM, MatchState, UnitState
 from skirmbot.rules.squares import Square
-from skirmbot.rules.state import TURRET_ARM, MatchState, UnitState
 from skirmbot.words import plural, possessive
 
 FACES = range(1, 7)

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from skirmbot.dice.expressions import DiceError, DieSource, SystemDice
-from skirmbot.rules.turns import BASE_ORDER_DICE
+from skirmbot.rules.skirm.turns import BASE_ORDER_DICE
 
 MAX_PLAYERS = 8
 MAX_ROUNDS = 50  # ties on a D6 repeat 1 time in 6 or less; 50 rounds never happen by chance

@@ -26,9 +26,9 @@ from skirmbot.render.palette import colour, draw_text, font, new_image, side_col
 from skirmbot.render.symbols import SQUARE, TOKEN_RADIUS, Box, Point, draw_token
 from skirmbot.rules.board import Board
 from skirmbot.rules.events import Event
+from skirmbot.rules.skirm.state import ACTIVATED, ENDED, MatchState, UnitState
+from skirmbot.rules.skirm.turns import objective_controller
 from skirmbot.rules.squares import Square
-from skirmbot.rules.state import ACTIVATED, ENDED, MatchState, UnitState
-from skirmbot.rules.turns import objective_controller
 
 MARGIN = 26  # the coordinate strips on all four sides
 BAND = 94  # the dark header band: the turn and mission, then one line per squad

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from PIL import ImageFont
 
 from skirmbot.rules.events import Event
-from skirmbot.rules.state import TAKEN_OUT, MatchState
+from skirmbot.rules.skirm.state import TAKEN_OUT, MatchState
 
 ELLIPSIS = "…"
 CRATE_OPTIONS = {"mp": "+1 MP", "to": "+1 TO", "medpack": "MedPack", "ammo": "ammo refill"}

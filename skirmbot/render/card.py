@@ -19,8 +19,8 @@ from math import cos, pi, sin
 from PIL import Image, ImageDraw
 
 from skirmbot.render.palette import COLOURS, NAMES, colour, font, new_image, side_colour
-from skirmbot.rules.cards import RANGED, SpecialRule, Weapon
-from skirmbot.rules.state import ACTIVATED, TAKEN_OUT, UnitState
+from skirmbot.rules.skirm.cards import RANGED, SpecialRule, Weapon
+from skirmbot.rules.skirm.state import ACTIVATED, TAKEN_OUT, UnitState
 
 WIDTH = 520
 MARGIN = 18

@@ -22,8 +22,8 @@ from skirmbot.render.symbols import ITEM_SIZE, SQUARE, Box
 from skirmbot.rules.board import Board
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import BARREL, CRATE, MARKER, TURRET
-from skirmbot.rules.scoring import objective_controller
-from skirmbot.rules.state import ACTIVATED, MatchState
+from skirmbot.rules.skirm.scoring import objective_controller
+from skirmbot.rules.skirm.state import ACTIVATED, MatchState
 
 CELL = 44  # the side of a symbol's square in the key (a token's body is 46 across)
 TEXT_SIZE = 18  # as the header: read on a phone, the picture is shown at half size or less

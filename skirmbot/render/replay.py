@@ -10,11 +10,11 @@ from PIL import Image
 from skirmbot.render.battlemap import MapRenderer
 from skirmbot.render.palette import new_image
 from skirmbot.rules.commands import command_from_json
-from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.record import MatchRecord, start_match
-from skirmbot.rules.state import MatchState
+from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.state import MatchState
 
 FRAME_MS = 1200  # each activation stays up long enough to read the header
 LAST_FRAME_MS = 4000

@@ -11,9 +11,9 @@ from typing import Any
 
 from skirmbot.rules.commands import Command
 from skirmbot.rules.dice import Dice, RecordingDice, dice_from_json
-from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.ruleset import DEFAULT_RULESET, ruleset
+from skirmbot.rules.skirm.engine import Match
 
 RECORD_FORMAT = "skirmbot-record"
 RECORD_VERSION = 2

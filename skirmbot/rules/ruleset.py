@@ -11,14 +11,14 @@ from typing import Any, Protocol
 
 from skirmbot.rules.commands import Command, command_from_json
 from skirmbot.rules.dice import Dice
-from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.events import Event
-from skirmbot.rules.legal import legal_commands
 from skirmbot.rules.maps import map_from_json
-from skirmbot.rules.missions import mission_from_json
-from skirmbot.rules.squads import squad_from_json
-from skirmbot.rules.state import MatchState
+from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.legal import legal_commands
+from skirmbot.rules.skirm.missions import mission_from_json
+from skirmbot.rules.skirm.squads import squad_from_json
+from skirmbot.rules.skirm.state import MatchState
 
 
 class Ruleset(Protocol):

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from skirmbot.rules.commands import AgreeDraw, Concede
-from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import ContentError
-from skirmbot.rules.medals import Medal, Spoils, apply_xp, squad_medals
 from skirmbot.rules.record import MatchRecord, replay
-from skirmbot.rules.squads import DEFAULT_EP_LIMIT, squad_from_json
-from skirmbot.rules.state import ENDED
+from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.medals import Medal, Spoils, apply_xp, squad_medals
+from skirmbot.rules.skirm.squads import DEFAULT_EP_LIMIT, squad_from_json
+from skirmbot.rules.skirm.state import ENDED
 from skirmbot.service.errors import ServiceError
 from skirmbot.service.replies import Reply, clip
 from skirmbot.store import MatchRow, SquadRow, Store

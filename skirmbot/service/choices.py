@@ -14,12 +14,17 @@ from typing import Any
 
 from skirmbot.dice.odds import format_target_odds, target_odds
 from skirmbot.rules import commands
-from skirmbot.rules.actions import CRATE_OPTIONS
-from skirmbot.rules.cards import MELEE, RANGED
 from skirmbot.rules.errors import RulesError
-from skirmbot.rules.legal import attack_targets, legal_commands, reachable_squares, usable_weapons
+from skirmbot.rules.skirm.actions import CRATE_OPTIONS
+from skirmbot.rules.skirm.cards import MELEE, RANGED
+from skirmbot.rules.skirm.legal import (
+    attack_targets,
+    legal_commands,
+    reachable_squares,
+    usable_weapons,
+)
+from skirmbot.rules.skirm.state import MatchState, UnitState
 from skirmbot.rules.squares import Square
-from skirmbot.rules.state import MatchState, UnitState
 from skirmbot.service.errors import ServiceError
 from skirmbot.words import shown
 

@@ -18,18 +18,19 @@ from typing import Any
 from skirmbot import autoplayer, content
 from skirmbot.render.battlemap import MapRenderer
 from skirmbot.render.card import card_png
-from skirmbot.rules import commands, secondaries
-from skirmbot.rules.costs import NeedsOrders
+from skirmbot.rules import commands
 from skirmbot.rules.dice import new_dice
-from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import ContentError, IllegalCommand, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import map_from_json
-from skirmbot.rules.missions import check_map_fits, mission_from_json
 from skirmbot.rules.record import MatchRecord, faces_rolled, replay, so_far
-from skirmbot.rules.squads import squad_from_json
-from skirmbot.rules.state import DEPLOYMENT, ENDED, MatchState
-from skirmbot.rules.state import PLAYING as PHASE_PLAYING
+from skirmbot.rules.skirm import secondaries
+from skirmbot.rules.skirm.costs import NeedsOrders
+from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.missions import check_map_fits, mission_from_json
+from skirmbot.rules.skirm.squads import squad_from_json
+from skirmbot.rules.skirm.state import DEPLOYMENT, ENDED, MatchState
+from skirmbot.rules.skirm.state import PLAYING as PHASE_PLAYING
 from skirmbot.service.campaigns import CampaignService
 from skirmbot.service.choices import Situation
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
@@ -929,7 +930,7 @@ def _choices(state: MatchState) -> list[str]:
     if activation is None:
         return []
     if activation.pending is not None:
-        from skirmbot.rules.legal import failed_dice
+        from skirmbot.rules.skirm.legal import failed_dice
 
         side = state.units[activation.unit].side
         rerolls = [

@@ -13,7 +13,7 @@ from typing import Any
 from skirmbot import autoplayer
 from skirmbot.rules import commands
 from skirmbot.rules.events import Event
-from skirmbot.rules.state import ENDED
+from skirmbot.rules.skirm.state import ENDED
 from skirmbot.service.errors import NotAllowed, ServiceError
 from skirmbot.service.matches import (
     ABORTED,

@@ -12,16 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from skirmbot.rules import area, specials
 from skirmbot.rules.adjacency import adjacent, adjacent_squares
-from skirmbot.rules.cards import MELEE, RANGED, SpecialRule, Weapon
 from skirmbot.rules.dice import Dice, succeeds
 from skirmbot.rules.errors import IllegalCommand, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import BARREL, TURRET
 from skirmbot.rules.sight import sight
-from skirmbot.rules.squares import Square
-from skirmbot.rules.state import (
+from skirmbot.rules.skirm import area, specials
+from skirmbot.rules.skirm.cards import MELEE, RANGED, SpecialRule, Weapon
+from skirmbot.rules.skirm.state import (
     TAKEN_OUT,
     TURRET_ARM,
     Die,
@@ -30,6 +29,7 @@ from skirmbot.rules.state import (
     PendingRoll,
     UnitState,
 )
+from skirmbot.rules.squares import Square
 from skirmbot.rules.targeting import ranged_target_problem
 from skirmbot.words import possessive
 
@@ -259,7 +259,7 @@ def _event_range_problem(state: MatchState, distance: int) -> str | None:
     (docs/rulings.md, Missions: `max_range`)."""
     # environment imports combat (a hazard's damage is saved like an attack's), so combat
     # imports it only when an attack is checked, after both modules are loaded.
-    from skirmbot.rules import environment
+    from skirmbot.rules.skirm import environment
 
     return environment.range_problem(state, distance)
 

@@ -9,10 +9,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from skirmbot.rules import actions, combat, commands, environment, mission_actions
+from skirmbot.rules import commands
 from skirmbot.rules.adjacency import adjacent_squares
-from skirmbot.rules.cards import MELEE, RANGED, Weapon
-from skirmbot.rules.costs import (
+from skirmbot.rules.dice import succeeds
+from skirmbot.rules.errors import IllegalCommand
+from skirmbot.rules.maps import BARREL, MARKER
+from skirmbot.rules.maps import TURRET as TURRET_ITEM
+from skirmbot.rules.movement import Route, reachable, step_cost
+from skirmbot.rules.skirm import actions, combat, environment, mission_actions
+from skirmbot.rules.skirm.cards import MELEE, RANGED, Weapon
+from skirmbot.rules.skirm.costs import (
     CRATE,
     DASH,
     DOOR,
@@ -24,15 +30,10 @@ from skirmbot.rules.costs import (
     attack_action,
     minimum_orders,
 )
-from skirmbot.rules.dice import succeeds
-from skirmbot.rules.errors import IllegalCommand
-from skirmbot.rules.maps import BARREL, MARKER
-from skirmbot.rules.maps import TURRET as TURRET_ITEM
-from skirmbot.rules.movement import Route, reachable, step_cost
-from skirmbot.rules.skills import Skill
+from skirmbot.rules.skirm.skills import Skill
+from skirmbot.rules.skirm.state import DEPLOYMENT, ENDED, READY, Activation, MatchState, UnitState
+from skirmbot.rules.skirm.turns import can_delay
 from skirmbot.rules.squares import Square
-from skirmbot.rules.state import DEPLOYMENT, ENDED, READY, Activation, MatchState, UnitState
-from skirmbot.rules.turns import can_delay
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,11 +6,11 @@ the squad's Tactical Orders, as the player chooses (the command's `orders`).
 
 from __future__ import annotations
 
-from skirmbot.rules.cards import MELEE, Weapon
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.events import Event
-from skirmbot.rules.specials import heavy_surcharge
-from skirmbot.rules.state import Activation, SquadState, UnitState
+from skirmbot.rules.skirm.cards import MELEE, Weapon
+from skirmbot.rules.skirm.specials import heavy_surcharge
+from skirmbot.rules.skirm.state import Activation, SquadState, UnitState
 
 MOVE = "move"
 DASH = "dash"

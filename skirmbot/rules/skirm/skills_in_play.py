@@ -7,13 +7,13 @@ the engine makes it the way it makes every attack, with every check of an attack
 
 from __future__ import annotations
 
-from skirmbot.rules import actions, combat
 from skirmbot.rules.adjacency import adjacent
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.events import Event
 from skirmbot.rules.movement import Route, reachable
-from skirmbot.rules.skills import Skill
-from skirmbot.rules.state import MatchState, UnitState
+from skirmbot.rules.skirm import actions, combat
+from skirmbot.rules.skirm.skills import Skill
+from skirmbot.rules.skirm.state import MatchState, UnitState
 
 Prepared = UnitState | Route | combat.Declaration | None
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from skirmbot.rules import environment, secondaries
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.events import Event
-from skirmbot.rules.scoring import objective_controller as objective_controller
-from skirmbot.rules.scoring import score_mission
-from skirmbot.rules.state import ENDED, PLAYING, READY, MatchState, Result
+from skirmbot.rules.skirm import environment, secondaries
+from skirmbot.rules.skirm.scoring import objective_controller as objective_controller
+from skirmbot.rules.skirm.scoring import score_mission
+from skirmbot.rules.skirm.state import ENDED, PLAYING, READY, MatchState, Result
 
 BASE_ORDER_DICE = 3  # rulebook Tactical Orders: 3D6 plus the LDx dice
 ORDER_FACE = 3  # rulebook Tactical Orders: "For each die result of 1-3, you will have one"
@@ -148,7 +148,7 @@ def end_turn(state: MatchState, dice: Dice) -> list[Event]:
 
 
 def score_turn(state: MatchState) -> list[Event]:
-    """End-of-turn Mission Points as the mission's scoring says (skirmbot.rules.scoring)."""
+    """End-of-turn Mission Points as the mission's scoring says (skirmbot.rules.skirm.scoring)."""
     return score_mission(state)
 
 

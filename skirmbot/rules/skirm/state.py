@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skirmbot.rules.board import Board
-from skirmbot.rules.cards import UnitCard
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.maps import TURRET, BattleMap
-from skirmbot.rules.missions import EventEntry, Mission
-from skirmbot.rules.squads import Squad
+from skirmbot.rules.skirm.cards import UnitCard
+from skirmbot.rules.skirm.missions import EventEntry, Mission
+from skirmbot.rules.skirm.squads import Squad
 from skirmbot.rules.squares import Square
 from skirmbot.words import possessive, shown
 
@@ -180,7 +180,7 @@ class SecondaryDraw:
     """The secondary objective a squad drew this turn (rulebook Game Cycle). The card stays
     hidden from the opponent (and out of `to_json`) until it is scored and revealed."""
 
-    card: str  # the card's id in the deck (skirmbot.rules.secondaries.DECK)
+    card: str  # the card's id in the deck (skirmbot.rules.skirm.secondaries.DECK)
     turn: int
     revealed: bool = False
 

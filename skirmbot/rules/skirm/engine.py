@@ -10,10 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from skirmbot.rules import (
+from skirmbot.rules import commands
+from skirmbot.rules.dice import Dice
+from skirmbot.rules.errors import IllegalCommand, RulesError
+from skirmbot.rules.events import Event
+from skirmbot.rules.maps import TURRET as TURRET_ITEM
+from skirmbot.rules.maps import BattleMap
+from skirmbot.rules.skirm import (
     actions,
     combat,
-    commands,
     environment,
     legal,
     mission_actions,
@@ -21,9 +26,9 @@ from skirmbot.rules import (
     specials,
     turns,
 )
-from skirmbot.rules.cards import MELEE, RANGED, Weapon
-from skirmbot.rules.costs import CRATE as CRATE_ACTION
-from skirmbot.rules.costs import (
+from skirmbot.rules.skirm.cards import MELEE, RANGED, Weapon
+from skirmbot.rules.skirm.costs import CRATE as CRATE_ACTION
+from skirmbot.rules.skirm.costs import (
     DASH,
     DOOR,
     LEAP,
@@ -35,16 +40,10 @@ from skirmbot.rules.costs import (
     check_payment,
     pay,
 )
-from skirmbot.rules.dice import Dice
-from skirmbot.rules.errors import IllegalCommand, RulesError
-from skirmbot.rules.events import Event
-from skirmbot.rules.maps import TURRET as TURRET_ITEM
-from skirmbot.rules.maps import BattleMap
-from skirmbot.rules.missions import Mission, check_map_fits, mission_items
-from skirmbot.rules.skills import Skill
-from skirmbot.rules.squads import Squad, check_building_rules
-from skirmbot.rules.squares import Square
-from skirmbot.rules.state import (
+from skirmbot.rules.skirm.missions import Mission, check_map_fits, mission_items
+from skirmbot.rules.skirm.skills import Skill
+from skirmbot.rules.skirm.squads import Squad, check_building_rules
+from skirmbot.rules.skirm.state import (
     ACTIVATED,
     DEPLOYMENT,
     ENDED,
@@ -58,6 +57,7 @@ from skirmbot.rules.state import (
     SquadState,
     UnitState,
 )
+from skirmbot.rules.squares import Square
 from skirmbot.words import possessive
 
 

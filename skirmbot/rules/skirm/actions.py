@@ -13,8 +13,8 @@ from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import CRATE, MARKER
 from skirmbot.rules.movement import Mover, Route, leap_squares, reachable
+from skirmbot.rules.skirm.state import ItemState, MatchState, UnitState
 from skirmbot.rules.squares import Square
-from skirmbot.rules.state import ItemState, MatchState, UnitState
 from skirmbot.words import possessive
 
 MOVE_BUDGET = 3  # rulebook Basic Actions: Move up to 3 squares

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from skirmbot.rules.adjacency import adjacent
 from skirmbot.rules.events import Event
-from skirmbot.rules.missions import Scoring
-from skirmbot.rules.state import MatchState, UnitState
+from skirmbot.rules.skirm.missions import Scoring
+from skirmbot.rules.skirm.state import MatchState, UnitState
 
 
 # --- facts ---------------------------------------------------------------------------------

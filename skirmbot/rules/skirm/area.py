@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from skirmbot.rules.adjacency import adjacent, adjacent_squares
-from skirmbot.rules.cards import Weapon
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.maps import BARREL, TURRET
 from skirmbot.rules.sight import line_of_sight
+from skirmbot.rules.skirm.cards import Weapon
+from skirmbot.rules.skirm.state import MatchState, UnitState
 from skirmbot.rules.squares import Square
-from skirmbot.rules.state import MatchState, UnitState
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from skirmbot.rules.cards import (
+from skirmbot.rules.errors import ContentError
+from skirmbot.rules.skirm.cards import (
     SQUAD_KEYS,
     UnitCard,
     card_from_json,
@@ -16,7 +17,6 @@ from skirmbot.rules.cards import (
     reads_like_square,
     valid_name,
 )
-from skirmbot.rules.errors import ContentError
 
 DEFAULT_EP_LIMIT = 100
 MIN_UNITS = 1

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from skirmbot.rules import scoring
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.events import Event
-from skirmbot.rules.state import MatchState, SecondaryDraw
+from skirmbot.rules.skirm import scoring
+from skirmbot.rules.skirm.state import MatchState, SecondaryDraw
 
 
 @dataclass(frozen=True, slots=True)

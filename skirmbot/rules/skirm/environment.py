@@ -12,12 +12,12 @@ few effects an event can have (docs/rulings.md, Missions):
 
 from __future__ import annotations
 
-from skirmbot.rules.combat import Cause, damage_unit
-from skirmbot.rules.costs import DASH
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.events import Event
-from skirmbot.rules.missions import EventEntry
-from skirmbot.rules.state import MatchState
+from skirmbot.rules.skirm.combat import Cause, damage_unit
+from skirmbot.rules.skirm.costs import DASH
+from skirmbot.rules.skirm.missions import EventEntry
+from skirmbot.rules.skirm.state import MatchState
 
 EVENT_CAUSE = Cause(None, None, None, "event")
 

@@ -18,11 +18,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from skirmbot.rules.cards import MELEE, RANGED, card_from_json
-from skirmbot.rules.engine import Match
 from skirmbot.rules.errors import ContentError
-from skirmbot.rules.squads import spoils_allowed, spoils_taken_field, spoils_used
-from skirmbot.rules.state import UnitState
+from skirmbot.rules.skirm.cards import MELEE, RANGED, card_from_json
+from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.squads import spoils_allowed, spoils_taken_field, spoils_used
+from skirmbot.rules.skirm.state import UnitState
 
 # Rulebook: the medals and their XP, in the rulebook's order.
 MEDAL_XP: dict[str, int] = {

@@ -7,8 +7,8 @@ player's standing orders (rulings: Tactical Orders in play-by-post).
 
 from __future__ import annotations
 
-from skirmbot.rules.cards import MELEE, RANGED, Weapon
-from skirmbot.rules.state import UnitState
+from skirmbot.rules.skirm.cards import MELEE, RANGED, Weapon
+from skirmbot.rules.skirm.state import UnitState
 
 MAX_SKILL = 5  # +SK: "maximum 5"
 CAMOUFLAGE_DISTANCE = 4

@@ -18,9 +18,9 @@ from __future__ import annotations
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import CRATE
-from skirmbot.rules.missions import ActionRule
-from skirmbot.rules.scoring import objective_controller
-from skirmbot.rules.state import Activation, ItemState, MatchState, UnitState
+from skirmbot.rules.skirm.missions import ActionRule
+from skirmbot.rules.skirm.scoring import objective_controller
+from skirmbot.rules.skirm.state import Activation, ItemState, MatchState, UnitState
 
 TECHNICIAN = "TCH"
 

@@ -13,7 +13,7 @@ from typing import Any
 from skirmbot.rules.board import Board
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.maps import CRATE, MARKER, BattleMap, ItemPlacement
-from skirmbot.rules.squads import DEFAULT_EP_LIMIT
+from skirmbot.rules.skirm.squads import DEFAULT_EP_LIMIT
 from skirmbot.rules.squares import Square
 
 EDGES = ("top", "bottom", "left", "right")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skirmbot.rules.errors import ContentError
-from skirmbot.rules.skills import Skill, skill_from_json
+from skirmbot.rules.skirm.skills import Skill, skill_from_json
 from skirmbot.words import shown
 
 # Rulebook: Unit Special Rules. The value says whether the rule takes a number (LDx, ...).
