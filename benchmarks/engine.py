@@ -12,9 +12,9 @@ import statistics
 import time
 from collections.abc import Callable
 
-from skirmbot import autoplayer
 from skirmbot.demo import play_demo
 from skirmbot.rules.record import MatchRecord, replay
+from skirmbot.rules.skirm import autoplayer
 from skirmbot.rules.skirm.cards import RANGED
 from skirmbot.rules.skirm.costs import DASH, MOVE
 from skirmbot.rules.skirm.legal import attack_targets, reachable_squares, usable_weapons

@@ -12,7 +12,13 @@ from discord.ext import commands
 
 from skirmbot import content
 from skirmbot.service import MatchRow, Member, NotAllowed, ServiceError
-from skirmbot.service.matches import SETUP, shipped_choices
+from skirmbot.service.matches import (
+    DEFAULT_RULESET,
+    SETUP,
+    ruleset_choices,
+    ruleset_title,
+    shipped_choices,
+)
 from skirmbot.timers.clock import HOUR, ON_MISS, ControlsError, TimeControls
 
 from .buttons import concede_view
@@ -41,13 +47,16 @@ SQUAD_FILE_LIMIT = 64_000  # bytes; a squad file is a few kB
 # A shipped squad's name, or `my:NAME` (a stored squad's name has at most 50 characters).
 SquadName = app_commands.Transform[str, Text(60, "squad name")]
 UnitName = app_commands.Transform[str, Text(NAME_LENGTH, "unit name")]
+MissionName = app_commands.Transform[str, Text(60, "mission name")]
 
 
 async def squad_choices(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
-    """The shipped squads, then the asker's stored ones (my:NAME)."""
-    options = [(c.value, c.name) for c in shipped("squads")]
+    """The shipped squads of the channel's match's ruleset, then the asker's stored ones
+    (my:NAME)."""
+    rules = await service_of(interaction).ruleset_here(channel_of(interaction))
+    options = [(c.value, c.name) for c in shipped("squads", rules)]
     stored = await service_of(interaction).campaigns.squad_names(interaction.user.id)
     options += [(name, name) for name in stored]
     typed = current.strip().casefold()
@@ -58,19 +67,34 @@ async def squad_choices(
     ][:25]
 
 
-def shipped(kind: str) -> list[app_commands.Choice[str]]:
-    """The shipped maps/missions/squads as choices: their display name, their file name."""
+def shipped(kind: str, rules: str = DEFAULT_RULESET) -> list[app_commands.Choice[str]]:
+    """The shipped maps, or a ruleset's missions/squads, as choices: their display name, their
+    file name."""
     return [
         app_commands.Choice(name=title[:100], value=name)
-        for name, title in shipped_choices(kind)[:25]
+        for name, title in shipped_choices(kind, rules)[:25]
     ]
+
+
+async def mission_choices(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """The missions of the ruleset chosen in the same command (the default one until then)."""
+    rules = str(getattr(interaction.namespace, "ruleset", None) or DEFAULT_RULESET)
+    typed = current.strip().casefold()
+    return [choice for choice in shipped("missions", rules) if typed in choice.name.casefold()]
+
+
+RULESETS = [
+    app_commands.Choice(name=title[:100], value=name) for name, title in ruleset_choices()
+]
 
 
 @app_commands.guild_only()
 class Matches(
     commands.GroupCog,
     group_name="match",
-    group_description="Start, follow and manage the Skirm match in this channel",
+    group_description="Start, follow and manage the match in this channel",
 ):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -83,7 +107,8 @@ class Matches(
     )
     @app_commands.describe(
         opponent="Challenge this member (leave out to let anyone join)",
-        mission="The mission to play",
+        ruleset="The rules to play by (default Skirm)",
+        mission="The mission to play (default: the ruleset's first)",
         battle_map="The battlefield",
         practice="Play against the automatic player",
         thread="Open a thread for the match and play there",
@@ -92,8 +117,9 @@ class Matches(
         on_miss="What a forgiven miss does (default: the activation ends where it stands)",
     )
     @app_commands.rename(battle_map="map")
+    @app_commands.autocomplete(mission=mission_choices)
     @app_commands.choices(
-        mission=shipped("missions"),
+        ruleset=RULESETS,
         battle_map=shipped("maps"),
         on_miss=[app_commands.Choice(name=text[:100], value=key) for key, text in ON_MISS.items()],
     )
@@ -101,7 +127,8 @@ class Matches(
         self,
         interaction: discord.Interaction[Any],
         opponent: discord.Member | None = None,
-        mission: str = content.DEFAULT_MISSION,
+        ruleset: str = DEFAULT_RULESET,
+        mission: MissionName | None = None,
         battle_map: str = content.DEFAULT_MAP,
         practice: bool = False,
         thread: bool = False,
@@ -122,12 +149,12 @@ class Matches(
             work = service_of(interaction).create(
                 interaction.guild_id or 0, channel_of(interaction), creator,
                 opponent=challenged, practice=practice, mission=mission, battle_map=battle_map,
-                controls=controls,
+                controls=controls, rules=ruleset,
             )  # fmt: skip
             await answer(interaction, work)
             return
         await self._new_in_thread(
-            interaction, creator, challenged, practice, mission, battle_map, controls
+            interaction, creator, challenged, practice, mission, battle_map, controls, ruleset
         )
 
     async def _new_in_thread(
@@ -136,9 +163,10 @@ class Matches(
         creator: Member,
         opponent: Member | None,
         practice: bool,
-        mission: str,
+        mission: str | None,
         battle_map: str,
         controls: TimeControls,
+        ruleset: str,
     ) -> None:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
@@ -147,7 +175,7 @@ class Matches(
             )
         rival = "the automatic player" if practice else (opponent.name if opponent else "open seat")
         created = await channel.create_thread(
-            name=f"Skirm: {creator.name} vs {rival}"[:100],
+            name=f"{ruleset_title(ruleset)}: {creator.name} vs {rival}"[:100],
             type=discord.ChannelType.public_thread,
             auto_archive_duration=10080,  # a week: play-by-post matches pause for days
         )
@@ -155,7 +183,7 @@ class Matches(
             reply = await service_of(interaction).create(
                 interaction.guild_id or 0, created.id, creator,
                 opponent=opponent, practice=practice, mission=mission, battle_map=battle_map,
-                controls=controls,
+                controls=controls, rules=ruleset,
             )  # fmt: skip
         except Exception:
             await created.delete()  # no empty thread left behind by a refused match
@@ -186,7 +214,8 @@ class Matches(
         file: discord.Attachment | None = None,
     ) -> None:
         if (name is None) == (file is None):
-            shipped_names = ", ".join(content.names("squads"))
+            rules = await service_of(interaction).ruleset_here(channel_of(interaction))
+            shipped_names = ", ".join(content.names("squads", rules))
             raise ServiceError(
                 f"Give either a shipped squad ({shipped_names}) or a squad file, not both or neither."
             )

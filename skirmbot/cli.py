@@ -20,7 +20,7 @@ from typing import NoReturn
 
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.record import MatchRecord, ReplayError, replay
-from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, ruleset, rulesets
 from skirmbot.rules.skirm.state import DEPLOYMENT
 
 EXIT_ILLEGAL = 1  # a replay met an illegal command
@@ -46,7 +46,9 @@ def _seed(text: str) -> int:
     except ValueError:
         seed = -1
     if not 0 <= seed <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a seed: use a whole number from 0 to {MAX_SEED}")
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a seed: use a whole number from 0 to {MAX_SEED}"
+        )
     return seed
 
 
@@ -72,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p_demo = sub.add_parser("demo", help="the automatic player plays a whole match against itself")
     p_demo.add_argument("--seed", type=_seed, default=1, help="the dice seed (default 1)")
+    p_demo.add_argument("--ruleset", type=_ruleset, default=DEFAULT_RULESET, help=RULESET_HELP)
     p_demo.add_argument(
         "--out", type=Path, default=Path("out/demo"), help="the folder to write (default out/demo)"
     )
@@ -88,6 +91,7 @@ def _parser() -> argparse.ArgumentParser:
         "--db", default=":memory:", help="SQLite file to keep the match in (run again to go on)"
     )
     p_console.add_argument("--seed", type=_seed, default=None, help="the dice seed")
+    p_console.add_argument("--ruleset", type=_ruleset, default=DEFAULT_RULESET, help=RULESET_HELP)
     p_render = sub.add_parser(
         "render", help="draw the battlemap (or a stat card) from a match record"
     )
@@ -108,15 +112,30 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+RULESET_HELP = (
+    "the ruleset to play: "
+    + ", ".join(f"{r.name} ({r.title})" for r in rulesets().values())
+    + f" (default {DEFAULT_RULESET})"
+)
+
+
+def _ruleset(text: str) -> str:
+    """A ruleset's name, from its name or title."""
+    try:
+        return ruleset(text).name
+    except RulesError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
         if args.command == "replay":
             return _replay(args.record, args.json)
         if args.command == "demo":
-            return _demo(args.seed, args.out)
+            return _demo(args.seed, args.out, args.ruleset)
         if args.command == "console":
-            return _console(args.practice, args.out, args.db, args.seed)
+            return _console(args.practice, args.out, args.db, args.seed, args.ruleset)
         if args.command == "render":
             return _render(args.record, args.after, args.card, args.out)
         if args.command == "run":
@@ -165,7 +184,7 @@ def _read_record(path: Path) -> MatchRecord:
         return MatchRecord.loads(text)
 
 
-def _replayed(path: Path, record: MatchRecord) -> Match:
+def _replayed(path: Path, record: MatchRecord) -> PlayedMatch:
     """The match at the end of the record; ReplayError for an illegal command in it."""
     with _record_errors(path):
         return replay(record)
@@ -182,7 +201,9 @@ def _record_errors(path: Path) -> Iterator[None]:
     except RulesError as error:
         raise UsageError(f"{path}: {error}") from error
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        raise UsageError(f"{path} is not a valid match record ({type(error).__name__}: {error}).") from error
+        raise UsageError(
+            f"{path} is not a valid match record ({type(error).__name__}: {error})."
+        ) from error
 
 
 def _folder(folder: Path, option: str) -> Path:
@@ -192,13 +213,17 @@ def _folder(folder: Path, option: str) -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise UsageError(f"cannot make the folder {folder} for {option}: {error.strerror or error}.") from None
+        raise UsageError(
+            f"cannot make the folder {folder} for {option}: {error.strerror or error}."
+        ) from None
     return folder
 
 
 def _write(path: Path, data: bytes | str, option: str) -> None:
     if path.is_dir():
-        raise UsageError(f"{option} {path} is a folder; give a file name, such as {path / 'battlemap.png'}.")
+        raise UsageError(
+            f"{option} {path} is a folder; give a file name, such as {path / 'battlemap.png'}."
+        )
     _folder(path.parent, option)
     try:
         if isinstance(data, str):
@@ -221,12 +246,12 @@ def _replay(path: Path, as_json: bool) -> int:
     return 0
 
 
-def _demo(seed: int, out: Path) -> int:
+def _demo(seed: int, out: Path, rules: str = DEFAULT_RULESET) -> int:
     """Play the demo; write the record, a picture after every activation and the animation."""
     from skirmbot.demo import play_demo, write_demo
 
     _folder(out, "--out")
-    match, record = play_demo(seed)
+    match, record = play_demo(seed, rules)
     last = write_demo(record, out)
     assert match.state.result is not None
     print(match.state.result.reason)
@@ -243,23 +268,29 @@ def _render(path: Path, after: int | None, card: str | None, out: Path) -> int:
     from skirmbot.render.replay import match_after
 
     if out.is_dir():
-        raise UsageError(f"--out {out} is a folder; give a file name, such as {out / 'battlemap.png'}.")
+        raise UsageError(
+            f"--out {out} is a folder; give a file name, such as {out / 'battlemap.png'}."
+        )
     record = _read_record(path)
     if _replayed(path, record).state.phase == DEPLOYMENT:
-        raise UsageError(f"{path}: the match has not been deployed yet, so there is nothing to draw.")
+        raise UsageError(
+            f"{path}: the match has not been deployed yet, so there is nothing to draw."
+        )
     with _record_errors(path):
         match, events = match_after(record, after)
     if card is None:
         picture = MapRenderer().png(match.state, events)
     else:
         unit = match.state.unit(card)
-        picture = card_png(unit, match.state.squads[unit.side].name)
+        picture = card_png(unit, match.state.squads[unit.side].name, record.ruleset)
     _write(out, picture, "--out")
     print(f"wrote {out}")
     return 0
 
 
-def _console(practice: bool, out: Path, db: str, seed: int | None) -> int:
+def _console(
+    practice: bool, out: Path, db: str, seed: int | None, rules: str = DEFAULT_RULESET
+) -> int:
     import asyncio
 
     from skirmbot.console import ConsoleError, run_console
@@ -267,14 +298,16 @@ def _console(practice: bool, out: Path, db: str, seed: int | None) -> int:
     _folder(out, "--out")
     if db != ":memory:":
         if Path(db).is_dir():
-            raise UsageError(f"--db {db} is a folder; give a file name, such as {Path(db) / 'skirmbot.db'}.")
+            raise UsageError(
+                f"--db {db} is a folder; give a file name, such as {Path(db) / 'skirmbot.db'}."
+            )
         _folder(Path(db).parent, "--db")
     if sys.stdin.isatty():
         with contextlib.suppress(ImportError):
             import readline  # noqa: F401  (line editing and history at the prompts)
     try:
         with _interrupts_at_the_prompt():
-            return asyncio.run(run_console(practice, out, db, seed=seed))
+            return asyncio.run(run_console(practice, out, db, seed=seed, rules=rules))
     except ConsoleError as error:
         raise UsageError(str(error)) from error
 

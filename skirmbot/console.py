@@ -20,10 +20,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from skirmbot import autoplayer, content
+from skirmbot import content
 from skirmbot.rules import commands
 from skirmbot.rules.record import MatchRecord, replay
-from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, Ruleset
 from skirmbot.service import AUTOMATIC, MatchService, Member, NeedsConfirmation, Reply, ServiceError
 from skirmbot.service.matches import (
     AUTOMATIC_NAME,
@@ -32,6 +32,7 @@ from skirmbot.service.matches import (
     HIDDEN,
     SETUP,
     infiltrating_sides,
+    ruleset_of,
 )
 from skirmbot.store import MatchRow, Store, StoreError
 
@@ -121,8 +122,10 @@ class Console:
         ask: Ask,
         say: Say,
         kept_in: str | None = None,
+        rules: str = DEFAULT_RULESET,
     ) -> None:
         self.service, self.out, self.practice = service, out, practice
+        self.rules = rules  # the ruleset of a new match (a kept match goes on in its own)
         self.ask, self.say = ask, say
         self.kept_in = kept_in  # the database file the match is kept in (None: in memory)
         self.pictures = 0
@@ -191,6 +194,7 @@ class Console:
                     practice=self.practice,
                     mission=mission,
                     battle_map=battle_map,
+                    rules=self.rules,
                 )
             )
         else:
@@ -228,7 +232,7 @@ class Console:
             raise _Leave(1, "! The match waits for a deployment the console cannot make.")
         member, side = waiting[0]
         squad = match.state.squads[side].name
-        example = self._deployment_example(match, side, stage)
+        example = self._deployment_example(ruleset_of(row), match, side)
         verb = "deploy" if stage == DEPLOY else "place the infiltrators of"
         short = ", ".join(example.split(", ")[:2])
         prompt = f"{member.name}, {verb} {squad} (auto, help, or like '{short}')> "
@@ -255,15 +259,12 @@ class Console:
             except ServiceError as error:
                 self._refuse(error, "Type help for how to deploy.")
 
-    def _deployment_example(self, match: Match, side: int, stage: str) -> str:
-        command = (
-            autoplayer.deployment(match.state, side)
-            if stage == DEPLOY
-            else autoplayer.infiltration(match.state, side)
-        )
+    def _deployment_example(self, rules: Ruleset, match: PlayedMatch, side: int) -> str:
+        command = rules.automatic_placement(match.state, side)
+        assert isinstance(command, (commands.Deploy, commands.Infiltrate))
         return ", ".join(f"{unit} {square}" for unit, square in command.placements.items())
 
-    def _deployment_help(self, match: Match, side: int, stage: str, example: str) -> str:
+    def _deployment_help(self, match: PlayedMatch, side: int, stage: str, example: str) -> str:
         state = match.state
         squad = state.squads[side].name
         if stage == DEPLOY:
@@ -313,7 +314,7 @@ class Console:
         try:
             words = _slash_words(shlex.split(line))
         except ValueError as error:
-            self.say(f"! {error} (quote a name with spaces at both ends: \"Remus 1\").")
+            self.say(f'! {error} (quote a name with spaces at both ends: "Remus 1").')
             return
         if not words:
             return
@@ -392,7 +393,11 @@ class Console:
             return HELP
         state = match.state
         if state.activation is None:
-            ready = ", ".join(u.id for u in state.ready_units(state.to_act)) if state.to_act is not None else ""
+            ready = (
+                ", ".join(u.id for u in state.ready_units(state.to_act))
+                if state.to_act is not None
+                else ""
+            )
             now = f"activate a unit ({ready}), or act with it at once: move UNIT SQUARE."
         elif state.activation.pending is not None:
             now = "a roll waits: accept it, or reroll DIE (1 TO), or modify DIE +1|-1."
@@ -517,9 +522,7 @@ def _placements(text: str) -> dict[str, str]:
             continue
         name, _, square = part.strip().rpartition(" ")
         if not name or not _SQUARE.match(square):
-            raise ServiceError(
-                f"'{part.strip()}' should be a unit and a square, like 'Halden C2'."
-            )
+            raise ServiceError(f"'{part.strip()}' should be a unit and a square, like 'Halden C2'.")
         if any(_SQUARE.match(word) for word in name.split()):
             raise ServiceError(
                 f"'{part.strip()}': separate the units with commas, like 'Halden C2, Brann D2'."
@@ -592,7 +595,13 @@ def plain_text(text: str, names: Mapping[int, str], now: float | None = None) ->
 
 def _relative(seconds: float) -> str:
     """3 * 3600 -> "in 3 hours", -90 -> "2 minutes ago"."""
-    units = ((365 * 86400, "year"), (30 * 86400, "month"), (86400, "day"), (3600, "hour"), (60, "minute"))
+    units = (
+        (365 * 86400, "year"),
+        (30 * 86400, "month"),
+        (86400, "day"),
+        (3600, "hour"),
+        (60, "minute"),
+    )
     size, unit = next(((s, u) for s, u in units if abs(seconds) >= s), (1, "second"))
     count = round(abs(seconds) / size)
     if count == 0:
@@ -605,12 +614,13 @@ async def run_console(
     practice: bool,
     out: Path,
     db: str = ":memory:",
-    squads: tuple[Squad, Squad] = content.DEFAULT_SQUADS,
-    mission: str = content.DEFAULT_MISSION,
+    squads: tuple[Squad, Squad] | None = None,
+    mission: str | None = None,
     battle_map: str = content.DEFAULT_MAP,
     ask: Ask = terminal_ask,
     say: Say = print,
     seed: int | None = None,
+    rules: str = DEFAULT_RULESET,
 ) -> int:
     """Play in the terminal; the exit code: 0 (over, or left), 130 (Ctrl-C). ConsoleError
     when the database cannot be used."""
@@ -621,7 +631,8 @@ async def run_console(
     try:
         service = MatchService(store, seed_source=(lambda: seed) if seed is not None else None)
         kept_in = None if db == ":memory:" else db
-        console = Console(service, out, practice, ask, say, kept_in)
-        return await console.play(squads, mission, battle_map)
+        console = Console(service, out, practice, ask, say, kept_in, rules)
+        default_mission, default_squads = content.defaults(rules)
+        return await console.play(squads or default_squads, mission or default_mission, battle_map)
     finally:
         await store.close()

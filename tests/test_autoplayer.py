@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from skirmbot import autoplayer, content
+from skirmbot import content
 from skirmbot.demo import default_content, new_demo_match, play_out
 from skirmbot.rules.record import record_of, replay
+from skirmbot.rules.skirm import autoplayer
 from skirmbot.rules.skirm.state import DEPLOYMENT, ENDED
 from skirmbot.rules.squares import Square
 

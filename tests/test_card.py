@@ -12,8 +12,6 @@ from PIL import Image
 from skirmbot.content import load_squad, names
 from skirmbot.render.card import (
     MARGIN,
-    UNIT_RULE_TITLES,
-    WEAPON_RULE_TITLES,
     WIDTH,
     Shape,
     card_layout,
@@ -23,6 +21,7 @@ from skirmbot.render.card import (
     render_card,
 )
 from skirmbot.render.palette import colour, side_colour
+from skirmbot.render.skins import SKIRM
 from skirmbot.rules.skirm.cards import UNIT_RULES, WEAPON_RULES, UnitCard, card_from_json
 from skirmbot.rules.skirm.state import ACTIVATED, TAKEN_OUT, UnitState
 
@@ -182,8 +181,8 @@ def test_special_rules_show_code_and_title() -> None:
 
 
 def test_every_rule_code_has_a_title() -> None:
-    assert set(UNIT_RULES) <= set(UNIT_RULE_TITLES)
-    assert set(WEAPON_RULES) <= set(WEAPON_RULE_TITLES)
+    assert set(UNIT_RULES) <= set(SKIRM.unit_rule_titles)
+    assert set(WEAPON_RULES) <= set(SKIRM.weapon_rule_titles)
 
 
 def test_used_limited_ammo_is_marked_used() -> None:

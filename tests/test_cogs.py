@@ -17,9 +17,10 @@ import pytest
 import simcord
 import skirmbot.cogs.common  # noqa: E402
 
-from skirmbot import autoplayer, content  # noqa: E402
+from skirmbot import content  # noqa: E402
 from skirmbot.bot import SkirmBot, make_bot  # noqa: E402
 from skirmbot.rules.record import MatchRecord, replay  # noqa: E402
+from skirmbot.rules.skirm import autoplayer
 from skirmbot.rules.skirm.legal import reachable_squares  # noqa: E402
 from skirmbot.service import Reply, ServiceError  # noqa: E402
 

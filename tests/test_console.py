@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from skirmbot import autoplayer, content
+from skirmbot import content
 from skirmbot.cli import main
 from skirmbot.console import ConsoleError, plain_text, run_console
 from skirmbot.demo import new_demo_match
 from skirmbot.rules.commands import Move
 from skirmbot.rules.movement import Mover, reachable
 from skirmbot.rules.record import MatchRecord, replay
+from skirmbot.rules.skirm import autoplayer
 from skirmbot.rules.skirm.engine import Match
 
 Ask = Callable[[str], str]

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from builders import FLAT_12, of, pass_turn, refused, skirm_match, unit
 
-from skirmbot import autoplayer, content
+from skirmbot import content
 from skirmbot.demo import default_content, new_demo_match, play_out
 from skirmbot.rules.commands import (
     Dash,
@@ -34,7 +34,7 @@ from skirmbot.rules.errors import ContentError
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.record import record_of, replay
-from skirmbot.rules.skirm import secondaries
+from skirmbot.rules.skirm import autoplayer, secondaries
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.rules.skirm.legal import legal_commands
 from skirmbot.rules.skirm.missions import check_map_fits, mission_from_json, mission_items

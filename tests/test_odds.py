@@ -33,10 +33,11 @@ from skirmbot.dice.odds import (
     target_odds,
 )
 from skirmbot.rules.commands import Accept, Command, Melee, Reroll, SetStandingOrders, Shoot
-from skirmbot.rules.dice import ScriptedDice, succeeds
+from skirmbot.rules.dice import ScriptedDice
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.skirm.cards import MELEE, RANGED
 from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.rolls import succeeds
 from skirmbot.rules.skirm.state import TAKEN_OUT
 
 FACES = range(1, 7)

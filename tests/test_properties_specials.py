@@ -17,9 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_properties import check_invariants, random_command, try_illegal
 
-from skirmbot import autoplayer, content
+from skirmbot import content
 from skirmbot.demo import new_demo_match
 from skirmbot.rules.record import content_of, record_of, replay
+from skirmbot.rules.skirm import autoplayer
 from skirmbot.rules.skirm.cards import UNIT_RULES, WEAPON_RULES
 from skirmbot.rules.skirm.legal import legal_commands
 from skirmbot.rules.skirm.state import ENDED

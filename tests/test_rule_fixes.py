@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from builders import KNIFE, of, refused, skirm_match, unit, weapon
 
-from skirmbot import autoplayer, content
+from skirmbot import content
 from skirmbot.demo import new_demo_match
 from skirmbot.rules.board import Board
 from skirmbot.rules.commands import (
@@ -29,6 +29,7 @@ from skirmbot.rules.commands import (
 )
 from skirmbot.rules.dice import ScriptedDice
 from skirmbot.rules.events import Event
+from skirmbot.rules.skirm import autoplayer
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.rules.skirm.legal import can_still_act, legal_commands
 from skirmbot.rules.skirm.squads import squad_from_json

@@ -41,13 +41,12 @@ from typing import Any
 
 import pytest
 
-from skirmbot import autoplayer
 from skirmbot.dice.odds import format_target_odds, target_odds
 from skirmbot.rules import commands
 from skirmbot.rules.dice import DiceExhausted, dice_from_json
 from skirmbot.rules.record import MatchRecord, replay, start_match
 from skirmbot.rules.ruleset import ruleset
-from skirmbot.rules.skirm import secondaries
+from skirmbot.rules.skirm import autoplayer, secondaries
 from skirmbot.service import MatchService, Member, Reply, ServiceError
 from skirmbot.store import Store
 
@@ -88,7 +87,7 @@ def rolled(record_data: dict[str, Any]) -> list[int]:
     match = start_match(record, dice)
     rules = ruleset(record.ruleset)
     for data in record.commands:
-        rules.apply(match, rules.parse_command(data))
+        match.apply(rules.parse_command(data))
     return dice.faces
 
 

@@ -241,7 +241,7 @@ async def test_infiltrators_are_placed_after_the_reveal_hidden_until_all_are_in(
     assert scratch is None
     row = await store.active_match(CHANNEL)
     assert row is not None
-    from skirmbot import autoplayer
+    from skirmbot.rules.skirm import autoplayer
 
     placements = dict(
         autoplayer.deployment(replay(MatchRecord.from_json(row.record)).state, 1).placements

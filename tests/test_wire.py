@@ -282,7 +282,7 @@ async def test_a_match_in_its_own_thread(fake: FakeDiscord, start_bot) -> None:
         assert [m.ephemeral for m in refused.messages] == [True], refused.text
         assert "JSON" in refused.text, refused.text
         # ...a good one is fielded: the bot downloads it from the fake's CDN.
-        shipped = sorted((REPO / "skirmbot" / "content" / "squads").glob("*.json"))[0]
+        shipped = sorted((REPO / "skirmbot" / "content" / "skirm" / "squads").glob("*.json"))[0]
         upload = Attachment("my-squad.json", shipped.read_bytes())
         squad = await say(bot, "match squad", channel_id=thread, file=upload)
         assert public(squad), squad.text

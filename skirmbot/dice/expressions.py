@@ -37,7 +37,7 @@ from d20.utils import ast_adv_copy, leftmost  # type: ignore[import-untyped]
 
 from skirmbot.dice import notation
 from skirmbot.dice.notation import FATE, FATE_SIDES, PERCENT, PERCENT_SIDES, Reading
-from skirmbot.rules.dice import succeeds
+from skirmbot.rules.skirm.rolls import succeeds
 
 MAX_DICE = 100  # dice per roll, re-rolls and exploded dice included
 MAX_SIDES = 1000

@@ -44,13 +44,13 @@ from functools import lru_cache
 
 from skirmbot.dice.expressions import DiceError
 from skirmbot.rules.adjacency import adjacent
-from skirmbot.rules.dice import succeeds
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.maps import BARREL
 from skirmbot.rules.sight import sight
 from skirmbot.rules.skirm import area, combat, specials
 from skirmbot.rules.skirm.cards import MELEE, RANGED, Weapon
 from skirmbot.rules.skirm.legal import TargetOption, attack_targets, usable_weapons
+from skirmbot.rules.skirm.rolls import succeeds
 from skirmbot.rules.skirm.state import TURRET_ARM, MatchState, UnitState
 from skirmbot.rules.squares import Square
 from skirmbot.words import plural, possessive

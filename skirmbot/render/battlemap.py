@@ -26,7 +26,7 @@ from skirmbot.render.palette import colour, draw_text, font, new_image, side_col
 from skirmbot.render.symbols import SQUARE, TOKEN_RADIUS, Box, Point, draw_token
 from skirmbot.rules.board import Board
 from skirmbot.rules.events import Event
-from skirmbot.rules.skirm.state import ACTIVATED, ENDED, MatchState, UnitState
+from skirmbot.rules.skirm.state import ACTIVATED, DOWNED, ENDED, MatchState, UnitState
 from skirmbot.rules.skirm.turns import objective_controller
 from skirmbot.rules.squares import Square
 
@@ -139,6 +139,7 @@ class MapRenderer:
             activated,
             unit.card.is_leader,
             unit.carrying is not None,
+            unit.status == DOWNED,
         )
         if look not in self._tokens:
             self._tokens[look] = draw_token(*look)

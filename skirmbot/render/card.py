@@ -19,8 +19,10 @@ from math import cos, pi, sin
 from PIL import Image, ImageDraw
 
 from skirmbot.render.palette import COLOURS, NAMES, colour, font, new_image, side_colour
+from skirmbot.render.skins import Skin, skin
+from skirmbot.rules.ruleset import DEFAULT_RULESET
 from skirmbot.rules.skirm.cards import RANGED, SpecialRule, Weapon
-from skirmbot.rules.skirm.state import ACTIVATED, TAKEN_OUT, UnitState
+from skirmbot.rules.skirm.state import ACTIVATED, DOWNED, TAKEN_OUT, UnitState
 
 WIDTH = 520
 MARGIN = 18
@@ -38,27 +40,6 @@ CHIP_SIZE = 18
 WEAPON_NAME_SIZE = 23
 WEAPON_STAT_SIZE = 24
 STATUS_SIZE = 20
-
-# Rulebook: Unit Special Rules, code -> title ("{x}" is the rule's number).
-UNIT_RULE_TITLES: dict[str, str] = {
-    "2MC": "Double Melee", "2RC": "Double Ranged", "BLS": "Blast Shield", "BR": "Brutal {x}",
-    "CAM": "Camouflage", "CTR": "Counter", "DLS": "Duellist", "FLY": "Flying",
-    "INF": "Infiltrator", "LD": "Leader {x}", "LP": "Leap {x}", "NEQ": "No Equipment",
-    "NMB": "Nimble", "PAR": "Parry", "PR": "Precise {x}", "RGR": "Ranger", "SWF": "Swift",
-    "TCH": "Technician", "TG": "Tough {x}", "UNQ": "Unique",
-}  # fmt: skip
-# Rulebook: Weapon/Gear Special Rules, plus XPL (the Rocket Launcher Turret's blast).
-WEAPON_RULE_TITLES: dict[str, str] = {
-    "*": "Unique", "+SK": "Improve Skill", "2MC": "Double Melee", "2RC": "Double Ranged",
-    "AH": "Autohit {x}", "BLS": "Blast", "BR": "Brutal {x}", "CR": "Chain Reaction {x}",
-    "DD": "Deadly {x}", "HVY": "Heavy", "LIM": "Limited Ammo", "LNR": "Linear",
-    "MCR": "Melee Combat Ranged", "NCV": "No Cover", "PR": "Precise {x}", "RG": "Range {x}",
-    "RLT": "Relentless", "RND": "Rending", "SK": "Skill {x}", "SPR": "Spread", "STN": "Stun",
-    "UWD": "Unwieldy", "XP": "Min XP {x}", "XPL": "Explosive",
-}  # fmt: skip
-
-STATUS_WORDS = {ACTIVATED: "Activated", TAKEN_OUT: "Taken Out"}
-
 
 def rule_title(rule: SpecialRule, titles: dict[str, str]) -> str:
     """The rule's short title with its x filled in ("Leader 2"); unknown codes: the code."""
@@ -273,21 +254,15 @@ def _star(cx: float, cy: float, r: float) -> list[Shape]:
     return [Shape("polygon", tuple(points), colour("gold"))]
 
 
-def _stats(b: _Builder, unit: UnitState) -> None:
+def _stats(b: _Builder, unit: UnitState, look: Skin) -> None:
     card = unit.card
     b.y += 14
+    hit = max(0, min(unit.hit, card.hit))
+    values = [*look.unit_stats(card), ("HIT", f"{hit}/{card.hit}")]
     gap = 10
-    box_w = (INNER - 4 * gap) / 5
+    box_w = (INNER - (len(values) - 1) * gap) / len(values)
     label_h = _line_height(STAT_LABEL_SIZE)
     box_h = 10 + label_h + STAT_SIZE + 34
-    hit = max(0, min(unit.hit, card.hit))
-    values = [
-        ("ACT", str(card.act)),
-        ("MSK", str(card.msk)),
-        ("RSK", str(card.rsk)),
-        ("ARM", str(card.arm)),
-        ("HIT", f"{hit}/{card.hit}"),
-    ]
     top = b.y
     for number, (label, value) in enumerate(values):
         x0 = MARGIN + number * (box_w + gap)
@@ -339,16 +314,17 @@ def _section(b: _Builder, title: str) -> None:
     b.y += _line_height(SECTION_SIZE) + 6
 
 
-def _unit_rules(b: _Builder, unit: UnitState) -> None:
+def _unit_rules(b: _Builder, unit: UnitState, look: Skin) -> None:
     _section(b, "SPECIAL RULES")
-    rules = [(str(rule), rule_title(rule, UNIT_RULE_TITLES), False) for rule in unit.card.specials]
+    titles = look.unit_rule_titles
+    rules = [(str(rule), rule_title(rule, titles), False) for rule in unit.card.specials]
     if not rules:
         b.paragraph(MARGIN, "None", BODY_SIZE, colour("label"), INNER)
         return
     b.chips(rules, MARGIN, WIDTH - MARGIN, CHIP_SIZE, side_colour(unit.side, "dark"))
 
 
-def _weapon(b: _Builder, unit: UnitState, weapon: Weapon) -> None:
+def _weapon(b: _Builder, unit: UnitState, weapon: Weapon, look: Skin) -> None:
     left, right = MARGIN, WIDTH - MARGIN
     inner_left, inner_right = left + 12, right - 12
     top = b.y
@@ -366,9 +342,7 @@ def _weapon(b: _Builder, unit: UnitState, weapon: Weapon) -> None:
         inner_left, weapon.name, WEAPON_NAME_SIZE, name_fill, inner_right - inner_left - tag_w - 10
     )
     b.y += 2
-    stats = [("ROA", weapon.roa), ("DAM", weapon.dam)]
-    if ranged:
-        stats.append(("RG", weapon.range))
+    stats = look.weapon_stats(weapon)
     x: float = inner_left
     middle = b.y + WEAPON_STAT_SIZE / 2 + 2
     for label, value in stats:
@@ -382,7 +356,7 @@ def _weapon(b: _Builder, unit: UnitState, weapon: Weapon) -> None:
     rules = [
         (
             str(rule),
-            rule_title(rule, WEAPON_RULE_TITLES)
+            rule_title(rule, look.weapon_rule_titles)
             + (": used" if rule.code == "LIM" and used else ""),
             rule.code == "LIM" and used,
         )
@@ -398,19 +372,19 @@ def _weapon(b: _Builder, unit: UnitState, weapon: Weapon) -> None:
     )
 
 
-def _weapons(b: _Builder, unit: UnitState) -> None:
+def _weapons(b: _Builder, unit: UnitState, look: Skin) -> None:
     _section(b, "WEAPONS")
     for number, weapon in enumerate(unit.card.weapons):
         if number:
             b.y += 8
-        _weapon(b, unit, weapon)
+        _weapon(b, unit, weapon, look)
 
 
-def _status(b: _Builder, unit: UnitState) -> None:
+def _status(b: _Builder, unit: UnitState, look: Skin) -> None:
     b.y += 16
-    word = STATUS_WORDS.get(unit.status, "Ready")
+    word = look.status_words.get(unit.status, "Ready")
     text = f"{word}  ·  carrying a marker" if unit.carrying is not None else word
-    if unit.status == TAKEN_OUT:
+    if unit.status in (TAKEN_OUT, DOWNED):
         fill, dot = colour("taken_out"), colour("hit")
     elif unit.status == ACTIVATED:
         fill, dot = colour("level2"), colour("miss")
@@ -431,32 +405,35 @@ def _status(b: _Builder, unit: UnitState) -> None:
     b.items.insert(start, Shape("rect", (0, top, WIDTH - 1, b.y - 1), fill))
 
 
-def card_layout(unit: UnitState, squad_name: str) -> Layout:
-    """Where every shape and text of the unit's card goes; the height fits the content."""
+def card_layout(unit: UnitState, squad_name: str, rules: str = DEFAULT_RULESET) -> Layout:
+    """Where every shape and text of the unit's card goes, in the skin of the ruleset `rules`;
+    the height fits the content."""
+    look = skin(rules)
     b = _Builder()
     _title_band(b, unit, squad_name)
-    _stats(b, unit)
-    _ep(b, unit)
-    _unit_rules(b, unit)
-    _weapons(b, unit)
-    _status(b, unit)
+    _stats(b, unit, look)
+    if look.shows_points:
+        _ep(b, unit)
+    _unit_rules(b, unit, look)
+    _weapons(b, unit, look)
+    _status(b, unit, look)
     return Layout(WIDTH, b.y, tuple(b.items))
 
 
-def card_texts(unit: UnitState, squad_name: str) -> list[Text]:
+def card_texts(unit: UnitState, squad_name: str, rules: str = DEFAULT_RULESET) -> list[Text]:
     """Every text the card draws, placed (see `Text.bbox` to check it fits the card)."""
-    return card_layout(unit, squad_name).texts
+    return card_layout(unit, squad_name, rules).texts
 
 
-def card_lines(unit: UnitState, squad_name: str) -> list[str]:
+def card_lines(unit: UnitState, squad_name: str, rules: str = DEFAULT_RULESET) -> list[str]:
     """The card's texts in drawing order, as words."""
-    return [text.text for text in card_texts(unit, squad_name)]
+    return [text.text for text in card_texts(unit, squad_name, rules)]
 
 
 # --- drawing -------------------------------------------------------------------------------
-def render_card(unit: UnitState, squad_name: str) -> Image.Image:
+def render_card(unit: UnitState, squad_name: str, rules: str = DEFAULT_RULESET) -> Image.Image:
     """The unit's stat card, a palette image WIDTH pixels wide."""
-    layout = card_layout(unit, squad_name)
+    layout = card_layout(unit, squad_name, rules)
     image = new_image(layout.width, layout.height)
     draw = ImageDraw.Draw(image)
     for item in layout.items:
@@ -483,8 +460,8 @@ def render_card(unit: UnitState, squad_name: str) -> Image.Image:
     return image
 
 
-def card_png(unit: UnitState, squad_name: str) -> bytes:
+def card_png(unit: UnitState, squad_name: str, rules: str = DEFAULT_RULESET) -> bytes:
     """The unit's stat card as PNG bytes (equal units give equal bytes)."""
     buffer = BytesIO()
-    render_card(unit, squad_name).save(buffer, "PNG")
+    render_card(unit, squad_name, rules).save(buffer, "PNG")
     return buffer.getvalue()

@@ -23,7 +23,7 @@ from skirmbot.rules.board import Board
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import BARREL, CRATE, MARKER, TURRET
 from skirmbot.rules.skirm.scoring import objective_controller
-from skirmbot.rules.skirm.state import ACTIVATED, MatchState
+from skirmbot.rules.skirm.state import ACTIVATED, DOWNED, MatchState
 
 CELL = 44  # the side of a symbol's square in the key (a token's body is 46 across)
 TEXT_SIZE = 18  # as the header: read on a phone, the picture is shown at half size or less
@@ -139,6 +139,8 @@ def _units(state: MatchState) -> list[LegendEntry]:
         entries.append(LegendEntry("hit_lost", "HIT lost"))
     if any(unit.status == ACTIVATED for unit in units):
         entries.append(LegendEntry("activated", "activated"))
+    if any(unit.status == DOWNED for unit in units):
+        entries.append(LegendEntry("downed", "Downed"))
     if any(unit.carrying is not None for unit in units):
         entries.append(LegendEntry("carrying", "carries marker"))
     return entries
@@ -268,7 +270,7 @@ def _symbol(image: Image.Image, draw: ImageDraw.ImageDraw, entry: LegendEntry, b
             symbols.item(draw, at, CRATE if kind == "crate_opened" else kind)
         if kind == "crate_opened":
             symbols.highlight(draw, (x0, y0, x1, y1))
-    elif kind in ("leader", "hit_left", "hit_lost", "activated", "carrying"):
+    elif kind in ("leader", "hit_left", "hit_lost", "activated", "carrying", "downed"):
         _token_detail(image, kind, box)
     elif kind == "move":
         symbols.path(draw, [(x0 + 4, cy), (x1 - 2, cy)], side_colour(entry.side, "dark"), back=0)
@@ -295,7 +297,7 @@ def _token_detail(image: Image.Image, kind: str, box: Box) -> None:
         )
         return
     token, mask = symbols.draw_token(
-        0, "", 0, 0, kind == "activated", kind == "leader", kind == "carrying"
+        0, "", 0, 0, kind == "activated", kind == "leader", kind == "carrying", kind == "downed"
     )
     # Real size, the token's body centred on the symbol's square (the star and the marker
     # diamond stand out of it a little, as they stand out of the token's square on the map).

@@ -13,7 +13,7 @@ from skirmbot.rules.commands import command_from_json
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.record import MatchRecord, start_match
-from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.ruleset import PlayedMatch
 from skirmbot.rules.skirm.state import MatchState
 
 FRAME_MS = 1200  # each activation stays up long enough to read the header
@@ -27,7 +27,7 @@ def activation_steps(record: MatchRecord) -> Iterator[tuple[MatchState, list[Eve
         yield match.state, events
 
 
-def _steps(record: MatchRecord) -> Iterator[tuple[Match, list[Event]]]:
+def _steps(record: MatchRecord) -> Iterator[tuple[PlayedMatch, list[Event]]]:
     match = start_match(record)
     pending: list[Event] = []
     for data in record.commands:
@@ -41,10 +41,12 @@ def _steps(record: MatchRecord) -> Iterator[tuple[Match, list[Event]]]:
             pending = []
 
 
-def match_after(record: MatchRecord, activation: int | None = None) -> tuple[Match, list[Event]]:
+def match_after(
+    record: MatchRecord, activation: int | None = None
+) -> tuple[PlayedMatch, list[Event]]:
     """The match after the given activation (0: as deployed; None: the end of the record),
     with that activation's events."""
-    last: tuple[Match, list[Event]] | None = None
+    last: tuple[PlayedMatch, list[Event]] | None = None
     for number, step in enumerate(_steps(record)):
         if number == activation:
             return step

@@ -236,16 +236,25 @@ PIP_Y = SQUARE - 8
 
 
 def draw_token(
-    side: int, label: str, hit: int, max_hit: int, activated: bool, leader: bool, carrying: bool
+    side: int,
+    label: str,
+    hit: int,
+    max_hit: int,
+    activated: bool,
+    leader: bool,
+    carrying: bool,
+    downed: bool = False,
 ) -> tuple[Image.Image, Image.Image]:
-    """A unit's token on a square-sized tile, and the mask that pastes it."""
+    """A unit's token on a square-sized tile, and the mask that pastes it. A Downed unit (Skirm
+    Lite) lies on its side, as the rulebook has the model placed: a flat token ringed in red."""
     token = new_image(SQUARE, SQUARE)
     mask = Image.new("1", (SQUARE, SQUARE), 0)
     draw, shape = ImageDraw.Draw(token), ImageDraw.Draw(mask)
     c = SQUARE // 2
-    body = (c - TOKEN_RADIUS, c - TOKEN_RADIUS - 4, c + TOKEN_RADIUS, c + TOKEN_RADIUS - 4)
-    fill = side_colour(side, "dim") if activated else side_colour(side)
-    ring = colour("ink") if activated else colour("white")
+    tall = TOKEN_RADIUS // 2 if downed else TOKEN_RADIUS
+    body = (c - TOKEN_RADIUS, c - tall - 4, c + TOKEN_RADIUS, c + tall - 4)
+    fill = side_colour(side, "dim") if activated or downed else side_colour(side)
+    ring = colour("hit") if downed else colour("ink") if activated else colour("white")
     draw.ellipse(body, fill=fill, outline=ring, width=3)
     shape.ellipse(body, fill=1, outline=1, width=3)
     size = 16 if len(label) <= 3 else 13

@@ -172,13 +172,3 @@ def dice_from_json(data: dict[str, object]) -> Dice:
     if isinstance(script, list) and all(isinstance(face, int) for face in script):
         return ScriptedDice(script)
     raise RulesError('The record\'s dice must be {"key": HEX}, {"seed": N} or {"script": [faces]}.')
-
-
-def succeeds(value: int, stat: int) -> bool:
-    """A roll against a stat (rulebook Successes and Failures): at or under the stat succeeds,
-    a 1 always succeeds and a 6 always fails, judged after all modifiers."""
-    if value <= 1:
-        return True
-    if value >= 6:
-        return False
-    return value <= stat

@@ -12,8 +12,7 @@ from typing import Any
 from skirmbot.rules.commands import Command
 from skirmbot.rules.dice import Dice, RecordingDice, dice_from_json
 from skirmbot.rules.errors import RulesError
-from skirmbot.rules.ruleset import DEFAULT_RULESET, ruleset
-from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, ruleset
 
 RECORD_FORMAT = "skirmbot-record"
 RECORD_VERSION = 2
@@ -72,10 +71,10 @@ class MatchRecord:
             raise RulesError(
                 f"Record version {version!r} is not supported; this skirmbot reads versions {readable}."
             )
-        if data.get("ruleset", SKIRM) != SKIRM:
-            raise RulesError(
-                f"Ruleset {data.get('ruleset')!r} is not available; this skirmbot plays {SKIRM}."
-            )
+        name = data.get("ruleset", SKIRM)  # the first release wrote Skirm records without it
+        if not isinstance(name, str):
+            raise RulesError("A record's 'ruleset' names a ruleset, such as \"skirm\".")
+        rules = ruleset(name)  # a RulesError lists the rulesets this skirmbot plays
         content, dice, commands = data.get("content"), data.get("dice"), data.get("commands", [])
         if (
             not isinstance(content, dict)
@@ -90,9 +89,7 @@ class MatchRecord:
             or not all(isinstance(name, str) for name in players)
         ):
             raise RulesError("A record's 'players' must list the two players' names.")
-        return cls(
-            content, dice, list(commands), list(players), data.get("ruleset", SKIRM), int(version)
-        )
+        return cls(content, dice, list(commands), list(players), rules.name, int(version))
 
     @classmethod
     def loads(cls, text: str) -> MatchRecord:
@@ -102,7 +99,7 @@ class MatchRecord:
             raise RulesError(f"The record is not valid JSON: {error}.") from error
 
 
-def start_match(record: MatchRecord, dice: Dice | None = None) -> Match:
+def start_match(record: MatchRecord, dice: Dice | None = None) -> PlayedMatch:
     """A match at its start, built from the record's content and dice by its ruleset."""
     rules = ruleset(record.ruleset)
     match = rules.new_match(
@@ -112,22 +109,24 @@ def start_match(record: MatchRecord, dice: Dice | None = None) -> Match:
     return match
 
 
-def replay(record: MatchRecord, upto: int | None = None) -> Match:
+def replay(record: MatchRecord, upto: int | None = None) -> PlayedMatch:
     """Apply the record's commands in order (the first `upto` of them if given)."""
     return _play_on(record, start_match(record), upto)
 
 
-def _play_on(record: MatchRecord, match: Match, upto: int | None) -> Match:
+def _play_on(record: MatchRecord, match: PlayedMatch, upto: int | None) -> PlayedMatch:
     rules = ruleset(record.ruleset)
     for position, data in enumerate(record.commands[:upto], start=1):
         try:
-            rules.apply(match, rules.parse_command(data))
+            match.apply(rules.parse_command(data))
         except RulesError as error:
             raise ReplayError(position, data, str(error)) from error
     return match
 
 
-def replay_rolled(record: MatchRecord, upto: int | None = None) -> tuple[Match, RecordingDice]:
+def replay_rolled(
+    record: MatchRecord, upto: int | None = None
+) -> tuple[PlayedMatch, RecordingDice]:
     """Replay the record (its first `upto` commands if given), keeping every die rolled, each
     with the secondary objectives the squads held just before it (see `so_far`)."""
     dice = RecordingDice(dice_from_json(record.dice))
@@ -159,12 +158,12 @@ def so_far(record: MatchRecord, hide: Iterable[int] = (0, 1)) -> MatchRecord:
     return replace(record, dice={"script": faces}, commands=list(record.commands))
 
 
-def _held(match: Match) -> tuple[str | None, ...]:
+def _held(match: PlayedMatch) -> tuple[str | None, ...]:
     """The secondary objective card each squad holds now (None: none)."""
     return tuple(draw.card if draw else None for draw in match.state.secondaries)
 
 
-def _secret_draw(match: Match, dice: RecordingDice, side: int) -> int | None:
+def _secret_draw(match: PlayedMatch, dice: RecordingDice, side: int) -> int | None:
     """Which roll drew `side`'s secondary objective of this turn, if it is still unrevealed: the
     last roll before which the squad held no card, and after which it held one (a draw starts
     by taking both squads' cards back; nothing else gives a squad a card)."""
@@ -185,14 +184,18 @@ def _secret_draw(match: Match, dice: RecordingDice, side: int) -> int | None:
 
 
 def record_of(
-    match: Match, content: dict[str, Any], players: list[str] | None = None
+    match: PlayedMatch,
+    content: dict[str, Any],
+    players: list[str] | None = None,
+    ruleset: str = SKIRM,
 ) -> MatchRecord:
-    """The record of a live match: its content, dice and every accepted command."""
+    """The record of a live match in `ruleset`: its content, dice and every accepted command."""
     return MatchRecord(
         content=content,
         dice=match.dice.to_json(),
         commands=[command.to_json() for command in match.commands],
         players=players or ["Player 1", "Player 2"],
+        ruleset=ruleset,
     )
 
 

@@ -1,85 +1,119 @@
-"""Rulesets: the small interface a rulebook's engine offers the rest of skirmbot.
+"""Rulesets: the one interface a rulebook's package offers the rest of skirmbot.
 
-Skirm (full rules) is the first and default ruleset; Skirm Lite and the other rulebooks in
-shared/rules/ will register here beside it. The service layer, the record and the automatic
-player reach a ruleset only through this interface.
+A record names its ruleset ("skirm", "lite") as a chess PGN names its variant, and `ruleset()`
+picks the package. Service, record, console, timers, render and the automatic player reach a
+ruleset's rules only through this interface; docs/rulesets.md tells how to add one.
 """
 
 from __future__ import annotations
 
+import importlib
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-from skirmbot.rules.commands import Command, command_from_json
+from skirmbot.rules.commands import Command
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.events import Event
-from skirmbot.rules.maps import map_from_json
-from skirmbot.rules.skirm.engine import Match
-from skirmbot.rules.skirm.legal import legal_commands
-from skirmbot.rules.skirm.missions import mission_from_json
-from skirmbot.rules.skirm.squads import squad_from_json
-from skirmbot.rules.skirm.state import MatchState
+from skirmbot.rules.medal import Medal
+
+# The packages that hold a ruleset, each exposing RULESET; adding a ruleset adds a line here.
+PACKAGES = ("skirmbot.rules.skirm", "skirmbot.rules.lite")
+DEFAULT_RULESET = "skirm"
+
+
+class PlayedMatch(Protocol):
+    """A match in a ruleset: its state, dice and accepted commands, changed only by `apply`."""
+
+    state: Any
+    dice: Dice
+    commands: list[Command]
+    log: list[Event]
+    late_end_is_no_op: bool  # a version-1 record's late `end` (skirmbot.rules.record)
+
+    def apply(self, command: Command) -> list[Event]:
+        """The command's events, or IllegalCommand and no change at all."""
+        ...
+
+
+@dataclass(frozen=True)
+class ActionRule:
+    """One action a player can take in this ruleset, as `/match rules` explains it."""
+
+    name: str  # the command's type in records ("move", "revive")
+    title: str  # as the rulebook names it ("Revive")
+    cost: str  # "1 ACT", "2 TO", "free"
+    text: str  # one or two sentences from the rulebook
+
+
+@dataclass(frozen=True)
+class SquadSummary:
+    """A squad file that passed a ruleset's squad building rules, as a player is told of it."""
+
+    name: str
+    size: int  # units (agents, models) in the squad
+    points: int  # what it costs (EP in Skirm)
 
 
 class Ruleset(Protocol):
-    name: str
+    name: str  # the key in records and the database ("skirm")
+    title: str  # what players read ("Skirm Lite")
+    rulebook: str  # the rulebook's file in shared/rules
 
-    def new_match(self, content: dict[str, Any], dice: Dice) -> Match:
-        """A match before deployment, from content as in the record: map, mission, two squads."""
+    def new_match(self, content: dict[str, Any], dice: Dice) -> PlayedMatch:
+        """A match before deployment, from content as in the record: map, mission, squads."""
+        ...
+
+    def check_squad(self, data: Any, ep_limit: int) -> SquadSummary:
+        """A squad file's data checked against this rulebook's squad building rules, or
+        ContentError saying what is wrong."""
         ...
 
     def parse_command(self, data: Any) -> Command: ...
 
-    def apply(self, match: Match, command: Command) -> list[Event]: ...
+    def legal_commands(self, state: Any, side: int) -> list[Command]:
+        """Every command `side` may send now (the automatic player's and autocomplete's menu)."""
+        ...
 
-    def legal_commands(self, state: MatchState, side: int) -> list[Command]: ...
+    def scores(self, state: Any) -> tuple[int, ...]:
+        """Each side's score now (Mission Points in Skirm)."""
+        ...
 
-    def scores(self, state: MatchState) -> tuple[int, int]:
-        """Each squad's Mission Points now."""
+    def action_rules(self) -> list[ActionRule]:
+        """The actions of this ruleset, for `/match rules` and the ruleset's action command."""
+        ...
+
+    def medals(self, match: PlayedMatch, side: int) -> dict[str, list[Medal]] | None:
+        """Each unit's medals (by its name in the squad file) for a finished match; None: this
+        ruleset keeps no campaign progress."""
+        ...
+
+    def automatic_command(self, state: Any, side: int) -> Command:
+        """What the automatic player sends for `side` now (practice matches, timeouts, demo)."""
+        ...
+
+    def automatic_placement(self, state: Any, side: int) -> Command:
+        """The automatic player's deployment (or other set-up placement due now) for `side`."""
         ...
 
 
-class Skirm:
-    name = "skirm"
-
-    def new_match(self, content: dict[str, Any], dice: Dice) -> Match:
-        squads = content.get("squads")
-        if not isinstance(squads, list) or len(squads) != 2:
-            raise RulesError("A match needs exactly two squads.")
-        mission = mission_from_json(content.get("mission"))
-        return Match(
-            map_from_json(content.get("map")),
-            mission,
-            (
-                # The squads as accepted when the match began: a record saved before squad
-                # files' names and keys were checked still replays.
-                squad_from_json(squads[0], mission.ep_limit, strict=False),
-                squad_from_json(squads[1], mission.ep_limit, strict=False),
-            ),
-            dice,
-        )
-
-    def parse_command(self, data: Any) -> Command:
-        return command_from_json(data)
-
-    def apply(self, match: Match, command: Command) -> list[Event]:
-        return match.apply(command)
-
-    def legal_commands(self, state: MatchState, side: int) -> list[Command]:
-        return legal_commands(state, side)
-
-    def scores(self, state: MatchState) -> tuple[int, int]:
-        return state.squads[0].mp, state.squads[1].mp
+_REGISTRY: dict[str, Ruleset] = {}
 
 
-RULESETS: dict[str, Ruleset] = {Skirm.name: Skirm()}
-DEFAULT_RULESET = Skirm.name
+def rulesets() -> dict[str, Ruleset]:
+    """Every ruleset this skirmbot plays, by name, the default first."""
+    if not _REGISTRY:
+        for package in PACKAGES:
+            found: Ruleset = importlib.import_module(package).RULESET
+            _REGISTRY[found.name] = found
+    return _REGISTRY
 
 
 def ruleset(name: str) -> Ruleset:
-    try:
-        return RULESETS[name]
-    except KeyError:
-        raise RulesError(
-            f"There is no ruleset '{name}'; available: {', '.join(RULESETS)}."
-        ) from None
+    """The ruleset called `name` (its key or its title, in any case)."""
+    wanted = name.strip().casefold()
+    for found in rulesets().values():
+        if wanted in (found.name, found.title.casefold()):
+            return found
+    available = ", ".join(f"{r.title} ({r.name})" for r in rulesets().values())
+    raise RulesError(f"There is no ruleset '{name}'; available: {available}.")

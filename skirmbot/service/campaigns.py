@@ -21,9 +21,10 @@ from typing import Any
 
 from skirmbot.rules.commands import AgreeDraw, Concede
 from skirmbot.rules.errors import ContentError
+from skirmbot.rules.medal import Medal
 from skirmbot.rules.record import MatchRecord, replay
-from skirmbot.rules.skirm.engine import Match
-from skirmbot.rules.skirm.medals import Medal, Spoils, apply_xp, squad_medals
+from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, ruleset
+from skirmbot.rules.skirm.medals import Spoils, apply_xp
 from skirmbot.rules.skirm.squads import DEFAULT_EP_LIMIT, squad_from_json
 from skirmbot.rules.skirm.state import ENDED
 from skirmbot.service.errors import ServiceError
@@ -153,7 +154,7 @@ class CampaignService:
         return Reply(text or f"Match #{match_id} has not ended: medals come at the end.")
 
     async def award_ended(
-        self, row: MatchRow, match: Match, limit: int = MESSAGE_LIMIT
+        self, row: MatchRow, match: PlayedMatch, limit: int = MESSAGE_LIMIT
     ) -> str | None:
         """The medals of both squads in one message of at most `limit` characters (each unit's
         medals, XP and Spoils Of War), after the XP is added to the squads that are stored.
@@ -170,10 +171,13 @@ class CampaignService:
                 f"No medals and no XP: the match was {early} before the end of its first turn "
                 "(rulings: Campaign medals)."
             )
+        played = ruleset(str(row.record.get("ruleset", DEFAULT_RULESET)))
+        if played.medals(match, 0) is None:
+            return f"No medals: {played.title} keeps no campaign progress."
         stored = row.setup.get("stored_squads") or [None, None]
         blocks: list[_Block] = []
         for side in (0, 1):
-            earned = squad_medals(match, side)
+            earned = played.medals(match, side) or {}
             name = state.squads[side].name
             if stored[side] is None:
                 title = f"**Medals: {name}** (not a stored squad: its XP is not kept)"
@@ -217,7 +221,7 @@ def _progress(data: dict[str, Any]) -> str:
     return f"{data.get('name')} ({xp})"
 
 
-def ended_early(match: Match) -> str | None:
+def ended_early(match: PlayedMatch) -> str | None:
     """How an ended match ended before the end of its first turn by its players' choice:
     "conceded" (a forfeit to the turn timer too) or "agreed drawn"; None otherwise. Such a
     match gives no medals: every unit would be Untouchable and a Veteran for nothing."""

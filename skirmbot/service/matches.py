@@ -1,7 +1,7 @@
 """Match use cases, without Discord: create, join, pick squads, deploy, act, and manage a match.
 
 The cogs and the console both call this. A match lives in the store as its record; the service
-replays it into a live `Match` (kept in memory per version), applies the command, and saves the
+replays it into a live `PlayedMatch` (its ruleset's match) (kept in memory per version), applies the command, and saves the
 new record in one transaction with a version check, so two players clicking at once cannot
 both win, and a crash leaves the old or the new record, never half of one.
 """
@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from skirmbot import autoplayer, content
+from skirmbot import content
 from skirmbot.render.battlemap import MapRenderer
 from skirmbot.render.card import card_png
 from skirmbot.rules import commands
@@ -24,11 +24,10 @@ from skirmbot.rules.errors import ContentError, IllegalCommand, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.record import MatchRecord, faces_rolled, replay, so_far
+from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, Ruleset, ruleset, rulesets
 from skirmbot.rules.skirm import secondaries
 from skirmbot.rules.skirm.costs import NeedsOrders
-from skirmbot.rules.skirm.engine import Match
 from skirmbot.rules.skirm.missions import check_map_fits, mission_from_json
-from skirmbot.rules.skirm.squads import squad_from_json
 from skirmbot.rules.skirm.state import DEPLOYMENT, ENDED, MatchState
 from skirmbot.rules.skirm.state import PLAYING as PHASE_PLAYING
 from skirmbot.service.campaigns import CampaignService
@@ -47,6 +46,8 @@ from skirmbot.store import Deadline, MatchRow, Store, VersionConflict
 from skirmbot.store.database import match_setting_key
 from skirmbot.timers.clock import Clock, TimeControls, discord_time
 from skirmbot.words import possessive, shown
+
+__all__ = ["DEFAULT_RULESET", "MatchService", "Member", "PlayedMatch"]
 
 AUTOMATIC = 0  # the automatic player's "user id" in a match's players
 AUTOMATIC_NAME = "Automatic player"
@@ -102,7 +103,7 @@ class MatchService:
         self.now = clock
         self.on_deadline = on_deadline  # the scheduler learns each match's new deadline here
         self._locks: dict[int, asyncio.Lock] = {}
-        self._live: OrderedDict[int, tuple[int, Match]] = OrderedDict()
+        self._live: OrderedDict[int, tuple[int, PlayedMatch]] = OrderedDict()
         self._renderers: OrderedDict[int, MapRenderer] = OrderedDict()
 
     # --- set-up ---------------------------------------------------------------------------
@@ -114,17 +115,22 @@ class MatchService:
         *,
         opponent: Member | None = None,
         practice: bool = False,
-        mission: str = content.DEFAULT_MISSION,
+        mission: str | None = None,
         battle_map: str = content.DEFAULT_MAP,
         controls: TimeControls | None = None,
+        rules: str = DEFAULT_RULESET,
     ) -> Reply:
-        """A new match in the channel; the opponent joins (or was challenged, or is the bot)."""
+        """A new match in the channel under the ruleset `rules` (its name or title); the
+        opponent joins (or was challenged, or is the bot). No mission: the ruleset's first."""
         controls = controls or TimeControls()
+        played = _ruleset(rules)
+        default_mission, default_squads = content.defaults(played.name)
         if opponent is not None and opponent.id == creator.id:
             raise ServiceError(
                 "You cannot challenge yourself; leave the opponent out to let anyone join."
             )
-        mission_data, map_data = _shipped("missions", mission), _shipped("maps", battle_map)
+        mission_data = _shipped("missions", mission or default_mission, played.name)
+        map_data = _shipped("maps", battle_map)
         check_map_fits(mission_from_json(mission_data), map_from_json(map_data).board, (1, 1))
         record = MatchRecord(
             content={"map": map_data, "mission": mission_data, "squads": [None, None]},
@@ -133,6 +139,7 @@ class MatchService:
                 creator.name,
                 AUTOMATIC_NAME if practice else (opponent.name if opponent else ""),
             ],
+            ruleset=played.name,
         )
         players: list[int | None] = [creator.id, AUTOMATIC if practice else None]
         setup: dict[str, Any] = {
@@ -141,8 +148,8 @@ class MatchService:
             "clock": Clock(controls).to_json(),
         }
         if practice:
-            setup["squads"][1] = content.DEFAULT_SQUADS[1]
-            record.content["squads"][1] = content.raw("squads", content.DEFAULT_SQUADS[1])
+            setup["squads"][1] = default_squads[1]
+            record.content["squads"][1] = content.raw("squads", default_squads[1], played.name)
         from skirmbot.store import ChannelBusy
 
         try:
@@ -158,10 +165,10 @@ class MatchService:
             "the automatic player" if practice else (f"<@{opponent.id}>" if opponent else "anyone")
         )
         text = (
-            f"**New Skirm match** #{row.id}: {mission_data['name']} on {map_data['name']}.\n"
+            f"**New {played.title} match** #{row.id}: {mission_data['name']} on {map_data['name']}.\n"
             f"{creator.name} plays squad 1; {who} {'plays' if practice else 'may join as'} squad 2"
             f"{'' if practice or opponent is None else ' (/match join)'}.\n"
-            f"Both players: pick a squad with /match squad ({', '.join(content.names('squads'))}, or upload your own).\n"
+            f"Both players: pick a squad with /match squad ({', '.join(content.names('squads', played.name))}, or upload your own).\n"
             f"Time controls: {controls.describe()}."
         )
         return Reply(text, ping=opponent.id if opponent else None)
@@ -197,15 +204,18 @@ class MatchService:
                 raise ServiceError("Squads are chosen before deployment; this match is past that.")
             mission = mission_from_json(row.record["content"]["mission"])
             squad, stored_id = await CampaignService(self.store).resolve(member.id, squad)
-            data = _shipped("squads", squad) if isinstance(squad, str) else squad
+            played = ruleset_of(row)
+            data = _shipped("squads", squad, played.name) if isinstance(squad, str) else squad
             try:
-                chosen = squad_from_json(data, mission.ep_limit)
+                chosen = played.check_squad(data, mission.ep_limit)
             except ContentError as error:
-                raise ServiceError(f"That squad cannot play: {error}") from error
+                raise ServiceError(f"That squad cannot play {played.title}: {error}") from error
             row.record["content"]["squads"][side] = data
             row.setup["squads"][side] = chosen.name
             row.setup.setdefault("stored_squads", [None, None])[side] = stored_id
-            text = f"{member.name} fields **{chosen.name}** ({len(chosen.units)} units, {chosen.total_ep} EP)."
+            text = (
+                f"{member.name} fields **{chosen.name}** ({chosen.size} units, {chosen.points} EP)."
+            )
             if all(row.record["content"]["squads"]) and row.players[1] is not None:
                 row.status = DEPLOYING
                 text += "\nBoth squads are in. Deploy with /deploy (or let the bot deploy for you)."
@@ -235,7 +245,7 @@ class MatchService:
                 )
             match = self._fresh(row)
             command = (
-                autoplayer.deployment(match.state, side)
+                ruleset_of(row).automatic_placement(match.state, side)
                 if placements is None
                 else commands.Deploy(side, placements)
             )
@@ -245,7 +255,9 @@ class MatchService:
                 return Reply(f"{member.name} has deployed (hidden until both squads are down).")
             return await self._reveal_deployments(row)
 
-    def _hide(self, row: MatchRow, stage: str, scratch: Match, command: commands.Command) -> None:
+    def _hide(
+        self, row: MatchRow, stage: str, scratch: PlayedMatch, command: commands.Command
+    ) -> None:
         """Check a deployment or infiltration on a scratch copy of the match, then keep it
         hidden in the set-up until the bot reveals all of them together."""
         try:
@@ -266,7 +278,7 @@ class MatchService:
                 "You have no infiltrators left to place; waiting for your opponent's."
             )
         command = (
-            autoplayer.infiltration(match.state, side)
+            ruleset_of(row).automatic_placement(match.state, side)
             if placements is None
             else commands.Infiltrate(side, placements)
         )
@@ -473,7 +485,7 @@ class MatchService:
         except IllegalCommand as error:
             raise ServiceError(str(error)) from error
         squad = match.state.squads[found.side].name
-        picture = await asyncio.to_thread(card_png, found, squad)
+        picture = await asyncio.to_thread(card_png, found, squad, ruleset_of(row).name)
         return Reply(
             f"{found.name} of {squad}", picture=picture, picture_name="card.png", private=True
         )
@@ -535,7 +547,7 @@ class MatchService:
         state = (await self._live_match(row)).state
         return [(unit.id, state.squads[unit.side].name) for unit in state.units.values()]
 
-    async def view(self, channel_id: int) -> tuple[MatchRow, Match | None]:
+    async def view(self, channel_id: int) -> tuple[MatchRow, PlayedMatch | None]:
         """The match in the channel and its live state (None before deployment), for
         autocomplete and the cogs' checks; nothing is changed."""
         row = await self._row(channel_id)
@@ -578,6 +590,11 @@ class MatchService:
         """Discord refused a direct message to the player: their reminders go to the channel."""
         await self.store.note_dms_closed(user_id)
 
+    async def ruleset_here(self, channel_id: int) -> str:
+        """The ruleset of the channel's match (the default ruleset when there is none)."""
+        row = await self.store.active_match(channel_id)
+        return ruleset_of(row).name if row is not None else DEFAULT_RULESET
+
     async def last_match_id(self, channel_id: int) -> int | None:
         """The channel's match, or its last one (for the log)."""
         row = await self.store.last_match(channel_id)
@@ -602,19 +619,18 @@ class MatchService:
     async def _automatic_deployment(self, row: MatchRow) -> list[Reply]:
         side = row.players.index(AUTOMATIC)
         match = self._fresh(row)
-        row.setup.setdefault("hidden_deployments", {})[str(side)] = autoplayer.deployment(
-            match.state, side
-        ).to_json()
+        placement = ruleset_of(row).automatic_placement(match.state, side)
+        row.setup.setdefault("hidden_deployments", {})[str(side)] = placement.to_json()
         await self._save(row)
         return [Reply("The automatic player has deployed (hidden until you deploy too).")]
 
-    async def _automatic_turns(self, row: MatchRow, match: Match) -> list[Reply]:
+    async def _automatic_turns(self, row: MatchRow, match: PlayedMatch) -> list[Reply]:
         """The automatic player takes its activations like a human would, one reply each."""
         side = row.players.index(AUTOMATIC)
         replies: list[Reply] = []
-        state = match.state
+        state, played = match.state, ruleset_of(row)
         while state.phase != ENDED and state.to_act == side:
-            command = autoplayer.choose(state, side)
+            command = played.automatic_command(state, side)
             events = self._apply(match, command)
             row.record["commands"].append(command.to_json())
             if any(e.kind in ("activation_ended", "match_ended") for e in events):
@@ -622,7 +638,7 @@ class MatchService:
         return replies
 
     # --- internals ------------------------------------------------------------------------
-    def _apply(self, match: Match, command: commands.Command) -> list[Event]:
+    def _apply(self, match: PlayedMatch, command: commands.Command) -> list[Event]:
         try:
             return match.apply(command)
         except NeedsOrders as error:
@@ -630,7 +646,7 @@ class MatchService:
         except RulesError as error:
             raise ServiceError(str(error)) from error
 
-    async def _reply(self, row: MatchRow, match: Match, events: list[Event]) -> Reply:
+    async def _reply(self, row: MatchRow, match: PlayedMatch, events: list[Event]) -> Reply:
         state = match.state
         kinds = {event.kind for event in events}
         text = clip(describe(events))
@@ -656,7 +672,7 @@ class MatchService:
             )
         return Reply(text, choices=_choices(state))
 
-    async def _picture(self, match_id: int, match: Match, events: list[Event]) -> bytes:
+    async def _picture(self, match_id: int, match: PlayedMatch, events: list[Event]) -> bytes:
         renderer = self._renderers.pop(match_id, None) or MapRenderer()
         self._renderers[match_id] = renderer
         while len(self._renderers) > LIVE_CACHE:
@@ -687,16 +703,15 @@ class MatchService:
         await self._save_live(row, match)
         return reply
 
-    async def _infiltration_stage(self, row: MatchRow, match: Match) -> Reply:
+    async def _infiltration_stage(self, row: MatchRow, match: PlayedMatch) -> Reply:
         row.setup["stage"] = INFILTRATE
         names = ", ".join(match.state.infiltrators)
         text = clip("**Both squads deploy.**\n" + describe(match.log))
         text += f"\n{names} will infiltrate: their players place them with /deploy (hidden until all are in)."
         if AUTOMATIC in row.players and row.players.index(AUTOMATIC) in infiltrating_sides(match):
             side = row.players.index(AUTOMATIC)
-            row.setup.setdefault(HIDDEN[INFILTRATE], {})[str(side)] = autoplayer.infiltration(
-                match.state, side
-            ).to_json()
+            placement = ruleset_of(row).automatic_placement(match.state, side)
+            row.setup.setdefault(HIDDEN[INFILTRATE], {})[str(side)] = placement.to_json()
             if set(infiltrating_sides(match)) == {side}:
                 follow = await self._reveal_deployments(row)
                 follow.text = text + "\n" + follow.text
@@ -720,7 +735,7 @@ class MatchService:
         await self._save_live(row, match)
         return await self._the_end(row, match, events)
 
-    async def _the_end(self, row: MatchRow, match: Match, events: list[Event]) -> Reply:
+    async def _the_end(self, row: MatchRow, match: PlayedMatch, events: list[Event]) -> Reply:
         """The match is over: the result in one message, with both players pinged, the final
         map and the medals (XP added to stored squads first), after what happened last (in the
         same message when it all fits)."""
@@ -811,11 +826,11 @@ class MatchService:
 
         return MatchService._Locked(self, find)
 
-    def _fresh(self, row: MatchRow) -> Match:
+    def _fresh(self, row: MatchRow) -> PlayedMatch:
         """The match replayed from the record as stored (a scratch copy)."""
         return replay(MatchRecord.from_json(row.record))
 
-    async def _live_match(self, row: MatchRow) -> Match:
+    async def _live_match(self, row: MatchRow) -> PlayedMatch:
         if row.status == SETUP:  # no squads yet: nothing to replay
             raise ServiceError(_not_playing(SETUP))
         cached = self._live.get(row.id)
@@ -826,13 +841,13 @@ class MatchService:
         self._remember(row.id, row.version, match)
         return match
 
-    def _remember(self, match_id: int, version: int, match: Match) -> None:
+    def _remember(self, match_id: int, version: int, match: PlayedMatch) -> None:
         self._live[match_id] = (version, match)
         self._live.move_to_end(match_id)
         while len(self._live) > LIVE_CACHE:
             self._live.popitem(last=False)
 
-    async def _save(self, row: MatchRow, match: Match | None = None) -> MatchRow:
+    async def _save(self, row: MatchRow, match: PlayedMatch | None = None) -> MatchRow:
         """Save the row (and its clock's next deadline) if nobody saved it first."""
         deadline = self._advance_clock(row, match)
         try:
@@ -852,11 +867,11 @@ class MatchService:
             self.on_deadline(row.id, deadline)
         return saved
 
-    async def _save_live(self, row: MatchRow, match: Match) -> None:
+    async def _save_live(self, row: MatchRow, match: PlayedMatch) -> None:
         self._live.pop(row.id, None)
         await self._save(row, match)
 
-    def _advance_clock(self, row: MatchRow, match: Match | None) -> Deadline | None:
+    def _advance_clock(self, row: MatchRow, match: PlayedMatch | None) -> Deadline | None:
         """Move the match's clock on to what the match waits for now; its next deadline."""
         clock = Clock.from_json(row.setup.get("clock"))
         clock.follow(waiting_key(row, match), self.now())
@@ -865,41 +880,64 @@ class MatchService:
 
 
 # --- helpers -------------------------------------------------------------------------------
-def shipped_choices(kind: str) -> list[tuple[str, str]]:
-    """The shipped maps, missions or squads as (file name, display name), for the options that
-    pick one; a file that does not read is left out (the content tests keep them readable)."""
+def ruleset_of(row: MatchRow) -> Ruleset:
+    """The ruleset a stored match plays, as its record names it."""
+    return ruleset(str(row.record.get("ruleset", DEFAULT_RULESET)))
+
+
+def _ruleset(name: str) -> Ruleset:
+    try:
+        return ruleset(name)
+    except RulesError as error:
+        raise ServiceError(str(error)) from error
+
+
+def ruleset_choices() -> list[tuple[str, str]]:
+    """Every ruleset this skirmbot plays as (name, title), the default first."""
+    return [(found.name, found.title) for found in rulesets().values()]
+
+
+def ruleset_title(name: str) -> str:
+    """A ruleset's title for players ("Skirm Lite"), from its name."""
+    return _ruleset(name).title
+
+
+def shipped_choices(kind: str, rules: str = DEFAULT_RULESET) -> list[tuple[str, str]]:
+    """The shipped maps, or one ruleset's missions or squads, as (file name, display name), for
+    the options that pick one; a file that does not read is left out (the content tests keep
+    them readable)."""
     choices = []
-    for name in content.names(kind):
+    for name in content.names(kind, rules):
         try:
-            title = str(content.raw(kind, name).get("name") or name)
+            title = str(content.raw(kind, name, rules).get("name") or name)
         except ContentError:
             continue
         choices.append((name, title))
     return choices
 
 
-def _shipped(kind: str, name: str) -> dict[str, Any]:
+def _shipped(kind: str, name: str, rules: str = DEFAULT_RULESET) -> dict[str, Any]:
     """A shipped map, mission or squad by name. The name is looked up among the shipped files'
     names before any path is built from it: text a player typed never reaches the filesystem
     (a 3,000-character name, `../x` or `/etc/x` is simply not one of them)."""
-    names = content.names(kind)
+    names = content.names(kind, rules)
     found = next((n for n in names if n.casefold() == name.strip().casefold()), None)
     if found is None:
         raise ServiceError(
             f"There is no {kind[:-1]} called '{shown(name)}'. Choose one of: {', '.join(names)}."
         )
     try:
-        return content.raw(kind, found)
+        return content.raw(kind, found, rules)
     except ContentError as error:
         raise ServiceError(str(error)) from error
 
 
-def infiltrating_sides(match: Match) -> list[int]:
+def infiltrating_sides(match: PlayedMatch) -> list[int]:
     """The squads with infiltrators still to place."""
     return sorted({match.state.units[uid].side for uid in match.state.infiltrators})
 
 
-def waiting_key(row: MatchRow, match: Match | None) -> str | None:
+def waiting_key(row: MatchRow, match: PlayedMatch | None) -> str | None:
     """What the match waits for now, as a key: a deployment, or one side's activation. None:
     nothing a person must do (set-up, the automatic player's turn, the end)."""
     if row.status == DEPLOYING:
@@ -916,7 +954,7 @@ def _miss_time(row: MatchRow) -> float:
     return float(row.setup["clock"]["deadline"])
 
 
-def _last_activation(match: Match) -> list[Event]:
+def _last_activation(match: PlayedMatch) -> list[Event]:
     """The events since the last activation began (or since the turn began)."""
     log = match.log
     for index in range(len(log) - 1, -1, -1):
@@ -940,7 +978,7 @@ def _choices(state: MatchState) -> list[str]:
     return ["end"]
 
 
-def _undo_point(match: Match, row: MatchRow, side: int) -> int:
+def _undo_point(match: PlayedMatch, row: MatchRow, side: int) -> int:
     """How many commands to keep to take back the last action of the activation in progress."""
     state = match.state
     if state.activation is None or state.to_act != side:

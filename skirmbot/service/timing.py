@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from skirmbot import autoplayer
 from skirmbot.rules import commands
 from skirmbot.rules.events import Event
 from skirmbot.rules.skirm.state import ENDED
@@ -25,6 +24,7 @@ from skirmbot.service.matches import (
     MatchService,
     Member,
     infiltrating_sides,
+    ruleset_of,
     waiting_key,
 )
 from skirmbot.service.replies import Reply
@@ -159,7 +159,7 @@ def _play_out_activation(
     done = state.activations_done
     events: list[Event] = []
     while state.phase != ENDED and state.to_act == side and state.activations_done == done:
-        events += _record(service, row, match, autoplayer.choose(state, side))
+        events += _record(service, row, match, ruleset_of(row).automatic_command(state, side))
     return events
 
 
@@ -192,8 +192,8 @@ async def _missed_deployment(service: MatchService, row: MatchRow, clock: Clock)
             return reply
         clock.excuses_used[side] += 1
         _note_miss(row, clock, side, service.now(), "deployed by the bot")
-        placing = autoplayer.deployment if stage == DEPLOY else autoplayer.infiltration
-        hidden[str(side)] = placing(scratch.state, side).to_json()
+        placement = ruleset_of(row).automatic_placement(scratch.state, side)
+        hidden[str(side)] = placement.to_json()
         notes.append(
             f"⏰ {name} did not deploy in time: the bot deployed for them (excused misses left: {clock.controls.excuses - clock.excuses_used[side]})."
         )

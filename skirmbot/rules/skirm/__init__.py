@@ -3,3 +3,7 @@
 Every module here holds one part of that rulebook; the kernel in `skirmbot.rules` holds what all
 rulesets share (squares, the board and its geometry, dice, commands, the record).
 """
+
+from skirmbot.rules.skirm.ruleset import RULESET
+
+__all__ = ["RULESET"]

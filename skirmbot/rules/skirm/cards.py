@@ -232,6 +232,8 @@ class Weapon:
     specials: tuple[SpecialRule, ...] = ()
     ep: int = 0
     gear: bool = False  # an Equipment item such as a grenade (campaign medal Geared Up)
+    # Skirm Lite puts the skill on the weapon (SKL); None: the unit's MSK/RSK, as in Skirm.
+    skl: int | None = None
 
     @property
     def range(self) -> int:
@@ -264,6 +266,7 @@ class UnitCard:
     xp: int = 0
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
     skills: tuple[Skill, ...] = ()
+    mov: int = 3  # squares a Move covers: Skirm's 3, Skirm Lite's MOV stat
 
     def has(self, code: str) -> bool:
         return has_rule(self.specials, code)

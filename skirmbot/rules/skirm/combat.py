@@ -13,13 +13,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from skirmbot.rules.adjacency import adjacent, adjacent_squares
-from skirmbot.rules.dice import Dice, succeeds
+from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import IllegalCommand, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import BARREL, TURRET
 from skirmbot.rules.sight import sight
 from skirmbot.rules.skirm import area, specials
 from skirmbot.rules.skirm.cards import MELEE, RANGED, SpecialRule, Weapon
+from skirmbot.rules.skirm.rolls import succeeds
 from skirmbot.rules.skirm.state import (
     TAKEN_OUT,
     TURRET_ARM,

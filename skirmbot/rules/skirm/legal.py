@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from skirmbot.rules import commands
 from skirmbot.rules.adjacency import adjacent_squares
-from skirmbot.rules.dice import succeeds
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.maps import BARREL, MARKER
 from skirmbot.rules.maps import TURRET as TURRET_ITEM
@@ -30,6 +29,7 @@ from skirmbot.rules.skirm.costs import (
     attack_action,
     minimum_orders,
 )
+from skirmbot.rules.skirm.rolls import succeeds
 from skirmbot.rules.skirm.skills import Skill
 from skirmbot.rules.skirm.state import DEPLOYMENT, ENDED, READY, Activation, MatchState, UnitState
 from skirmbot.rules.skirm.turns import can_delay

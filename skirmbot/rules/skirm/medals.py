@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from skirmbot.rules.errors import ContentError
+from skirmbot.rules.medal import Medal
 from skirmbot.rules.skirm.cards import MELEE, RANGED, card_from_json
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.rules.skirm.squads import spoils_allowed, spoils_taken_field, spoils_used
@@ -35,16 +36,6 @@ MARKSMAN_TAKE_OUTS = 3  # "3 or more enemies out with Ranged attacks"
 BLOODTHIRSTY_TAKE_OUTS = 2  # "two enemy Units in the same Turn"
 MERCILESS_OVERKILL = 2  # "2 or more DAM above that enemy's remaining HITs"
 ITEMS = ("barrel", "turret")
-
-
-@dataclass(frozen=True, slots=True)
-class Medal:
-    name: str
-    xp: int
-    reason: str  # in words, for the players: why this unit earned it
-
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "xp": self.xp, "reason": self.reason}
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,9 @@ from skirmbot.words import possessive, shown
 READY = "ready"
 ACTIVATED = "activated"
 TAKEN_OUT = "taken_out"
+# Skirm Lite: at 0 HIT an Agent lies Downed on its square until revived or removed at the end
+# of the turn (Lite rulebook Damage). Skirm never uses it.
+DOWNED = "downed"
 
 DEPLOYMENT = "deployment"
 PLAYING = "playing"

@@ -29,7 +29,6 @@ from functools import lru_cache
 from skirmbot.rules import commands
 from skirmbot.rules.adjacency import adjacent
 from skirmbot.rules.board import Board
-from skirmbot.rules.dice import succeeds
 from skirmbot.rules.maps import CRATE, MARKER
 from skirmbot.rules.movement import Mover, reachable
 from skirmbot.rules.sight import sight
@@ -40,6 +39,7 @@ from skirmbot.rules.skirm.combat import BARREL_DAMAGE
 from skirmbot.rules.skirm.costs import DASH, MOVE, action_cost, attack_action
 from skirmbot.rules.skirm.engine import infiltration_squares
 from skirmbot.rules.skirm.legal import failed_dice, legal_commands, usable_weapons
+from skirmbot.rules.skirm.rolls import succeeds
 from skirmbot.rules.skirm.state import DEPLOYMENT, READY, Activation, MatchState, UnitState
 from skirmbot.rules.skirm.turns import objective_controller
 from skirmbot.rules.squares import Square

@@ -1,0 +1,92 @@
+"""Skirm (the full rules) behind the Ruleset interface (skirmbot.rules.ruleset)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from skirmbot.rules.commands import Command, command_from_json
+from skirmbot.rules.dice import Dice
+from skirmbot.rules.errors import RulesError
+from skirmbot.rules.maps import map_from_json
+from skirmbot.rules.medal import Medal
+from skirmbot.rules.ruleset import ActionRule, PlayedMatch, SquadSummary
+from skirmbot.rules.skirm import autoplayer
+from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.legal import legal_commands
+from skirmbot.rules.skirm.medals import squad_medals
+from skirmbot.rules.skirm.missions import mission_from_json
+from skirmbot.rules.skirm.squads import squad_from_json
+from skirmbot.rules.skirm.state import MatchState
+
+# Rulebook: Basic Actions, Leap (LPx), Skills, Mission Actions, Items, Tactical Orders.
+ACTION_RULES = [
+    ActionRule("move", "Move", "1 ACT", "Move up to 3 squares; each repeat in one activation costs 1 ACT more."),
+    ActionRule("dash", "Dash/Crawl", "1 ACT", "Move up to 1 square."),
+    ActionRule("leap", "Leap", "2 ACT", "LPx units jump up to x squares in a straight line."),
+    ActionRule("shoot", "Ranged Attack", "1 ACT", "Attack a target 2+ squares away in sight and range."),
+    ActionRule("melee", "Melee Attack", "1 ACT", "Attack an enemy in an adjacent square."),
+    ActionRule("door", "Open/Close Door", "1 ACT", "Open or close a door on an edge of the unit's square."),
+    ActionRule("pick_up", "Pick Up", "1 ACT", "Pick up a marker in the unit's square."),
+    ActionRule("drop", "Drop", "1 ACT", "Drop the carried marker in the unit's square."),
+    ActionRule("crate", "Open Crate", "1 ACT", "Open the crate in the unit's square and take one of its options."),
+    ActionRule("turret", "Use Turret", "1 ACT", "Fire the turret in the unit's square."),
+    ActionRule("skill", "Skill", "as listed", "Use a skill from the unit's card."),
+    ActionRule("mission", "Mission Action", "as listed", "An action the mission defines (TCH: 1 ACT less once)."),
+    ActionRule("delay", "Delay", "free", "The squad with 2+ fewer units lets the other activate twice, once per turn."),
+    ActionRule("reroll", "Re-roll", "1 TO", "Re-roll one of your dice (once per die)."),
+    ActionRule("modify", "Change a die", "1 TO", "Change one of your dice by +1 or -1."),
+]  # fmt: skip
+
+
+class Skirm:
+    name = "skirm"
+    title = "Skirm"
+    rulebook = "000_f1df78981dc08e5e.txt"
+
+    def new_match(self, content: dict[str, Any], dice: Dice) -> Match:
+        squads = content.get("squads")
+        if not isinstance(squads, list) or len(squads) != 2:
+            raise RulesError("A match needs exactly two squads.")
+        mission = mission_from_json(content.get("mission"))
+        return Match(
+            map_from_json(content.get("map")),
+            mission,
+            (
+                # The squads as accepted when the match began: a record saved before squad
+                # files' names and keys were checked still replays.
+                squad_from_json(squads[0], mission.ep_limit, strict=False),
+                squad_from_json(squads[1], mission.ep_limit, strict=False),
+            ),
+            dice,
+        )
+
+    def check_squad(self, data: Any, ep_limit: int) -> SquadSummary:
+        squad = squad_from_json(data, ep_limit)
+        return SquadSummary(squad.name, len(squad.units), squad.total_ep)
+
+    def parse_command(self, data: Any) -> Command:
+        return command_from_json(data)
+
+    def legal_commands(self, state: MatchState, side: int) -> list[Command]:
+        return legal_commands(state, side)
+
+    def scores(self, state: MatchState) -> tuple[int, ...]:
+        return tuple(squad.mp for squad in state.squads)
+
+    def action_rules(self) -> list[ActionRule]:
+        return list(ACTION_RULES)
+
+    def medals(self, match: PlayedMatch, side: int) -> dict[str, list[Medal]]:
+        assert isinstance(match, Match)
+        return squad_medals(match, side)
+
+    def automatic_command(self, state: MatchState, side: int) -> Command:
+        return autoplayer.choose(state, side)
+
+    def automatic_placement(self, state: MatchState, side: int) -> Command:
+        if state.infiltrators:
+            return autoplayer.infiltration(state, side)
+        return autoplayer.deployment(state, side)
+
+
+RULESET = Skirm()
