@@ -164,6 +164,27 @@ class MissionAction(UnitCommand):
 
 
 @dataclass(frozen=True)
+class Revive(UnitCommand):
+    """Skirm Lite: revive the Downed squadmate `target` in an adjacent square (2 TO only)."""
+
+    type: ClassVar[str] = "revive"
+    target: str = ""
+
+
+@dataclass(frozen=True)
+class Sentry(UnitCommand):
+    """Skirm Lite: a free Sentry action by an Agent that has already activated, when its squad
+    has fewer Agents in play and none left to activate. `action` is "melee", "shoot" or "dash";
+    `target` (and `weapon`) for an attack, `square` for a Dash."""
+
+    type: ClassVar[str] = "sentry"
+    action: str = ""
+    target: str | None = None
+    weapon: str | None = None
+    square: str | None = None
+
+
+@dataclass(frozen=True)
 class EndActivation(Command):
     type: ClassVar[str] = "end"
     unit: str | None = None
@@ -217,6 +238,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
     for cls in (
         Deploy, Infiltrate, SetStandingOrders, Activate, Move, Dash, Leap, Shoot, Melee, UseSkill, Door, PickUp, Drop,
         OpenCrate, UseTurret, MissionAction, EndActivation, Reroll, Modify, Accept, Delay, Concede, AgreeDraw,
+        Revive, Sentry,
     )
 }  # fmt: skip
 

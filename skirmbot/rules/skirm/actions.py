@@ -24,7 +24,7 @@ CRATE_OPTIONS = {"mp": "1 MP", "medpack": "MedPack (1D3 HIT)", "ammo": "Ammo Ref
 
 # --- movement ------------------------------------------------------------------------------
 def movement_budget(unit: UnitState, action: str) -> int:
-    base = MOVE_BUDGET if action == "move" else DASH_BUDGET
+    base = unit.card.mov if action == "move" else DASH_BUDGET  # Skirm cards: mov = MOVE_BUDGET
     return base + (1 if unit.card.has("SWF") else 0)
 
 

@@ -119,7 +119,7 @@ class Match:
     def __init__(
         self, battle_map: BattleMap, mission: Mission, squads: tuple[Squad, Squad], dice: Dice
     ) -> None:
-        self.state = new_state(battle_map, mission, squads)
+        self.state = self._new_state(battle_map, mission, squads)
         self.dice = dice
         self.commands: list[commands.Command] = []
         self.log: list[Event] = []
@@ -153,11 +153,22 @@ class Match:
             commands.AgreeDraw: self._draw,
         }
 
+    ruleset_title = "Skirm"  # named when a command's action does not exist in this ruleset
+
+    def _new_state(
+        self, battle_map: BattleMap, mission: Mission, squads: tuple[Squad, Squad]
+    ) -> MatchState:
+        """The match before deployment; a variant with its own squad building rules overrides it."""
+        return new_state(battle_map, mission, squads)
+
     def apply(self, command: commands.Command) -> list[Event]:
         """Apply one command: its events, or IllegalCommand and no change at all."""
         if command.side not in (0, 1):
             raise IllegalCommand("A command comes from side 0 or side 1.")
-        events = self._handlers[type(command)](command)
+        handler = self._handlers.get(type(command))
+        if handler is None:
+            raise IllegalCommand(f"There is no '{command.type}' action in {self.ruleset_title}.")
+        events = handler(command)
         self.commands.append(command)
         self.log.extend(events)
         self._last_events = events

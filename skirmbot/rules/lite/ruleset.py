@@ -1,0 +1,84 @@
+"""Skirm Lite behind the Ruleset interface (skirmbot.rules.ruleset)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from skirmbot.rules.commands import Command, command_from_json
+from skirmbot.rules.dice import Dice
+from skirmbot.rules.errors import RulesError
+from skirmbot.rules.lite import autoplayer
+from skirmbot.rules.lite.engine import LiteMatch
+from skirmbot.rules.lite.legal import legal_commands
+from skirmbot.rules.lite.missions import mission_from_json
+from skirmbot.rules.lite.squads import squad_from_json
+from skirmbot.rules.maps import map_from_json
+from skirmbot.rules.medal import Medal
+from skirmbot.rules.ruleset import ActionRule, PlayedMatch, SquadSummary
+from skirmbot.rules.skirm.state import MatchState
+
+# Lite rulebook: Basic Actions, Sentry Actions, Tactical Orders.
+ACTION_RULES = [
+    ActionRule("move", "Move", "1 ACT", "Move up to the Agent's MOV squares."),
+    ActionRule("dash", "Dash", "1 ACT", "Move up to 2 squares, following the rules of a Move."),
+    ActionRule("shoot", "Shoot", "1 ACT", "Fire a ranged weapon at a target in line of sight (HVY: 2 ACT with a Move)."),
+    ActionRule("melee", "Melee", "1 ACT", "Attack an enemy Agent in an adjacent square."),
+    ActionRule("door", "Open/Close Door", "1 ACT", "Open or close a door on an edge of the Agent's square."),
+    ActionRule("pickup", "Pick Up", "1 ACT", "Pick up a marker in the Agent's square."),
+    ActionRule("drop", "Drop", "1 ACT", "Drop the carried marker in the Agent's square."),
+    ActionRule("revive", "Revive", "2 TO", "Revive an adjacent Downed squadmate: back with 1D3 HIT, counted as activated."),
+    ActionRule("sentry", "Sentry Action", "free", "With fewer Agents in play and none left to activate: one free Melee, Shoot or Dash, once per Agent per turn."),
+    ActionRule("reroll", "Re-roll", "1 TO", "Re-roll one of your dice."),
+    ActionRule("modify", "Change a die", "1 TO", "Change one of your dice by +1 or -1."),
+]  # fmt: skip
+
+
+class Lite:
+    name = "lite"
+    title = "Skirm Lite"
+    rulebook = "001_50fd32b630dc62b8.txt"
+
+    def new_match(self, content: dict[str, Any], dice: Dice) -> LiteMatch:
+        squads = content.get("squads")
+        if not isinstance(squads, list) or len(squads) != 2:
+            raise RulesError("A match needs exactly two squads.")
+        return LiteMatch(
+            map_from_json(content.get("map")),
+            mission_from_json(content.get("mission")),
+            (
+                # As accepted when the match began, so a saved match always replays.
+                squad_from_json(squads[0], strict=False),
+                squad_from_json(squads[1], strict=False),
+            ),
+            dice,
+        )
+
+    def check_squad(self, data: Any, ep_limit: int) -> SquadSummary:
+        """Lite has no Equipment Points: `ep_limit` does not apply and the squad costs 0."""
+        squad = squad_from_json(data)
+        return SquadSummary(squad.name, len(squad.units), 0)
+
+    def parse_command(self, data: Any) -> Command:
+        return command_from_json(data)
+
+    def legal_commands(self, state: MatchState, side: int) -> list[Command]:
+        return legal_commands(state, side)
+
+    def scores(self, state: MatchState) -> tuple[int, ...]:
+        return tuple(squad.mp for squad in state.squads)
+
+    def action_rules(self) -> list[ActionRule]:
+        return list(ACTION_RULES)
+
+    def medals(self, match: PlayedMatch, side: int) -> dict[str, list[Medal]] | None:
+        """Lite has no campaigns: no medals, no XP (Lite rulebook; our ruling)."""
+        return None
+
+    def automatic_command(self, state: MatchState, side: int) -> Command:
+        return autoplayer.choose(state, side)
+
+    def automatic_placement(self, state: MatchState, side: int) -> Command:
+        return autoplayer.deployment(state, side)
+
+
+RULESET = Lite()
