@@ -33,13 +33,13 @@ from skirmbot.service import (
 )
 
 from .common import answer, channel_of, player, service_of
+from .text import COMPONENTS_LIMIT, CUSTOM_ID_LIMIT
 
 if TYPE_CHECKING:
     from skirmbot.bot import SkirmBot
 
 log = logging.getLogger("skirmbot.discord")
 
-CUSTOM_ID_LIMIT = 100  # Discord's limit for a component's custom_id
 SAVED = "saved"  # spend payload too long for an id: kept in the guild's settings instead
 ENDED = (
     "This button belongs to a match that has ended. "
@@ -176,7 +176,7 @@ def button(action: str, match_id: int, rest: str | None = None, arg: object = ""
 def choice_view(choices: list[str], match_id: int, at: int) -> discord.ui.View | None:
     """Buttons for the service's `Reply.choices` ("end", "accept", "reroll:2", "draw", "undo")."""
     view = discord.ui.View(timeout=None)
-    for choice in choices[:25]:
+    for choice in choices[:COMPONENTS_LIMIT]:
         name, _, arg = choice.partition(":")
         if name in ("end", "accept", "undo"):
             view.add_item(button(name, match_id, str(at)))

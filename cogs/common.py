@@ -1,7 +1,9 @@
 """What the cogs share: who is asking, answering within Discord's 3 seconds, and posting the
 service's replies (text, picture, ping, buttons) in order.
 
-Game rules never appear here: the service decides, this module only carries its answer.
+Game rules never appear here: the service decides, this module only carries its answer. Every
+message goes out through `with_mention`, which writes the service's placeholders (a person, a
+moment) as Discord markup and fits the message in Discord's limits (skirmbot.cogs.text).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 import discord
 
 from skirmbot.service import MatchService, Member, Reply, ServiceError, moment
+
+from .text import fit, markup, mention
 
 if TYPE_CHECKING:
     from skirmbot.bot import SkirmBot
@@ -146,20 +150,14 @@ def mentions(ping: Pings) -> discord.AllowedMentions:
 
 
 def with_mention(text: str, ping: Pings) -> str:
-    """A message's text as it is posted: the pings in front (those it does not name already),
-    and never over Discord's 2,000 characters (every message the cogs post goes through here)."""
-    missing = [f"<@{user}>" for user in pinged(ping) if f"<@{user}>" not in text]
+    """A message's text as it is posted: the service's placeholders written as Discord markup
+    (skirmbot.cogs.text), the pings in front (those it does not name already), and never over
+    Discord's 2,000 characters (every message the cogs post goes through here)."""
+    text = markup(text)
+    missing = [mention(user) for user in pinged(ping) if mention(user) not in text]
     if missing:
         text = f"{' '.join(missing)} {text}"
     return fit(text)
-
-
-MESSAGE_LIMIT = 2000  # Discord refuses a longer message (400, code 50035)
-
-
-def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    """The text cut to fit one Discord message, its end replaced by "…"."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 async def send(

@@ -28,14 +28,13 @@ import discord
 from skirmbot.service import Reply
 
 from .common import (
-    MESSAGE_LIMIT,
     UNKNOWN_CHANNEL,
     ChannelGone,
-    fit,
     mentions,
     post_to_channel,
     with_mention,
 )
+from .text import MESSAGE_LIMIT, channel_mention, fit
 
 if TYPE_CHECKING:
     from skirmbot.bot import SkirmBot
@@ -119,7 +118,7 @@ async def _channel(bot: SkirmBot, channel_id: int) -> discord.abc.Messageable:
 
 def _with_channel(text: str, channel_id: int) -> str:
     """A direct message's text with the match's channel after it, the text cut to leave room."""
-    where = f"\n(match in <#{channel_id}>)"
+    where = f"\n(match in {channel_mention(channel_id)})"
     return fit(text, MESSAGE_LIMIT - len(where)) + where
 
 

@@ -46,7 +46,7 @@ from skirmbot.dice.rolloff import (
 )
 from skirmbot.service.errors import ServiceError
 
-from .common import fit
+from .text import choices, fit
 
 if TYPE_CHECKING:
     from skirmbot.service.matches import MatchService
@@ -251,7 +251,7 @@ class DiceCog(commands.Cog, name="Dice"):
         except ServiceError:
             return []
         names = [n for n in situation.units_on_map() if current.casefold() in n.casefold()]
-        return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+        return choices((n, n) for n in names)
 
     @odds.autocomplete("target")
     async def _target_choices(
@@ -267,11 +267,9 @@ class DiceCog(commands.Cog, name="Dice"):
         except ServiceError:
             return []
         options = situation.any_targets(str(name))
-        return [
-            app_commands.Choice(name=label[:100], value=value)
-            for value, label in options
-            if current.casefold() in label.casefold()
-        ][:25]
+        return choices(
+            (label, value) for value, label in options if current.casefold() in label.casefold()
+        )
 
     def _service(self) -> MatchService | None:
         service: MatchService | None = getattr(self.bot, "service", None)

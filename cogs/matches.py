@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from skirmbot import content
-from skirmbot.service import MatchRow, Member, NotAllowed, ServiceError
+from skirmbot.service import MatchRow, Member, NotAllowed, Reply, ServiceError
 from skirmbot.service.matches import (
     DEFAULT_RULESET,
     SETUP,
@@ -34,6 +34,7 @@ from .common import (
     send,
     service_of,
 )
+from .text import listed, short
 
 
 def time_controls(hours: int, excuses: int, on_miss: str) -> TimeControls:
@@ -60,19 +61,21 @@ async def squad_choices(
     stored = await service_of(interaction).campaigns.squad_names(interaction.user.id)
     options += [(name, name) for name in stored]
     typed = current.strip().casefold()
-    return [
-        app_commands.Choice(name=label[:100], value=value)
-        for value, label in options
-        if typed in label.casefold()
-    ][:25]
+    return listed(
+        [
+            app_commands.Choice(name=short(label), value=value)
+            for value, label in options
+            if typed in label.casefold()
+        ]
+    )
 
 
 def shipped(kind: str, rules: str = DEFAULT_RULESET) -> list[app_commands.Choice[str]]:
     """The shipped maps, or a ruleset's missions/squads, as choices: their display name, their
     file name."""
     return [
-        app_commands.Choice(name=title[:100], value=name)
-        for name, title in shipped_choices(kind, rules)[:25]
+        app_commands.Choice(name=short(title), value=name)
+        for name, title in listed(shipped_choices(kind, rules))
     ]
 
 
@@ -85,9 +88,7 @@ async def mission_choices(
     return [choice for choice in shipped("missions", rules) if typed in choice.name.casefold()]
 
 
-RULESETS = [
-    app_commands.Choice(name=title[:100], value=name) for name, title in ruleset_choices()
-]
+RULESETS = [app_commands.Choice(name=short(title), value=name) for name, title in ruleset_choices()]
 
 
 @app_commands.guild_only()
@@ -121,7 +122,7 @@ class Matches(
     @app_commands.choices(
         ruleset=RULESETS,
         battle_map=shipped("maps"),
-        on_miss=[app_commands.Choice(name=text[:100], value=key) for key, text in ON_MISS.items()],
+        on_miss=[app_commands.Choice(name=short(text), value=key) for key, text in ON_MISS.items()],
     )
     async def new(
         self,
@@ -175,7 +176,7 @@ class Matches(
             )
         rival = "the automatic player" if practice else (opponent.name if opponent else "open seat")
         created = await channel.create_thread(
-            name=f"{ruleset_title(ruleset)}: {creator.name} vs {rival}"[:100],
+            name=short(f"{ruleset_title(ruleset)}: {creator.name} vs {rival}"),
             type=discord.ChannelType.public_thread,
             auto_archive_duration=10080,  # a week: play-by-post matches pause for days
         )
@@ -244,6 +245,16 @@ class Matches(
         )
 
     @app_commands.command(
+        name="rules", description="The actions of this match's rules and what they cost"
+    )
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        async def explained() -> Reply:
+            text = await service_of(interaction).rules_text(channel_of(interaction))
+            return Reply(text, private=True)
+
+        await answer(interaction, explained(), private=True)
+
+    @app_commands.command(
         name="secondary", description="Your secondary objective this turn (only you see it)"
     )
     async def secondary(self, interaction: discord.Interaction[Any]) -> None:
@@ -273,11 +284,13 @@ class Matches(
             units = await service_of(interaction).units(channel_of(interaction))
         except ServiceError:
             return []
-        return [
-            app_commands.Choice(name=f"{unit} ({squad})"[:100], value=unit)
-            for unit, squad in units
-            if current.casefold() in unit.casefold()
-        ][:25]
+        return listed(
+            [
+                app_commands.Choice(name=short(f"{unit} ({squad})"), value=unit)
+                for unit, squad in units
+                if current.casefold() in unit.casefold()
+            ]
+        )
 
     @app_commands.command(
         name="export", description="The match record as a file (replay it with skirmbot replay)"

@@ -1,5 +1,6 @@
-"""One short slash command per game action (/move, /shoot, /end, ...), with autocomplete that
-offers only what the asking player may legally do now.
+"""One short slash command per common game action (/move, /shoot, /end, ...), and /act for the
+actions a ruleset has of its own (Skirm Lite's Revive), with autocomplete that offers only what
+the asking player may legally do now in this match's ruleset.
 
 The choices come from the service (`skirmbot.service.choices`, which asks the rules' own
 listings): the cog never decides what is legal, it only shows it.
@@ -31,6 +32,7 @@ from .common import (
     service_of,
 )
 from .errors import context, log
+from .text import choice, listed
 
 Choice = app_commands.Choice
 T = TypeVar("T", str, int)
@@ -69,8 +71,8 @@ def offer(options: Iterable[tuple[str, str]], current: str) -> list[Choice[str]]
         if value in seen or (typed and typed not in label.casefold()):
             continue
         seen.add(value)
-        choices.append(Choice(name=label[:100], value=value[:100]))
-    return choices[:25]
+        choices.append(choice(label, value))
+    return listed(choices)
 
 
 def safely(function: Completer[T]) -> Completer[T]:
@@ -124,6 +126,17 @@ def squares_for(kind: type[actions.Move] | type[actions.Dash], action: str) -> A
     return for_unit(lambda found, unit, _: found.squares(unit, kind, action))
 
 
+@safely
+async def own_actions(interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
+    """The legal actions of the match's ruleset that no command of this cog sends; an action
+    whose compact form is longer than a choice's value may be is left out (none is, today)."""
+    found = await situation(interaction)
+    if found is None:
+        return []
+    options = found.own_actions(COVERED, option(interaction, "unit"))
+    return offer([(value, label) for value, label in options if len(value) <= 100], current)
+
+
 def leaps_for() -> Autocomplete:
     return for_unit(lambda found, unit, _: found.leaps(unit))
 
@@ -169,7 +182,7 @@ def dice_for(kind: type[actions.Reroll] | type[actions.Modify]) -> Completer[int
         found = await situation(interaction)
         if found is None:
             return []
-        return [Choice(name=label, value=n) for n, label in found.dice(kind)][:25]
+        return listed([choice(label, n) for n, label in found.dice(kind)])
 
     return complete
 
@@ -210,6 +223,20 @@ def read_placements(text: str) -> dict[str, str]:
 
 
 # --- the commands ----------------------------------------------------------------------------
+# The kinds of action that have a slash command of their own here; /act offers the others.
+COVERED = {
+    kind.type
+    for kind in (
+        actions.Deploy, actions.Activate, actions.Move, actions.Dash, actions.Leap,
+        actions.UseSkill, actions.MissionAction, actions.Shoot, actions.Melee, actions.Door,
+        actions.PickUp, actions.Drop, actions.OpenCrate, actions.UseTurret,
+        actions.EndActivation, actions.Delay, actions.Accept, actions.Reroll, actions.Modify,
+        actions.SetStandingOrders, actions.Infiltrate, actions.Concede, actions.AgreeDraw,
+    )
+}  # fmt: skip
+ActionText = app_commands.Transform[str, Text(100, "action")]
+
+
 class Play(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -436,6 +463,30 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction[Any], unit: UnitText | None = None
     ) -> None:
         await self.act(interaction, actions.EndActivation(0, unit.strip() if unit else None))
+
+    @app_commands.command(
+        name="act", description="An action of this match's rules with no command of its own"
+    )
+    @app_commands.describe(
+        action="One of the actions you may take now (e.g. Revive in Skirm Lite)",
+        unit="Only this unit's actions (optional)",
+    )
+    @app_commands.autocomplete(action=own_actions, unit=units_for(actions.UnitCommand))
+    @app_commands.guild_only()
+    async def act_of_the_ruleset(
+        self,
+        interaction: discord.Interaction[Any],
+        action: ActionText,
+        unit: UnitText | None = None,
+    ) -> None:
+        try:
+            command = actions.decode(action)
+        except ValueError:
+            raise ServiceError(
+                f"'{shown(action)}' is not one of the actions offered; pick one from the list "
+                "(/match rules lists the actions of this match's rules)."
+            ) from None
+        await self.act(interaction, command)
 
     @app_commands.command(name="delay", description="Delay: let your opponent activate first")
     @app_commands.guild_only()

@@ -16,7 +16,6 @@ import sqlite3
 import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +33,7 @@ from skirmbot.service.matches import (
     infiltrating_sides,
     ruleset_of,
 )
+from skirmbot.service.replies import MOMENT, written
 from skirmbot.store import MatchRow, Store, StoreError
 
 CHANNEL, GUILD = 1, 1
@@ -83,7 +83,7 @@ HELP = """Commands (the same words as the Discord slash commands):
 Quote names with spaces: move "Remus 1" C4. TO is how many Tactical Orders to spend.
 The record is written next to the pictures when the match is over."""
 # Sentences about the turn clock, which the console does not run.
-_CLOCK = re.compile(r"^Time controls: .*$\n?|\s*Time runs out <t:-?\d+(?::[tTdDfFR])?>\.", re.M)
+_CLOCK = re.compile(rf"^Time controls: .*$\n?|\s*Time runs out {MOMENT.pattern}\.", re.M)
 _SQUARE = re.compile(r"^[A-Za-z]{1,2}\d{1,2}$")
 
 Ask = Callable[[str], str]
@@ -533,11 +533,9 @@ def _placements(text: str) -> dict[str, str]:
     return placements
 
 
-# --- Discord markup as plain text ----------------------------------------------------------
+# --- the service's texts as plain text ----------------------------------------------------------
 _CODE = re.compile(r"```(?:[\w+-]*\n)?(.*?)```|`([^`]+)`", re.S)
 _ESCAPED = re.compile(r"\\([\\*_~|`>#\-\[\]()<:])")
-_USER = re.compile(r"<@!?(\d+)>")
-_TIME = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
 _KEPT = re.compile("\x00(\\d+)\x00")
 _MARKUP = (
     (re.compile(r"\|\|(.+?)\|\|", re.S), r"\1"),  # ||spoiler||
@@ -555,39 +553,26 @@ _MARKUP = (
     (re.compile(r"<@&\d+>"), "@role"),
     (re.compile(r"<#\d+>"), "#channel"),
 )
-_TIME_FORMATS = {
-    "t": "%H:%M",
-    "T": "%H:%M:%S",
-    "d": "%Y-%m-%d",
-    "D": "%d %B %Y",
-    "f": "%d %B %Y %H:%M",
-    "F": "%A %d %B %Y %H:%M",
-}
 
 
 def plain_text(text: str, names: Mapping[int, str], now: float | None = None) -> str:
-    """Discord markup as the plain text a terminal shows: bold, italics, code, spoilers and
-    the like lose their marks, `<@id>` becomes the name in `names`, `<t:...>` the time (local
-    time; `:R` relative to `now`), custom emoji their `:name:`."""
+    """A service text as the plain text a terminal shows: a person (`skirmbot.service.person`)
+    becomes their name in `names`, a moment (`skirmbot.service.when`) the time from `now` ("in
+    3 hours"); bold, italics, code, spoilers and the like lose their marks, custom emoji show
+    their `:name:`."""
     kept: list[str] = []  # text already plain, kept out of the markup rules
 
     def keep(plain: str) -> str:
         kept.append(plain)
         return f"\x00{len(kept) - 1}\x00"
 
-    def when(found: re.Match[str]) -> str:
-        moment, style = int(found.group(1)), found.group(2) or "f"
-        if style == "R":
-            return keep(_relative(moment - (time.time() if now is None else now)))
-        try:
-            return keep(datetime.fromtimestamp(moment).strftime(_TIME_FORMATS[style]))
-        except (OverflowError, OSError, ValueError):  # no calendar date: leave it as it is
-            return keep(found.group(0))
-
+    text = written(
+        text,
+        lambda user: keep(names.get(user, f"@{user}")),
+        lambda moment: keep(_relative(moment - (time.time() if now is None else now))),
+    )
     text = _CODE.sub(lambda m: keep(m.group(2) or m.group(1).strip("\n")), text)
     text = _ESCAPED.sub(lambda m: keep(m.group(1)), text)
-    text = _USER.sub(lambda m: keep(names.get(int(m.group(1)), f"@{m.group(1)}")), text)
-    text = _TIME.sub(when, text)
     for pattern, plain in _MARKUP:
         text = pattern.sub(plain, text)
     return _KEPT.sub(lambda m: kept[int(m.group(1))], text)

@@ -281,8 +281,8 @@ async def test_a_match_given_up_in_its_first_turn_awards_no_xp(store: Store, end
     else:
         row = await store.active_match(CHANNEL)
         assert row is not None
-        async with service.locked_match(row.id) as locked:
-            reply = await service._finish_with(locked, commands.Concede(1, reason="forfeits"))
+        async with service.work_on(row.id) as work:
+            reply = await service.finish(work, commands.Concede(1, reason="forfeits"))
     assert reply.match_over
     words = "agreed drawn" if ending == "draw" else "conceded"
     assert (

@@ -21,6 +21,7 @@ from skirmbot.rules.movement import Mover, reachable
 from skirmbot.rules.record import MatchRecord, replay
 from skirmbot.rules.skirm import autoplayer
 from skirmbot.rules.skirm.engine import Match
+from skirmbot.service import person, when
 
 Ask = Callable[[str], str]
 SEED = 3  # the console's dice seed in these tests: Iron Wardens (Player 1) win the initiative
@@ -363,11 +364,11 @@ def test_the_command_line_console_answers_help_at_the_first_prompt(
     assert "End of input: goodbye." in captured.out
 
 
-# --- Discord markup as plain text ------------------------------------------------------------
+# --- the service's texts as plain text --------------------------------------------------------
 async def test_the_console_shows_no_discord_markup(tmp_path: Path) -> None:
     code, text, _ = await play(tmp_path, ["auto", "auto", "end Halden", "draw", "n", "concede"])
     assert code == 0
-    for markup in ("**", "<@", "<t:", "`", "||", "__"):
+    for markup in ("**", "<@", "<t:", "`", "||", "__", "\x02", "\x03"):
         assert markup not in text
     assert "New Skirm match #1: Hold the Line on Foundry." in text
     assert "Player 1 fields Iron Wardens (6 units, 100 EP)." in text
@@ -384,12 +385,12 @@ NOW = 1_700_000_000
     ("markup", "plain"),
     [
         ("**New Skirm match** #1", "New Skirm match #1"),
-        ("<@1>: activate a unit.", "Player 1: activate a unit."),
-        ("<@!2> and <@0>", "Ana and Automatic player"),
-        ("<@99> joins", "@99 joins"),
-        ("Time runs out <t:1700010800:R>.", "Time runs out in 3 hours."),
-        ("Missed <t:1699999910:R>.", "Missed 2 minutes ago."),
-        ("<t:1700259200:R>", "in 3 days"),
+        (f"{person(1)}: activate a unit.", "Player 1: activate a unit."),
+        (f"{person(2)} and {person(0)}", "Ana and Automatic player"),
+        (f"{person(99)} joins", "@99 joins"),
+        (f"Time runs out {when(1700010800)}.", "Time runs out in 3 hours."),
+        (f"Missed {when(1699999910.7)}.", "Missed 2 minutes ago."),
+        (when(1700259200), "in 3 days"),
         ("`/match join` now", "/match join now"),
         ('```json\n{"a": 1}\n```', '{"a": 1}'),
         ("`**not bold**`", "**not bold**"),
@@ -414,23 +415,13 @@ NOW = 1_700_000_000
             "Initiative roll-off (lowest wins): 2, 5. [y/N] B1|C1 ⏰",
             "Initiative roll-off (lowest wins): 2, 5. [y/N] B1|C1 ⏰",
         ),
-        ("<@2>: **Bob** <@1>", "Ana: Bob Player 1"),
+        (f"{person(2)}: **Bob** {person(1)}", "Ana: Bob Player 1"),
     ],
 )
 def test_plain_text_of_discord_markup(markup: str, plain: str) -> None:
     assert plain_text(markup, NAMES, now=NOW) == plain
 
 
-def test_plain_text_shows_dates_in_local_time() -> None:
-    from datetime import datetime
-
-    moment = datetime(2030, 4, 20, 16, 20).timestamp()
-    assert plain_text(f"<t:{int(moment)}:f>", NAMES) == "20 April 2030 16:20"
-    assert plain_text(f"<t:{int(moment)}>", NAMES) == "20 April 2030 16:20"
-    assert plain_text(f"<t:{int(moment)}:t> <t:{int(moment)}:d>", NAMES) == "16:20 2030-04-20"
-    assert plain_text("<t:99999999999999999999:F>", NAMES) == "<t:99999999999999999999:F>"
-
-
 def test_plain_text_of_names_that_look_like_markup() -> None:
-    assert plain_text("<@7> wins", {7: "**Star**_"}) == "**Star**_ wins"
+    assert plain_text(f"{person(7)} wins", {7: "**Star**_"}) == "**Star**_ wins"
     assert plain_text("", NAMES) == ""

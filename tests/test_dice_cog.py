@@ -13,6 +13,7 @@ from discord.ext import commands
 from skirmbot.cogs.dice import DiceCog  # noqa: E402
 
 from skirmbot.rules.dice import ScriptedDice
+from skirmbot.rules.skirm import RULESET
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.service.choices import Situation
 from skirmbot.service.errors import ServiceError
@@ -35,7 +36,7 @@ class FakeService:
         _, match = await self.view(channel_id)
         if match is None:
             raise ServiceError("The match has not started yet: units are still deploying.")
-        return Situation(match.state, None)
+        return Situation(match.state, None, RULESET)
 
 
 class DiceBot(commands.Bot):

@@ -10,7 +10,8 @@ import pytest
 from service_setup import ALICE, BOB, CHANNEL, GUILD, MOD, end_activations, started
 
 from skirmbot.rules.skirm.medals import Medal
-from skirmbot.service import MatchService, Reply
+from skirmbot.service import MatchService, Reply, person
+from skirmbot.service.replies import PERSON
 from skirmbot.store import Store
 
 DISCORD_LIMIT = 2000
@@ -25,8 +26,8 @@ def result_of(reply: Reply) -> Reply:
 
 def check_result(result: Reply) -> None:
     assert result.notify() == [ALICE.id, BOB.id], "both players are pinged"
-    assert f"<@{ALICE.id}> (Iron Wardens)" in result.text
-    assert f"<@{BOB.id}> (Ash Runners)" in result.text
+    assert f"{person(ALICE.id)} (Iron Wardens)" in result.text  # a mention, in Discord
+    assert f"{person(BOB.id)} (Ash Runners)" in result.text
     assert result.picture is not None and result.picture.startswith(PNG), "the final map"
     assert "**Medals: Iron Wardens**" in result.text and "**Medals: Ash Runners**" in result.text
     assert len(result.text) <= DISCORD_LIMIT - len(f"<@{ALICE.id}> <@{BOB.id}> ")
@@ -68,7 +69,7 @@ async def test_status_after_the_end_shows_the_result_and_the_final_map(store: St
     assert "Match #1 is over." in status.text and "Alice conceded" not in status.text
     assert "Iron Wardens conceded: Ash Runners wins." in status.text
     assert "Alice (Iron Wardens) · Bob (Ash Runners)" in status.text
-    assert status.notify() == [] and "<@" not in status.text, "looking it up pings nobody"
+    assert status.notify() == [] and not PERSON.search(status.text), "looking it up pings nobody"
     assert status.picture == ended.picture, "the final map"
     # A new match in the channel: status is about it again.
     await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)

@@ -13,7 +13,15 @@ from skirmbot.rules import commands
 from skirmbot.rules.record import MatchRecord, replay
 from skirmbot.rules.skirm.costs import MOVE
 from skirmbot.rules.skirm.legal import reachable_squares
-from skirmbot.service import AUTOMATIC, Busy, MatchService, Member, NotAllowed, ServiceError
+from skirmbot.service import (
+    AUTOMATIC,
+    Busy,
+    MatchService,
+    Member,
+    NotAllowed,
+    ServiceError,
+    person,
+)
 from skirmbot.store import Store, VersionConflict
 
 
@@ -73,7 +81,7 @@ async def test_moving_and_ending_posts_the_picture_and_pings_the_next_player(sto
     assert "moves" in moved.text and moved.picture is None and "end" in moved.choices
     ended = await service.act(CHANNEL, member, commands.EndActivation(0))
     assert ended.picture is not None and ended.ping not in (None, member.id)
-    assert f"<@{ended.ping}>" in ended.text
+    assert ended.ping is not None and person(ended.ping) in ended.text
 
 
 async def test_only_the_players_act_and_only_for_their_squad(store: Store) -> None:

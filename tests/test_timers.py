@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from service_setup import ALICE, BOB, CHANNEL, GUILD, MOD
 
 from skirmbot.rules import commands
 from skirmbot.service import MatchService, Member, ServiceError, timing
+from skirmbot.service.replies import MOMENT
 from skirmbot.store import Deadline, Store
 from skirmbot.timers import scheduler as scheduler_module
 from skirmbot.timers.clock import DAY, HOUR, STARTUP_GRACE, Clock, ControlsError, TimeControls
@@ -129,7 +131,7 @@ async def test_reminder_then_miss_ends_the_activation_and_uses_an_excuse(store: 
     assert await table.advance(7 * HOUR) == []  # before 80%: nothing
     [reminder] = await table.advance(1 * HOUR)
     assert reminder.ping == member.id and "activate a unit, " in reminder.text  # type: ignore[attr-defined]
-    assert "<t:" in reminder.text and ":R>" in reminder.text  # type: ignore[attr-defined]
+    assert MOMENT.search(reminder.text)  # type: ignore[attr-defined]
     [miss] = await table.advance(2 * HOUR)
     assert f"{member.name} missed the deadline" in miss.text and "left for" in miss.text  # type: ignore[attr-defined]
     assert miss.picture is not None  # type: ignore[attr-defined]
@@ -264,7 +266,8 @@ async def test_the_timer_view_shows_the_clock(store: Store) -> None:
     table = Table(store, FakeClock())
     await playing(table)
     view = await timing.timer(table.service, CHANNEL)
-    assert "10 hours per activation" in view.text and "time runs out <t:" in view.text
+    assert "10 hours per activation" in view.text
+    assert re.search("time runs out " + MOMENT.pattern, view.text)
     assert "Alice: 2 excused misses and 2 extensions left" in view.text
 
 

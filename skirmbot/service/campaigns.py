@@ -28,13 +28,12 @@ from skirmbot.rules.skirm.medals import Spoils, apply_xp
 from skirmbot.rules.skirm.squads import DEFAULT_EP_LIMIT, squad_from_json
 from skirmbot.rules.skirm.state import ENDED
 from skirmbot.service.errors import ServiceError
-from skirmbot.service.replies import Reply, clip
+from skirmbot.service.replies import MESSAGE_LIMIT, Reply, clip
 from skirmbot.store import MatchRow, SquadRow, Store
 from skirmbot.words import plural
 
 STORED_PREFIX = "my:"  # `/match squad my:NAME`: the player's stored squad NAME
 MAX_NAME = 50
-MESSAGE_LIMIT = 1900  # a Discord message holds 2000 characters
 
 
 def is_stored_name(squad: str | dict[str, Any]) -> bool:

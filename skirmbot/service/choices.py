@@ -15,16 +15,13 @@ from typing import Any
 from skirmbot.dice.odds import format_target_odds, target_odds
 from skirmbot.rules import commands
 from skirmbot.rules.errors import RulesError
+from skirmbot.rules.ruleset import Ruleset
 from skirmbot.rules.skirm.actions import CRATE_OPTIONS
 from skirmbot.rules.skirm.cards import MELEE, RANGED
-from skirmbot.rules.skirm.legal import (
-    attack_targets,
-    legal_commands,
-    reachable_squares,
-    usable_weapons,
-)
+from skirmbot.rules.skirm.legal import attack_targets, reachable_squares, usable_weapons
 from skirmbot.rules.skirm.state import MatchState, UnitState
 from skirmbot.rules.squares import Square
+from skirmbot.service.actions import encode
 from skirmbot.service.errors import ServiceError
 from skirmbot.words import shown
 
@@ -38,6 +35,7 @@ class Situation:
 
     state: MatchState
     side: int | None
+    rules: Ruleset
 
     # --- the unit an option is about -------------------------------------------------------
     def unit(self, name: object = None) -> UnitState | None:
@@ -53,7 +51,7 @@ class Situation:
     def _legal(self, *kinds: type[commands.Command]) -> list[Any]:
         if self.side is None:
             return []
-        return [c for c in legal_commands(self.state, self.side) if isinstance(c, kinds)]
+        return [c for c in self.rules.legal_commands(self.state, self.side) if isinstance(c, kinds)]
 
     def _of(self, unit: UnitState, *kinds: type[commands.Command]) -> list[Any]:
         return [c for c in self._legal(*kinds) if c.unit == unit.id]
@@ -165,6 +163,19 @@ class Situation:
         numbers = sorted({c.die for c in self._legal(kind)})
         return [(n, f"Die {n}: rolled {rolled[n - 1].value}") for n in numbers]
 
+    # --- the ruleset's own actions ---------------------------------------------------------
+    def own_actions(self, covered: set[str], unit: object = None) -> list[Option]:
+        """The legal actions whose kind no slash command of its own sends (`covered`: the
+        kinds that have one), as (their compact form, words): how a ruleset's own actions,
+        such as Skirm Lite's Revive, are reached (/act). Those of `unit` only, if named."""
+        found = self.unit(unit) if unit else None
+        return [
+            (encode(command), command_words(self.rules, command))
+            for command in self._legal(commands.Command)
+            if command.type not in covered
+            and (found is None or getattr(command, "unit", None) == found.id)
+        ]
+
     # --- /odds ---------------------------------------------------------------------------
     def units_on_map(self) -> list[str]:
         return [unit.name for unit in self.state.on_map()]
@@ -199,6 +210,20 @@ class Situation:
                 "list what it can attack."
             )
         return format_target_odds(found, listed, detail=detail)
+
+
+def command_words(rules: Ruleset, command: commands.Command) -> str:
+    """An action in words, for a menu: its title in the ruleset, then what it is done with and
+    to ("Revive: Mara, Kor (2 TO)")."""
+    titles = {rule.name: rule for rule in rules.action_rules()}
+    rule = titles.get(command.type)
+    parts = [
+        str(value)
+        for name, value in command.to_json().items()
+        if name not in ("type", "side", "orders", "reason") and value not in (None, "", [], {})
+    ]
+    words = f"{rule.title if rule else command.type}: {', '.join(parts)}"
+    return f"{words} ({rule.cost})" if rule else words
 
 
 def _attack(kind: Attack) -> str:

@@ -1,9 +1,11 @@
 """Match use cases, without Discord: create, join, pick squads, deploy, act, and manage a match.
 
-The cogs and the console both call this. A match lives in the store as its record; the service
-replays it into a live `PlayedMatch` (its ruleset's match) (kept in memory per version), applies the command, and saves the
-new record in one transaction with a version check, so two players clicking at once cannot
-both win, and a crash leaves the old or the new record, never half of one.
+The cogs and the console both call this. A match lives in the store as its record; each use case
+that changes it works through a match unit of work (`work`, `work_on`: skirmbot.service.work),
+which holds the match's lock, replays the record into a live `PlayedMatch` (its ruleset's
+match, kept in memory per version), applies the commands, and saves the new record in one
+transaction with a version check, so two players clicking at once cannot both win, and a crash
+leaves the old or the new record, never half of one.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -23,16 +25,14 @@ from skirmbot.rules.dice import new_dice
 from skirmbot.rules.errors import ContentError, IllegalCommand, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import map_from_json
-from skirmbot.rules.record import MatchRecord, faces_rolled, replay, so_far
+from skirmbot.rules.record import MatchRecord, faces_rolled, so_far
 from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, Ruleset, ruleset, rulesets
 from skirmbot.rules.skirm import secondaries
-from skirmbot.rules.skirm.costs import NeedsOrders
 from skirmbot.rules.skirm.missions import check_map_fits, mission_from_json
 from skirmbot.rules.skirm.state import DEPLOYMENT, ENDED, MatchState
-from skirmbot.rules.skirm.state import PLAYING as PHASE_PLAYING
 from skirmbot.service.campaigns import CampaignService
 from skirmbot.service.choices import Situation
-from skirmbot.service.errors import Busy, NotAllowed, ServiceError
+from skirmbot.service.errors import NotAllowed, ServiceError
 from skirmbot.service.replies import (
     MESSAGE_LIMIT,
     RecordFile,
@@ -40,27 +40,50 @@ from skirmbot.service.replies import (
     clip,
     describe,
     end_heading,
+    person,
     the_end,
+    when,
 )
-from skirmbot.store import Deadline, MatchRow, Store, VersionConflict
+from skirmbot.service.work import (
+    ABORTED,
+    AUTOMATIC,
+    DEPLOY,
+    DEPLOYING,
+    ENDED_STATUS,
+    INFILTRATE,
+    LIVE_CACHE,
+    PLAYING,
+    SETUP,
+    LiveMatches,
+    MatchWork,
+    seat,
+    waiting_key,
+)
+from skirmbot.service.work import not_playing as _not_playing
+from skirmbot.store import Deadline, MatchRow, Store
 from skirmbot.store.database import match_setting_key
-from skirmbot.timers.clock import Clock, TimeControls, discord_time
+from skirmbot.timers.clock import Clock, TimeControls
 from skirmbot.words import possessive, shown
 
-__all__ = ["DEFAULT_RULESET", "MatchService", "Member", "PlayedMatch"]
+__all__ = [
+    "ABORTED",
+    "AUTOMATIC",
+    "DEFAULT_RULESET",
+    "DEPLOY",
+    "DEPLOYING",
+    "ENDED_STATUS",
+    "INFILTRATE",
+    "PLAYING",
+    "SETUP",
+    "MatchService",
+    "MatchWork",
+    "Member",
+    "PlayedMatch",
+    "waiting_key",
+]
 
-AUTOMATIC = 0  # the automatic player's "user id" in a match's players
 AUTOMATIC_NAME = "Automatic player"
-SETUP, DEPLOYING, PLAYING, ENDED_STATUS, ABORTED = (
-    "setup",
-    "deploying",
-    "playing",
-    "ended",
-    "aborted",
-)
-DEPLOY, INFILTRATE = "deploy", "infiltrate"  # the two stages of a deployment
 HIDDEN = {DEPLOY: "hidden_deployments", INFILTRATE: "hidden_infiltrations"}
-LIVE_CACHE = 64  # live matches kept in memory; others are replayed from their record on demand
 MODERATOR_ROLE = "moderator_role"  # guild setting: the id of the role whose members moderate
 DRAW_OFFER_HOURS = 24  # a draw offer lapses after this, or at its player's next activation
 DRAW_LAPSED = (
@@ -78,14 +101,6 @@ class Member:
     moderator: bool = False
 
 
-class NeedsConfirmation(ServiceError):
-    """The action needs Tactical Orders the player did not offer; `retry` spends them."""
-
-    def __init__(self, message: str, retry: commands.Command) -> None:
-        super().__init__(message)
-        self.retry = retry
-
-
 class MatchService:
     def __init__(
         self,
@@ -100,11 +115,38 @@ class MatchService:
         self._dice: Callable[[], dict[str, Any]] = (
             (lambda: {"seed": seeded()}) if seeded is not None else new_dice
         )
-        self.now = clock
-        self.on_deadline = on_deadline  # the scheduler learns each match's new deadline here
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._live: OrderedDict[int, tuple[int, PlayedMatch]] = OrderedDict()
+        # The locks, the live matches in memory, the clock and the scheduler's ear, shared by
+        # every unit of work (`work`, `work_on`) on this store.
+        self.live = LiveMatches(store, clock, on_deadline)
         self._renderers: OrderedDict[int, MapRenderer] = OrderedDict()
+
+    @property
+    def now(self) -> Callable[[], float]:
+        """The clock (seconds since the epoch), injected for tests."""
+        return self.live.now
+
+    @now.setter
+    def now(self, clock: Callable[[], float]) -> None:
+        self.live.now = clock
+
+    @property
+    def on_deadline(self) -> Callable[[int, Deadline | None], None] | None:
+        """Who learns each match's next deadline when it is saved (the scheduler)."""
+        return self.live.on_deadline
+
+    @on_deadline.setter
+    def on_deadline(self, hear: Callable[[int, Deadline | None], None] | None) -> None:
+        self.live.on_deadline = hear
+
+    # --- units of work ------------------------------------------------------------------------
+    def work(self, channel_id: int) -> MatchWork:
+        """The channel's active match as a unit of work: `async with service.work(channel) as
+        work:` holds its lock, and saves what changed at the end (skirmbot.service.work)."""
+        return self.live.work(channel_id)
+
+    def work_on(self, match_id: int) -> MatchWork:
+        """A match by id as a unit of work (the turn timers, leagues)."""
+        return self.live.work_on(match_id)
 
     # --- set-up ---------------------------------------------------------------------------
     async def create(
@@ -162,7 +204,7 @@ class MatchService:
             ) from error
         await self.store.remember_player(creator.id, creator.name)
         who = (
-            "the automatic player" if practice else (f"<@{opponent.id}>" if opponent else "anyone")
+            "the automatic player" if practice else (person(opponent.id) if opponent else "anyone")
         )
         text = (
             f"**New {played.title} match** #{row.id}: {mission_data['name']} on {map_data['name']}.\n"
@@ -174,7 +216,8 @@ class MatchService:
         return Reply(text, ping=opponent.id if opponent else None)
 
     async def join(self, channel_id: int, member: Member) -> Reply:
-        async with self._locked(channel_id) as row:
+        async with self.work(channel_id) as work:
+            row = work.row
             if row.status != SETUP or row.players[1] is not None:
                 raise ServiceError("This match already has two players.")
             if row.players[0] == member.id:
@@ -182,11 +225,10 @@ class MatchService:
             challenged = row.setup.get("challenged")
             if challenged is not None and challenged != member.id:
                 raise NotAllowed(
-                    f"This match is a challenge to <@{challenged}>; only they can join it."
+                    f"This match is a challenge to {person(challenged)}; only they can join it."
                 )
             row.players[1], row.names[1] = member.id, member.name
             row.record["players"][1] = member.name
-            await self._save(row)
         await self.store.remember_player(member.id, member.name)
         return Reply(
             f"{member.name} joins as squad 2. Both players: pick a squad with /match squad."
@@ -198,8 +240,9 @@ class MatchService:
         """A shipped squad by name, `my:NAME` for the player's stored squad (campaigns), or an
         uploaded squad file's data (checked against the building rules and the mission's EP
         limit)."""
-        async with self._locked(channel_id) as row:
-            side = self._seat(row, member)
+        async with self.work(channel_id) as work:
+            row = work.row
+            side = work.seat(member.id)
             if row.status != SETUP:
                 raise ServiceError("Squads are chosen before deployment; this match is past that.")
             mission = mission_from_json(row.record["content"]["mission"])
@@ -219,10 +262,9 @@ class MatchService:
             if all(row.record["content"]["squads"]) and row.players[1] is not None:
                 row.status = DEPLOYING
                 text += "\nBoth squads are in. Deploy with /deploy (or let the bot deploy for you)."
-            await self._save(row)
             replies = Reply(text)
             if row.status == DEPLOYING and AUTOMATIC in row.players:
-                replies.followups += await self._automatic_deployment(row)
+                replies.followups += self._automatic_deployment(work)
             return replies
 
     async def deploy(
@@ -230,20 +272,21 @@ class MatchService:
     ) -> Reply:
         """Submit a deployment privately (None: the bot deploys for you); both are revealed
         together once both squads have deployed (rulings: Deployment)."""
-        async with self._locked(channel_id) as row:
-            side = self._seat(row, member)
+        async with self.work(channel_id) as work:
+            row = work.row
+            side = work.seat(member.id)
             if row.status != DEPLOYING:
                 raise ServiceError(
                     "Deployment is when both squads are chosen and before the first turn."
                 )
             if row.setup.get("stage") == INFILTRATE:
-                return await self._submit_infiltration(row, member, side, placements)
+                return await self._submit_infiltration(work, member, side, placements)
             hidden: dict[str, Any] = row.setup.setdefault("hidden_deployments", {})
             if str(side) in hidden:
                 raise ServiceError(
                     "You have already deployed; the bot reveals both deployments once your opponent has."
                 )
-            match = self._fresh(row)
+            match = work.scratch()
             command = (
                 ruleset_of(row).automatic_placement(match.state, side)
                 if placements is None
@@ -251,9 +294,8 @@ class MatchService:
             )
             self._hide(row, DEPLOY, match, command)
             if len(hidden) < 2:
-                await self._save(row)
                 return Reply(f"{member.name} has deployed (hidden until both squads are down).")
-            return await self._reveal_deployments(row)
+            return await self.reveal_deployments(work)
 
     def _hide(
         self, row: MatchRow, stage: str, scratch: PlayedMatch, command: commands.Command
@@ -267,11 +309,12 @@ class MatchService:
         row.setup.setdefault(HIDDEN[stage], {})[str(command.side)] = command.to_json()
 
     async def _submit_infiltration(
-        self, row: MatchRow, member: Member, side: int, placements: dict[str, str] | None
+        self, work: MatchWork, member: Member, side: int, placements: dict[str, str] | None
     ) -> Reply:
         """INF units are placed after both deployments, hidden until every squad with
         infiltrators has placed them (rulings: Deployment)."""
-        match = self._fresh(row)
+        row = work.row
+        match = work.scratch()
         hidden: dict[str, Any] = row.setup.setdefault(HIDDEN[INFILTRATE], {})
         if str(side) in hidden or side not in infiltrating_sides(match):
             raise ServiceError(
@@ -284,29 +327,25 @@ class MatchService:
         )
         self._hide(row, INFILTRATE, match, command)
         if any(str(other) not in hidden for other in infiltrating_sides(match)):
-            await self._save(row)
             return Reply(
                 f"{member.name} has placed their infiltrators (hidden until your opponent has too)."
             )
-        return await self._reveal_deployments(row)
+        return await self.reveal_deployments(work)
 
     # --- play -----------------------------------------------------------------------------
     async def act(self, channel_id: int, member: Member, command: commands.Command) -> Reply:
         """Apply a player's command as their squad; the reply says what happened."""
-        async with self._locked(channel_id) as row:
-            side = self._seat(row, member)
+        async with self.work(channel_id) as work:
+            row = work.row
+            side = work.seat(member.id)
             if row.status != PLAYING:
                 raise ServiceError(_not_playing(row.status))
             if row.setup.get("clock", {}).get("paused") is not None:
                 raise ServiceError("The match is paused; /timer resume goes on.")
-            command = replace(command, side=side)
-            match = await self._live_match(row)
-            events = self._apply(match, command)
-            row.record["commands"].append(command.to_json())
-            reply = await self._reply(row, match, events)
+            events = await work.apply(replace(command, side=side))
+            reply = await self.reply_to(work, events)
             if AUTOMATIC in row.players:
-                reply.followups += await self._automatic_turns(row, match)
-            await self._save_live(row, match)
+                reply.followups += await self.automatic_turns(work)
             return reply
 
     async def standing_orders(
@@ -319,41 +358,42 @@ class MatchService:
         return reply
 
     async def concede(self, channel_id: int, member: Member) -> Reply:
-        async with self._locked(channel_id) as row:
-            side = self._seat(row, member)
-            return await self._finish_with(row, commands.Concede(side))
+        async with self.work(channel_id) as work:
+            side = work.seat(member.id)
+            return await self.finish(work, commands.Concede(side))
 
     async def offer_draw(self, channel_id: int, member: Member) -> Reply:
-        async with self._locked(channel_id) as row:
-            return await self._offer_draw(row, member, self._seat(row, member))
+        async with self.work(channel_id) as work:
+            return await self._offer_draw(work, member, work.seat(member.id))
 
     async def accept_draw(
         self, channel_id: int, member: Member, *, offer_if_none: bool = True
     ) -> Reply:
         """Accept the opponent's draw offer. With no offer standing (none made, or it lapsed),
         offer one instead, unless `offer_if_none` is False (the "Accept draw" button)."""
-        async with self._locked(channel_id) as row:
-            side = self._seat(row, member)
-            offer, lapsed = await self._standing_draw_offer(row)
+        async with self.work(channel_id) as work:
+            side = work.seat(member.id)
+            offer, lapsed = await self._standing_draw_offer(work)
             if offer is None:
                 if not offer_if_none:
                     raise ServiceError(
                         (DRAW_LAPSED if lapsed else "There is no draw offer to accept.")
                         + " /match draw offers one."
                     )
-                reply = await self._offer_draw(row, member, side)
+                reply = await self._offer_draw(work, member, side)
                 if lapsed:
                     reply.text = f"{DRAW_LAPSED}\n{reply.text}"
                 return reply
             if offer == side:
                 raise ServiceError("You offered the draw; your opponent has to accept it.")
-            row.setup.pop("draw_offer", None)
-            return await self._finish_with(row, commands.AgreeDraw(side))
+            work.row.setup.pop("draw_offer", None)
+            return await self.finish(work, commands.AgreeDraw(side))
 
-    async def _standing_draw_offer(self, row: MatchRow) -> tuple[int | None, bool]:
+    async def _standing_draw_offer(self, work: MatchWork) -> tuple[int | None, bool]:
         """The side whose draw offer stands (None: no offer), and whether an offer lapsed: it
         lapses when its player starts their next activation, or DRAW_OFFER_HOURS after it was
         made. A lapsed offer is taken off the row (saved with whatever the caller saves)."""
+        row = work.row
         offer = row.setup.get("draw_offer")
         if offer is None:
             return None, False
@@ -361,24 +401,25 @@ class MatchService:
         if (
             isinstance(offer, dict)
             and self.now() < offer["at"] + DRAW_OFFER_HOURS * 3600
-            and await self._activations(row, offer["side"]) <= offer["activations"]
+            and await self._activations(work, offer["side"]) <= offer["activations"]
         ):
             return int(offer["side"]), False
         row.setup.pop("draw_offer", None)
         return None, True
 
-    async def _activations(self, row: MatchRow, side: int) -> int:
+    async def _activations(self, work: MatchWork, side: int) -> int:
         """How many activations the squad has started so far (none before the first turn)."""
-        if row.status != PLAYING:
+        match = await work.in_play()
+        if match is None:
             return 0
-        match = await self._live_match(row)
         return sum(
             1
             for event in match.log
             if event.kind == "activation_started" and event.data.get("side") == side
         )
 
-    async def _offer_draw(self, row: MatchRow, member: Member, side: int) -> Reply:
+    async def _offer_draw(self, work: MatchWork, member: Member, side: int) -> Reply:
+        row = work.row
         other = row.players[1 - side]
         if other is None:
             raise ServiceError("There is no opponent yet to agree to a draw.")
@@ -389,11 +430,10 @@ class MatchService:
         row.setup["draw_offer"] = {
             "side": side,
             "at": self.now(),
-            "activations": await self._activations(row, side),
+            "activations": await self._activations(work, side),
         }
-        await self._save(row)
         return Reply(
-            f"{member.name} offers a draw. <@{other}>: /match draw to accept. The offer lasts "
+            f"{member.name} offers a draw. {person(other)}: /match draw to accept. The offer lasts "
             f"until {possessive(member.name)} next activation, {DRAW_OFFER_HOURS} hours at most.",
             ping=other,
             choices=["draw"],
@@ -402,50 +442,47 @@ class MatchService:
     async def request_undo(self, channel_id: int, member: Member) -> Reply:
         """Ask to take back the last action of your activation in progress; the opponent must
         agree (the automatic player always does)."""
-        async with self._locked(channel_id) as row:
-            side = self._seat(row, member)
-            match = await self._live_match(row)
-            keep = _undo_point(match, row, side)
+        async with self.work(channel_id) as work:
+            row = work.row
+            side = work.seat(member.id)
+            keep = _undo_point(await work.match(), row, side)
             _no_dice_rolled_since(row, keep)
             other = row.players[1 - side]
             if other == AUTOMATIC:
-                return await self._undo_to(
-                    row, keep, f"{member.name} takes back their last action."
-                )
+                return self._undo_to(work, keep, f"{member.name} takes back their last action.")
             row.setup["undo"] = {"side": side, "keep": keep, "length": len(row.record["commands"])}
-            await self._save(row)
             return Reply(
-                f"{member.name} asks to take back their last action. <@{other}>: /match undo to agree.",
+                f"{member.name} asks to take back their last action. {person(other or 0)}: /match undo to agree.",
                 ping=other,
                 choices=["undo"],
             )
 
     async def accept_undo(self, channel_id: int, member: Member) -> Reply:
-        async with self._locked(channel_id) as row:
-            side = self._seat(row, member)
+        async with self.work(channel_id) as work:
+            row = work.row
+            side = work.seat(member.id)
             asked = row.setup.get("undo")
             if asked is None or asked["side"] == side:
                 raise ServiceError("There is no undo request from your opponent to agree to.")
             if asked["length"] != len(row.record["commands"]):
                 row.setup.pop("undo", None)
-                await self._save(row)
+                await work.save()  # the request is gone, whatever the refusal
                 raise ServiceError(
                     "The match moved on since the undo was asked for; it no longer applies."
                 )
             row.setup.pop("undo", None)
-            return await self._undo_to(
-                row, asked["keep"], f"{member.name} agrees: the last action is taken back."
+            return self._undo_to(
+                work, asked["keep"], f"{member.name} agrees: the last action is taken back."
             )
 
-    async def _undo_to(self, row: MatchRow, keep: int, text: str) -> Reply:
+    def _undo_to(self, work: MatchWork, keep: int, text: str) -> Reply:
+        row = work.row
         removed = row.record["commands"][keep:]
-        row.record["commands"] = row.record["commands"][:keep]
         # Counted for the buttons' moment (`moment`): standing orders aside.
         row.setup["taken_back"] = int(row.setup.get("taken_back", 0)) + sum(
             1 for command in removed if command.get("type") != "standing_orders"
         )
-        match = replay(MatchRecord.from_json(row.record))
-        await self._save_live(row, match)
+        work.rewrite(row.record["commands"][:keep])
         return Reply(text)  # it rolled no dice (_no_dice_rolled_since): none to roll again
 
     async def abort(self, channel_id: int, member: Member) -> Reply:
@@ -453,33 +490,32 @@ class MatchService:
             raise NotAllowed(
                 "Only moderators (Manage Server, or the server's skirmbot moderator role) can abort a match."
             )
-        async with self._locked(channel_id) as row:
-            row.status = ABORTED
-            await self._save(row)
-            return Reply(f"Match #{row.id} was aborted by {member.name}.", match_over=True)
+        async with self.work(channel_id) as work:
+            work.row.status = ABORTED
+            return Reply(f"Match #{work.id} was aborted by {member.name}.", match_over=True)
 
     # --- reading --------------------------------------------------------------------------
     async def status(self, channel_id: int) -> Reply:
         """The match in the channel: its map and whose turn it is; once it is over (until the
         next one starts), its result and final map."""
-        row = await self._row(channel_id, active_only=False)
+        row = await self.live.find(channel_id, active_only=False)
         if not row.active:
             return await self._last_result(row)
         if row.status in (SETUP, DEPLOYING):
             return Reply(_setup_status(row))
-        match = await self._live_match(row)
+        match = self.live.match(row)
         picture = await self._picture(row.id, match, _last_activation(match))
         return Reply(_status_text(row, match.state), picture=picture, ping=None)
 
     async def log(self, channel_id: int, count: int = 25) -> Reply:
-        row = await self._row(channel_id)
-        match = await self._live_match(row)
+        row = await self.live.find(channel_id)
+        match = self.live.match(row)
         lines = describe(match.log).splitlines()
         return Reply(clip("\n".join(lines[-count:]) or "Nothing has happened yet."), private=True)
 
     async def card(self, channel_id: int, unit: str) -> Reply:
-        row = await self._row(channel_id)
-        match = await self._live_match(row)
+        row = await self.live.find(channel_id)
+        match = self.live.match(row)
         try:
             found = match.state.unit(unit)
         except IllegalCommand as error:
@@ -493,9 +529,9 @@ class MatchService:
     async def secondary(self, channel_id: int, member: Member) -> Reply:
         """Your squad's secondary objective this turn, shown only to you (rulebook Game Cycle:
         each squad draws one; it is revealed when scored)."""
-        row = await self._row(channel_id)
-        side = self._seat(row, member)
-        match = await self._live_match(row)
+        row = await self.live.find(channel_id)
+        side = seat(row, member.id)
+        match = self.live.match(row)
         if not match.state.mission.secondaries:
             raise ServiceError("This mission plays without secondary objectives.")
         card = secondaries.card_of(match.state, side)
@@ -517,7 +553,7 @@ class MatchService:
         (moderators too): its dice are the faces rolled so far, never the key, which tells every
         roll to come, and the secondary objective of a squad the asker does not play stays
         hidden while unrevealed (skirmbot.rules.record.so_far)."""
-        row = await self._row(channel_id, active_only=False)
+        row = await self.live.find(channel_id, active_only=False)
         record = MatchRecord.from_json(row.record)
         if not row.active:
             return RecordFile(
@@ -541,19 +577,19 @@ class MatchService:
     async def units(self, channel_id: int) -> list[tuple[str, str]]:
         """(unit, its squad's name) for every unit of both squads, from the moment both squads
         are chosen (deployment included), for /match card; nothing is changed."""
-        row = await self._row(channel_id)
+        row = await self.live.find(channel_id)
         if row.status == SETUP:
             return []
-        state = (await self._live_match(row)).state
+        state = self.live.match(row).state
         return [(unit.id, state.squads[unit.side].name) for unit in state.units.values()]
 
     async def view(self, channel_id: int) -> tuple[MatchRow, PlayedMatch | None]:
         """The match in the channel and its live state (None before deployment), for
         autocomplete and the cogs' checks; nothing is changed."""
-        row = await self._row(channel_id)
+        row = await self.live.find(channel_id)
         if row.status in (SETUP, DEPLOYING):
             return row, None
-        return row, await self._live_match(row)
+        return row, self.live.match(row)
 
     def side_of(self, row: MatchRow, member: Member) -> int | None:
         return row.players.index(member.id) if member.id in row.players else None
@@ -564,7 +600,18 @@ class MatchService:
         row, match = await self.view(channel_id)
         if match is None:
             raise ServiceError("The match has not started yet: units are still deploying.")
-        return Situation(match.state, self.side_of(row, member) if member is not None else None)
+        side = self.side_of(row, member) if member is not None else None
+        return Situation(match.state, side, ruleset_of(row))
+
+    async def rules_text(self, channel_id: int) -> str:
+        """The actions of the ruleset of the channel's match (the default ruleset when there
+        is none), with their costs, as /match rules shows them."""
+        played = ruleset(await self.ruleset_here(channel_id))
+        lines = [f"**{played.title}**: the actions a unit can take"]
+        lines += [f"- **{r.title}** ({r.cost}): {r.text}" for r in played.action_rules()]
+        others = [r.title for r in rulesets().values() if r is not played]
+        lines.append(f"Other rulesets: {', '.join(others)} (/match new ruleset:).")
+        return clip("\n".join(lines))
 
     # --- the server's and the players' settings ----------------------------------------------
     @property
@@ -616,42 +663,36 @@ class MatchService:
         return await self.store.sweep_match_settings()
 
     # --- the automatic player -------------------------------------------------------------
-    async def _automatic_deployment(self, row: MatchRow) -> list[Reply]:
+    def _automatic_deployment(self, work: MatchWork) -> list[Reply]:
+        row = work.row
         side = row.players.index(AUTOMATIC)
-        match = self._fresh(row)
-        placement = ruleset_of(row).automatic_placement(match.state, side)
+        placement = ruleset_of(row).automatic_placement(work.scratch().state, side)
         row.setup.setdefault("hidden_deployments", {})[str(side)] = placement.to_json()
-        await self._save(row)
         return [Reply("The automatic player has deployed (hidden until you deploy too).")]
 
-    async def _automatic_turns(self, row: MatchRow, match: PlayedMatch) -> list[Reply]:
+    async def automatic_turns(self, work: MatchWork) -> list[Reply]:
         """The automatic player takes its activations like a human would, one reply each."""
+        row, match = work.row, await work.match()
         side = row.players.index(AUTOMATIC)
         replies: list[Reply] = []
         state, played = match.state, ruleset_of(row)
         while state.phase != ENDED and state.to_act == side:
-            command = played.automatic_command(state, side)
-            events = self._apply(match, command)
-            row.record["commands"].append(command.to_json())
+            events = await work.apply(played.automatic_command(state, side))
             if any(e.kind in ("activation_ended", "match_ended") for e in events):
-                replies.append(await self._reply(row, match, _last_activation(match)))
+                replies.append(await self.reply_to(work, _last_activation(match)))
         return replies
 
-    # --- internals ------------------------------------------------------------------------
-    def _apply(self, match: PlayedMatch, command: commands.Command) -> list[Event]:
-        try:
-            return match.apply(command)
-        except NeedsOrders as error:
-            raise NeedsConfirmation(str(error), replace(command, orders=error.orders)) from error  # type: ignore[call-arg]
-        except RulesError as error:
-            raise ServiceError(str(error)) from error
-
-    async def _reply(self, row: MatchRow, match: PlayedMatch, events: list[Event]) -> Reply:
+    # --- telling what happened ----------------------------------------------------------------
+    async def reply_to(self, work: MatchWork, events: list[Event]) -> Reply:
+        """What the players read after `events` of the live match: the events; when an
+        activation ended, the map and who acts next (pinged) with their deadline; at the end,
+        the result (`finish`)."""
+        row, match = work.row, await work.match()
         state = match.state
         kinds = {event.kind for event in events}
         text = clip(describe(events))
         if state.phase == ENDED:
-            return await self._the_end(row, match, events)
+            return await self._the_end(work, events)
         if kinds & {"activation_ended", "turn_started"}:
             picture = await self._picture(row.id, match, _last_activation(match))
             nxt = row.players[state.to_act] if state.to_act is not None else None
@@ -660,10 +701,10 @@ class MatchService:
                 if state.to_act is not None
                 else ""
             )
-            who = AUTOMATIC_NAME if nxt == AUTOMATIC else f"<@{nxt}>"
-            deadline = self._advance_clock(row, match)
+            who = AUTOMATIC_NAME if nxt == AUTOMATIC else person(nxt or 0)
+            deadline = await work.advance_clock()
             due = (
-                f" Time runs out {discord_time(_miss_time(row))}."
+                f" Time runs out {when(work.clock().deadline)}."
                 if deadline and nxt != AUTOMATIC
                 else ""
             )
@@ -680,30 +721,29 @@ class MatchService:
         # Pillow releases the GIL while drawing and encoding: keep the event loop free.
         return await asyncio.to_thread(renderer.png, match.state, events)
 
-    async def _reveal_deployments(self, row: MatchRow) -> Reply:
+    async def reveal_deployments(self, work: MatchWork) -> Reply:
         """Put the hidden deployments (or infiltrations) into the record, in squad order, and go
         on: to the infiltrators if any wait, else to the first turn."""
+        row = work.row
         stage = row.setup.get("stage", DEPLOY)
         hidden = row.setup.pop(HIDDEN[stage])
         # The deployments were told when they were revealed: after the infiltrators, only theirs.
-        shown_already = (
-            len(replay(MatchRecord.from_json(row.record)).log) if stage == INFILTRATE else 0
-        )
-        row.record["commands"] += [hidden[side] for side in ("0", "1") if side in hidden]
-        match = replay(MatchRecord.from_json(row.record))
+        shown_already = len(work.scratch().log) if stage == INFILTRATE else 0
+        revealed = [hidden[side] for side in ("0", "1") if side in hidden]
+        match = work.rewrite(row.record["commands"] + revealed)
         if match.state.infiltrators:
-            return await self._infiltration_stage(row, match)
+            return await self._infiltration_stage(work, match)
         row.status = PLAYING
         row.setup.pop("stage", None)
-        reply = await self._reply(row, match, match.log[shown_already:])
+        reply = await self.reply_to(work, match.log[shown_already:])
         heading = "Both squads deploy" if stage == DEPLOY else "The infiltrators appear"
         reply.text = f"**{heading}.**\n" + reply.text
         if AUTOMATIC in row.players:
-            reply.followups += await self._automatic_turns(row, match)
-        await self._save_live(row, match)
+            reply.followups += await self.automatic_turns(work)
         return reply
 
-    async def _infiltration_stage(self, row: MatchRow, match: PlayedMatch) -> Reply:
+    async def _infiltration_stage(self, work: MatchWork, match: PlayedMatch) -> Reply:
+        row = work.row
         row.setup["stage"] = INFILTRATE
         names = ", ".join(match.state.infiltrators)
         text = clip("**Both squads deploy.**\n" + describe(match.log))
@@ -713,32 +753,32 @@ class MatchService:
             placement = ruleset_of(row).automatic_placement(match.state, side)
             row.setup.setdefault(HIDDEN[INFILTRATE], {})[str(side)] = placement.to_json()
             if set(infiltrating_sides(match)) == {side}:
-                follow = await self._reveal_deployments(row)
+                follow = await self.reveal_deployments(work)
                 follow.text = text + "\n" + follow.text
                 return follow
-        await self._save(row)
         return Reply(text)
 
-    async def _finish_with(self, row: MatchRow, command: commands.Command) -> Reply:
+    async def finish(self, work: MatchWork, command: commands.Command) -> Reply:
+        """End the match with `command` (a concession, a forfeit, an agreed draw): saved, then
+        the end told (`_the_end`). A match still in set-up is called off instead."""
+        row = work.row
         if row.status not in (DEPLOYING, PLAYING):
             if row.status == SETUP:
                 row.status = ABORTED
-                await self._save(row)
                 return Reply("The match is called off before it began.", match_over=True)
             raise ServiceError(_not_playing(row.status))
         if row.status == DEPLOYING:
             row.setup.pop("hidden_deployments", None)
-        match = await self._live_match(row) if row.status == PLAYING else self._fresh(row)
-        events = self._apply(match, command)
-        row.record["commands"].append(command.to_json())
+        events = await work.apply(command)
         row.status = ENDED_STATUS
-        await self._save_live(row, match)
-        return await self._the_end(row, match, events)
+        await work.save()  # the match is over before its medals go to the stored squads
+        return await self._the_end(work, events)
 
-    async def _the_end(self, row: MatchRow, match: PlayedMatch, events: list[Event]) -> Reply:
+    async def _the_end(self, work: MatchWork, events: list[Event]) -> Reply:
         """The match is over: the result in one message, with both players pinged, the final
         map and the medals (XP added to stored squads first), after what happened last (in the
         same message when it all fits)."""
+        row, match = work.row, await work.match()
         row.status = ENDED_STATUS
         state = match.state
         picture = (
@@ -761,7 +801,7 @@ class MatchService:
         """/match status once the channel's match is over: its result and its final map."""
         match = None
         if all(row.record["content"]["squads"]):  # both squads were chosen: it replays
-            match = await self._live_match(row)
+            match = self.live.match(row)
         if match is None or match.state.result is None:
             return Reply(
                 f"Match #{row.id} was {'aborted' if row.status == ABORTED else 'called off'}: "
@@ -775,108 +815,6 @@ class MatchService:
         return Reply(
             f"{heading}\nIts record: /match export. A new match: /match new.", picture=picture
         )
-
-    def _seat(self, row: MatchRow, member: Member) -> int:
-        if member.id not in row.players:
-            names = " and ".join(name for name in row.names if name) or "its players"
-            raise NotAllowed(
-                f"Only {names} play in this match; watch along, or start your own in another channel."
-            )
-        return row.players.index(member.id)
-
-    async def _row(self, channel_id: int, active_only: bool = True) -> MatchRow:
-        row = await self.store.active_match(channel_id)
-        if row is None and not active_only:
-            row = await self.store.last_match(channel_id)
-        if row is None:
-            raise ServiceError("There is no match in this channel. Start one with /match new.")
-        return row
-
-    class _Locked:
-        """Holds a match's lock for a whole request; yields the row as stored under the lock."""
-
-        def __init__(self, service: MatchService, find: Callable[[], Awaitable[MatchRow]]) -> None:
-            self.service, self.find = service, find
-            self.lock: asyncio.Lock | None = None
-
-        async def __aenter__(self) -> MatchRow:
-            row = await self.find()
-            self.lock = self.service._locks.setdefault(row.id, asyncio.Lock())
-            await self.lock.acquire()
-            fresh = await self.service.store.match(row.id)  # what it is now, under the lock
-            assert fresh is not None
-            return fresh
-
-        async def __aexit__(self, *exc: object) -> None:
-            assert self.lock is not None
-            self.lock.release()
-
-    def _locked(self, channel_id: int) -> MatchService._Locked:
-        """The channel's active match, held under its lock for the whole request."""
-        return MatchService._Locked(self, lambda: self._row(channel_id))
-
-    def locked_match(self, match_id: int) -> MatchService._Locked:
-        """A match by id, held under its lock (the turn timers know matches, not channels)."""
-
-        async def find() -> MatchRow:
-            row = await self.store.match(match_id)
-            if row is None:
-                raise ServiceError(f"There is no match #{match_id}.")
-            return row
-
-        return MatchService._Locked(self, find)
-
-    def _fresh(self, row: MatchRow) -> PlayedMatch:
-        """The match replayed from the record as stored (a scratch copy)."""
-        return replay(MatchRecord.from_json(row.record))
-
-    async def _live_match(self, row: MatchRow) -> PlayedMatch:
-        if row.status == SETUP:  # no squads yet: nothing to replay
-            raise ServiceError(_not_playing(SETUP))
-        cached = self._live.get(row.id)
-        if cached is not None and cached[0] == row.version:
-            self._live.move_to_end(row.id)
-            return cached[1]
-        match = self._fresh(row)
-        self._remember(row.id, row.version, match)
-        return match
-
-    def _remember(self, match_id: int, version: int, match: PlayedMatch) -> None:
-        self._live[match_id] = (version, match)
-        self._live.move_to_end(match_id)
-        while len(self._live) > LIVE_CACHE:
-            self._live.popitem(last=False)
-
-    async def _save(self, row: MatchRow, match: PlayedMatch | None = None) -> MatchRow:
-        """Save the row (and its clock's next deadline) if nobody saved it first."""
-        deadline = self._advance_clock(row, match)
-        try:
-            saved = await self.store.save_match(row, deadline=deadline)
-        except VersionConflict as error:
-            self._live.pop(row.id, None)
-            raise Busy(
-                "Someone else changed this match at the same moment; please try again."
-            ) from error
-        cached = self._live.get(row.id)
-        if match is not None:
-            self._remember(row.id, saved.version, match)
-        elif cached is not None and cached[0] == row.version:
-            self._remember(row.id, saved.version, cached[1])
-        row.version, row.updated_at = saved.version, saved.updated_at  # the caller may save again
-        if self.on_deadline is not None:
-            self.on_deadline(row.id, deadline)
-        return saved
-
-    async def _save_live(self, row: MatchRow, match: PlayedMatch) -> None:
-        self._live.pop(row.id, None)
-        await self._save(row, match)
-
-    def _advance_clock(self, row: MatchRow, match: PlayedMatch | None) -> Deadline | None:
-        """Move the match's clock on to what the match waits for now; its next deadline."""
-        clock = Clock.from_json(row.setup.get("clock"))
-        clock.follow(waiting_key(row, match), self.now())
-        row.setup["clock"] = clock.to_json()
-        return clock.next_deadline()
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -935,23 +873,6 @@ def _shipped(kind: str, name: str, rules: str = DEFAULT_RULESET) -> dict[str, An
 def infiltrating_sides(match: PlayedMatch) -> list[int]:
     """The squads with infiltrators still to place."""
     return sorted({match.state.units[uid].side for uid in match.state.infiltrators})
-
-
-def waiting_key(row: MatchRow, match: PlayedMatch | None) -> str | None:
-    """What the match waits for now, as a key: a deployment, or one side's activation. None:
-    nothing a person must do (set-up, the automatic player's turn, the end)."""
-    if row.status == DEPLOYING:
-        return str(row.setup.get("stage", DEPLOY))
-    if row.status != PLAYING or match is None or match.state.phase != PHASE_PLAYING:
-        return None
-    state = match.state
-    if state.to_act is None or row.players[state.to_act] == AUTOMATIC:
-        return None
-    return f"t{state.turn}:a{state.activations_done}:s{state.to_act}"
-
-
-def _miss_time(row: MatchRow) -> float:
-    return float(row.setup["clock"]["deadline"])
 
 
 def _last_activation(match: PlayedMatch) -> list[Event]:
@@ -1031,19 +952,10 @@ def _seats(row: MatchRow, state: MatchState, *, mention: bool) -> list[tuple[str
         who = (
             AUTOMATIC_NAME
             if player == AUTOMATIC
-            else (f"<@{player}>" if mention and player else row.names[side])
+            else (person(player) if mention and player else row.names[side])
         )
         seats.append((who, squad.name))
     return seats
-
-
-def _not_playing(status: str) -> str:
-    return {
-        SETUP: "The match has not started: both players pick a squad first (/match squad).",
-        DEPLOYING: "The match has not started: both squads deploy first (/deploy).",
-        ENDED_STATUS: "This match is over. /match export gives its record.",
-        ABORTED: "This match was aborted.",
-    }.get(status, "The match is not being played.")
 
 
 def _setup_status(row: MatchRow) -> str:

@@ -2,13 +2,41 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from skirmbot.rules.events import Event
 from skirmbot.words import plural
 
-MESSAGE_LIMIT = 1900  # a Discord message holds 2000 characters; some room for a ping in front
+# The longest text a reply carries: messages are read in chat, which takes 2,000 characters
+# (cogs/text.py); some room is left for the pings put in front and the placeholders written out.
+MESSAGE_LIMIT = 1900
+
+# A person and a moment in a reply's text are neutral placeholders, written out by each front
+# end its own way: the Discord cogs as a mention and a timestamp every reader sees in their own
+# time zone (cogs/text.py), the console as a name and "in 3 hours" (skirmbot/console.py). They
+# are framed by STX and ETX, control characters no player can type (Discord names and squad
+# files refuse them), which no text function here takes for a space or a line break.
+PERSON = re.compile("\x02@(\\d+)\x03")
+MOMENT = re.compile("\x02t(-?\\d+)\x03")
+
+
+def person(user_id: int) -> str:
+    """A person in a reply, by their user id (Discord: a mention; the console: their name)."""
+    return f"\x02@{int(user_id)}\x03"
+
+
+def when(timestamp: float) -> str:
+    """A moment in a reply, in seconds since the epoch, told relative to now ("in 3 hours")."""
+    return f"\x02t{int(timestamp)}\x03"
+
+
+def written(text: str, people: Callable[[int], str], moments: Callable[[int], str]) -> str:
+    """The text with each `person` written by `people` and each `when` by `moments`."""
+    text = PERSON.sub(lambda found: people(int(found.group(1))), text)
+    return MOMENT.sub(lambda found: moments(int(found.group(1))), text)
+
 
 # Events too fine-grained for a channel summary (the costs show in the activation's own lines).
 QUIET_EVENTS = {"cost_paid"}

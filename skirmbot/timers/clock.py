@@ -166,8 +166,3 @@ def duration(seconds: float) -> str:
     parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
     words = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in parts if n]
     return " ".join(words[:2]) or "less than a minute"
-
-
-def discord_time(moment: float) -> str:
-    """A Discord timestamp that each reader sees in their own time zone, relative ("in 3 hours")."""
-    return f"<t:{int(moment)}:R>"

@@ -6,7 +6,7 @@ the squad's Tactical Orders, as the player chooses (the command's `orders`).
 
 from __future__ import annotations
 
-from skirmbot.rules.errors import IllegalCommand
+from skirmbot.rules.errors import IllegalCommand, NeedsOrders
 from skirmbot.rules.events import Event
 from skirmbot.rules.skirm.cards import MELEE, Weapon
 from skirmbot.rules.skirm.specials import heavy_surcharge
@@ -79,15 +79,6 @@ def _double_attack(
     used = [unit.card.weapon(name) for name in activation.attack_weapons.get(kind, [])]
     candidates = [w for w in used if w is not None] + ([weapon] if weapon else [])
     return any(w.has(code) for w in candidates)
-
-
-class NeedsOrders(IllegalCommand):
-    """ACT is short, but the squad's Tactical Orders could pay: `orders` is how many to spend,
-    so the player can confirm ("needed and confirmed", rulings: An activation)."""
-
-    def __init__(self, message: str, orders: int) -> None:
-        super().__init__(message)
-        self.orders = orders
 
 
 def action_name(action: str) -> str:

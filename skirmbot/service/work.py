@@ -1,0 +1,328 @@
+"""A match's unit of work: find its row, hold its lock, load it live, apply commands, save.
+
+Every use case that changes a match goes through one: MatchService's own, the turn timers
+(`skirmbot.service.timing`), the campaigns, a league.
+
+    async with service.work(channel_id) as work:       # or service.work_on(match_id)
+        side = work.seat(member.id)
+        events = await work.apply(command)             # on the live match; into the record
+        ...
+    # Saved here, with the store's version check, when anything changed; nothing is saved
+    # when the block raises.
+
+Inside the block `work.row` is the match as stored, read under the match's lock: a second
+unit of work on the same match waits for the first to end, then sees what it saved. The live
+match is the record replayed through its ruleset, kept in memory per version (`LiveMatches`),
+so most requests replay nothing. The save also moves the match's clock on to what the match
+waits for now and tells the scheduler its next deadline, in the same transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from types import TracebackType
+from typing import Any
+
+from skirmbot.rules import commands
+from skirmbot.rules.errors import NeedsOrders, RulesError
+from skirmbot.rules.events import Event
+from skirmbot.rules.record import MatchRecord, replay
+from skirmbot.rules.ruleset import PlayedMatch
+from skirmbot.rules.skirm.state import PLAYING as PHASE_PLAYING
+from skirmbot.service.errors import Busy, NotAllowed, ServiceError
+from skirmbot.store import Deadline, MatchRow, Store, VersionConflict
+from skirmbot.timers.clock import Clock
+
+__all__ = [
+    "ABORTED",
+    "AUTOMATIC",
+    "DEPLOY",
+    "DEPLOYING",
+    "ENDED_STATUS",
+    "INFILTRATE",
+    "LIVE_CACHE",
+    "PLAYING",
+    "SETUP",
+    "LiveMatches",
+    "MatchWork",
+    "NeedsConfirmation",
+    "not_playing",
+    "seat",
+    "waiting_key",
+]
+
+AUTOMATIC = 0  # the automatic player's "user id" in a match's players
+SETUP, DEPLOYING, PLAYING, ENDED_STATUS, ABORTED = (
+    "setup",
+    "deploying",
+    "playing",
+    "ended",
+    "aborted",
+)
+DEPLOY, INFILTRATE = "deploy", "infiltrate"  # the two stages of a deployment
+LIVE_CACHE = 64  # live matches kept in memory; others are replayed from their record on demand
+BUSY = "Someone else changed this match at the same moment; please try again."
+
+
+class NeedsConfirmation(ServiceError):
+    """The action needs Tactical Orders the player did not offer; `retry` spends them."""
+
+    def __init__(self, message: str, retry: commands.Command) -> None:
+        super().__init__(message)
+        self.retry = retry
+
+
+class LiveMatches:
+    """What every unit of work on one store shares: one lock per match, the live matches kept
+    in memory (each record's replay, per stored version), the clock, and who hears of each
+    match's next deadline (the scheduler)."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], float] = time.time,
+        on_deadline: Callable[[int, Deadline | None], None] | None = None,
+        size: int = LIVE_CACHE,
+    ) -> None:
+        self.store = store
+        self.now = clock
+        self.on_deadline = on_deadline
+        self.size = size
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._live: OrderedDict[int, tuple[int, PlayedMatch]] = OrderedDict()
+
+    # --- units of work -------------------------------------------------------------------
+    def work(self, channel_id: int) -> MatchWork:
+        """The channel's active match, as a unit of work (ServiceError: there is none)."""
+        return MatchWork(self, lambda: self.find(channel_id))
+
+    def work_on(self, match_id: int) -> MatchWork:
+        """A match by id, as a unit of work (the turn timers and leagues know matches, not
+        channels); ServiceError when there is no such match."""
+
+        async def find() -> MatchRow:
+            row = await self.store.match(match_id)
+            if row is None:
+                raise ServiceError(f"There is no match #{match_id}.")
+            return row
+
+        return MatchWork(self, find)
+
+    # --- reading, without a lock -------------------------------------------------------------
+    async def find(self, channel_id: int, active_only: bool = True) -> MatchRow:
+        """The channel's active match (or, not `active_only`, its last one) as stored now."""
+        row = await self.store.active_match(channel_id)
+        if row is None and not active_only:
+            row = await self.store.last_match(channel_id)
+        if row is None:
+            raise ServiceError("There is no match in this channel. Start one with /match new.")
+        return row
+
+    def match(self, row: MatchRow) -> PlayedMatch:
+        """The live match of a stored row: kept in memory per version, else replayed from the
+        record. Do not change it outside a unit of work (`MatchWork.apply`)."""
+        if row.status == SETUP:  # no squads yet: nothing to replay
+            raise ServiceError(not_playing(SETUP))
+        cached = self._live.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            self._live.move_to_end(row.id)
+            return cached[1]
+        match = replay(MatchRecord.from_json(row.record))
+        self.remember(row.id, row.version, match)
+        return match
+
+    def remember(self, match_id: int, version: int, match: PlayedMatch) -> None:
+        self._live[match_id] = (version, match)
+        self._live.move_to_end(match_id)
+        while len(self._live) > self.size:
+            self._live.popitem(last=False)
+
+    def forget(self, match_id: int) -> None:
+        self._live.pop(match_id, None)
+
+    def lock(self, match_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(match_id, asyncio.Lock())
+
+
+class MatchWork:
+    """One request's work on one match, under the match's lock (see the module's text)."""
+
+    def __init__(self, matches: LiveMatches, find: Callable[[], Awaitable[MatchRow]]) -> None:
+        self._matches, self._find = matches, find
+        self._lock: asyncio.Lock | None = None
+        self._row: MatchRow | None = None
+        self._match: PlayedMatch | None = None  # the live match, once loaded
+        self._touched = False  # a command changed the live match since it was last saved
+        self._stored = ""  # the row as last read or saved, to tell whether it changed
+
+    async def __aenter__(self) -> MatchWork:
+        found = await self._find()
+        lock = self._matches.lock(found.id)
+        await lock.acquire()
+        try:
+            row = await self._matches.store.match(found.id)  # what it is now, under the lock
+        except BaseException:
+            lock.release()
+            raise
+        assert row is not None, "a stored match is never deleted"
+        self._lock, self._row, self._stored = lock, row, _content(row)
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        assert self._lock is not None
+        try:
+            if kind is None:
+                if self.changed:
+                    await self.save()
+            elif self._touched:  # the kept live match took commands that were not saved
+                self._matches.forget(self.row.id)
+        finally:
+            self._lock.release()
+
+    # --- the match -------------------------------------------------------------------------
+    @property
+    def row(self) -> MatchRow:
+        """The match as stored when the work began (with this work's changes)."""
+        if self._row is None:
+            raise RuntimeError("a MatchWork is used inside `async with`")
+        return self._row
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def changed(self) -> bool:
+        """Whether the row differs from what was last read or saved."""
+        return _content(self.row) != self._stored
+
+    def seat(self, user_id: int) -> int:
+        """The player's side; NotAllowed when they do not play in this match."""
+        return seat(self.row, user_id)
+
+    async def match(self) -> PlayedMatch:
+        """The live match (ServiceError while squads are still being chosen)."""
+        if self._match is None:
+            self._match = self._matches.match(self.row)
+        return self._match
+
+    async def in_play(self) -> PlayedMatch | None:
+        """The live match while it is being played; None in set-up and deployment."""
+        return await self.match() if self.row.status == PLAYING else None
+
+    def scratch(self) -> PlayedMatch:
+        """A scratch copy: the record as it stands replayed, to try a command on (a hidden
+        deployment); what is done to it is not kept."""
+        return replay(MatchRecord.from_json(self.row.record))
+
+    async def apply(self, command: commands.Command) -> list[Event]:
+        """Apply the command to the live match and append it to the record; what happened.
+        A command the rules refuse changes nothing and raises ServiceError (NeedsConfirmation:
+        it would spend Tactical Orders the player did not offer)."""
+        match = await self.match()
+        touched, self._touched = self._touched, True
+        try:
+            events = match.apply(command)
+        except NeedsOrders as error:
+            self._touched = touched  # an illegal command changes nothing
+            retry = replace(command, orders=error.orders)  # type: ignore[call-arg]
+            raise NeedsConfirmation(str(error), retry) from error
+        except RulesError as error:
+            self._touched = touched
+            raise ServiceError(str(error)) from error
+        self.row.record["commands"].append(command.to_json())
+        return events
+
+    def rewrite(self, recorded: list[dict[str, Any]]) -> PlayedMatch:
+        """Put these commands in the record instead (undo takes the last back; the hidden
+        deployments go in when revealed) and replay it: the new live match."""
+        self.row.record["commands"] = recorded
+        self._match = replay(MatchRecord.from_json(self.row.record))
+        return self._match
+
+    # --- the clock ---------------------------------------------------------------------------
+    def now(self) -> float:
+        return self._matches.now()
+
+    def clock(self) -> Clock:
+        """The match's clock as it stands (a copy: `keep_clock` puts it back)."""
+        return Clock.from_json(self.row.setup.get("clock"))
+
+    def keep_clock(self, clock: Clock) -> None:
+        self.row.setup["clock"] = clock.to_json()
+
+    async def advance_clock(self) -> Deadline | None:
+        """Move the clock on to what the match waits for now; its next deadline."""
+        clock = self.clock()
+        clock.follow(waiting_key(self.row, await self.in_play()), self.now())
+        self.keep_clock(clock)
+        return clock.next_deadline()
+
+    # --- saving ----------------------------------------------------------------------------
+    async def save(self) -> None:
+        """Save the match now, with its clock's next deadline, if nobody saved it since it was
+        read (Busy if somebody did). The end of the block saves by itself; this is for
+        what must be saved before something else happens (or before a refusal)."""
+        row = self.row
+        deadline = await self.advance_clock()
+        try:
+            saved = await self._matches.store.save_match(row, deadline=deadline)
+        except VersionConflict as error:
+            self._matches.forget(row.id)
+            raise Busy(BUSY) from error
+        if self._match is not None:
+            self._matches.remember(row.id, saved.version, self._match)
+        else:
+            self._matches.forget(row.id)
+        row.version, row.updated_at = saved.version, saved.updated_at  # it may be saved again
+        self._stored, self._touched = _content(row), False
+        if self._matches.on_deadline is not None:
+            self._matches.on_deadline(row.id, deadline)
+
+
+def _content(row: MatchRow) -> str:
+    """What a save writes, to tell whether anything changed."""
+    return json.dumps([row.status, row.players, row.names, row.record, row.setup], default=str)
+
+
+def seat(row: MatchRow, user_id: int) -> int:
+    """The player's side in the match; NotAllowed when they do not play in it."""
+    if user_id not in row.players:
+        names = " and ".join(name for name in row.names if name) or "its players"
+        raise NotAllowed(
+            f"Only {names} play in this match; watch along, or start your own in another channel."
+        )
+    return row.players.index(user_id)
+
+
+def waiting_key(row: MatchRow, match: PlayedMatch | None) -> str | None:
+    """What the match waits for now, as a key: a deployment, or one side's activation. None:
+    nothing a person must do (set-up, the automatic player's turn, the end)."""
+    if row.status == DEPLOYING:
+        return str(row.setup.get("stage", DEPLOY))
+    if row.status != PLAYING or match is None or match.state.phase != PHASE_PLAYING:
+        return None
+    state = match.state
+    if state.to_act is None or row.players[state.to_act] == AUTOMATIC:
+        return None
+    return f"t{state.turn}:a{state.activations_done}:s{state.to_act}"
+
+
+def not_playing(status: str) -> str:
+    """Why a match in `status` cannot take a player's action."""
+    return {
+        SETUP: "The match has not started: both players pick a squad first (/match squad).",
+        DEPLOYING: "The match has not started: both squads deploy first (/deploy).",
+        ENDED_STATUS: "This match is over. /match export gives its record.",
+        ABORTED: "This match was aborted.",
+    }.get(status, "The match is not being played.")
