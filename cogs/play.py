@@ -133,7 +133,7 @@ async def own_actions(interaction: discord.Interaction[Any], current: str) -> li
     found = await situation(interaction)
     if found is None:
         return []
-    options = found.own_actions(COVERED, option(interaction, "unit"))
+    options = found.own_actions(actions.COMMON_KINDS, option(interaction, "unit"))
     return offer([(value, label) for value, label in options if len(value) <= 100], current)
 
 
@@ -223,17 +223,6 @@ def read_placements(text: str) -> dict[str, str]:
 
 
 # --- the commands ----------------------------------------------------------------------------
-# The kinds of action that have a slash command of their own here; /act offers the others.
-COVERED = {
-    kind.type
-    for kind in (
-        actions.Deploy, actions.Activate, actions.Move, actions.Dash, actions.Leap,
-        actions.UseSkill, actions.MissionAction, actions.Shoot, actions.Melee, actions.Door,
-        actions.PickUp, actions.Drop, actions.OpenCrate, actions.UseTurret,
-        actions.EndActivation, actions.Delay, actions.Accept, actions.Reroll, actions.Modify,
-        actions.SetStandingOrders, actions.Infiltrate, actions.Concede, actions.AgreeDraw,
-    )
-}  # fmt: skip
 ActionText = app_commands.Transform[str, Text(100, "action")]
 
 

@@ -23,7 +23,15 @@ from skirmbot import content
 from skirmbot.rules import commands
 from skirmbot.rules.record import MatchRecord, replay
 from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, Ruleset
-from skirmbot.service import AUTOMATIC, MatchService, Member, NeedsConfirmation, Reply, ServiceError
+from skirmbot.service import (
+    AUTOMATIC,
+    MatchService,
+    Member,
+    NeedsConfirmation,
+    Reply,
+    ServiceError,
+    actions,
+)
 from skirmbot.service.matches import (
     AUTOMATIC_NAME,
     DEPLOY,
@@ -61,6 +69,8 @@ USAGE = {
     "reroll": "reroll DIE",
     "modify": "modify DIE +1|-1",
     "accept": "accept",
+    "act": "act [NUMBER]",
+    "rules": "rules",
     "orders": "orders N|never",
     "status": "status",
     "log": "log",
@@ -79,7 +89,8 @@ HELP = """Commands (the same words as the Discord slash commands):
   door UNIT [TOWARD]         pickup UNIT      drop UNIT      crate UNIT OPTION      delay
   leap UNIT SQUARE           skill UNIT SKILL [TARGET]  mission UNIT ACTION    secondary
   reroll DIE   modify DIE +1|-1   accept      orders N|never (re-roll failed saves above N TO)
-  status   log   card UNIT   undo   draw   concede   help [WORD]   quit
+  act [NUMBER] (the actions of this match's rules that have no word above, e.g. Revive)
+  rules   status   log   card UNIT   undo   draw   concede   help [WORD]   quit
 Quote names with spaces: move "Remus 1" C4. TO is how many Tactical Orders to spend.
 The record is written next to the pictures when the match is over."""
 # Sentences about the turn clock, which the console does not run.
@@ -348,6 +359,10 @@ class Console:
             _need(word, args)
             name, data = await service.export(CHANNEL)
             self._write(Path(args[0]), data, f"wrote {args[0]} ({name})")
+        elif word == "rules":
+            self.say(self._plain(await service.rules_text(CHANNEL)))
+        elif word == "act":
+            await self._ruleset_action(member, args)
         elif word == "orders":
             _need(word, args)
             above = None if args[0].lower() == "never" else _number(args[0], word)
@@ -367,6 +382,23 @@ class Console:
                     self.say("Not done.")
                     return
                 command = error.retry
+
+    async def _ruleset_action(self, member: Member, args: list[str]) -> None:
+        """`act` lists the legal actions of the match's rules that have no word of their own,
+        numbered; `act N` takes the Nth (as /act offers and takes them in Discord)."""
+        situation = await self.service.situation(CHANNEL, member)
+        offered = situation.own_actions(actions.COMMON_KINDS)
+        if not args:
+            listed = [f"  {n}. {words}" for n, (_, words) in enumerate(offered, start=1)]
+            self.say("\n".join(["Actions you may take now:", *listed]) if listed else
+                     "No action of this match's rules is open to you now; see rules.")  # fmt: skip
+            return
+        number = _number(args[0], "act")
+        if not 1 <= number <= len(offered):
+            raise ServiceError(
+                f"There is no action {number}: type act for the {len(offered)} you may take now."
+            )
+        await self._act(member, actions.decode(offered[number - 1][0]))
 
     async def _offer(self, member: Member, what: str, asking: Awaitable[Reply]) -> None:
         """A draw offer or an undo request; in hot-seat the other player answers at once."""

@@ -13,11 +13,16 @@ from dataclasses import dataclass, field
 from PIL import ImageFont
 
 from skirmbot.rules.events import Event
-from skirmbot.rules.skirm.state import TAKEN_OUT, MatchState
+from skirmbot.rules.skirm.state import DOWNED, TAKEN_OUT, MatchState
 
 ELLIPSIS = "…"
 CRATE_OPTIONS = {"mp": "+1 MP", "to": "+1 TO", "medpack": "MedPack", "ammo": "ammo refill"}
 MOVE_VERBS = {"move": "moves", "dash": "dashes", "leap": "leaps"}
+
+
+# The shared event kinds that tell HIT lost: Skirm's saves carry it, Skirm Lite tells it apart
+# (its saves are followed by hit_lost, after Tough).
+LOSSES = ("saves", "hit_lost")
 
 
 def attack_outcomes(events: Sequence[Event]) -> dict[int, str]:
@@ -29,7 +34,7 @@ def attack_outcomes(events: Sequence[Event]) -> dict[int, str]:
         if event.kind == "attack":
             current = number
             outcomes[number] = "miss"
-        elif current is not None and event.kind == "saves" and event.data.get("lost"):
+        elif current is not None and event.kind in LOSSES and event.data.get("lost") or current is not None and event.kind == "downed":
             outcomes[current] = "hit" if outcomes[current] == "miss" else outcomes[current]
         elif current is not None and event.kind in ("taken_out", "explosion", "item_destroyed"):
             outcomes[current] = "taken_out" if event.kind == "taken_out" else "hit"
@@ -66,6 +71,7 @@ class _Attack:
     damage: int
     lost: dict[str, int] = field(default_factory=dict)  # unit -> HIT lost
     out: list[str] = field(default_factory=list)
+    downed: list[str] = field(default_factory=list)  # Skirm Lite: at 0 HIT, not yet removed
     exploded: bool = False
     destroyed: bool = False
     item_lost: int = 0
@@ -144,8 +150,8 @@ def _activation(
                 damage=int(data.get("damage", 0)),
             )
         elif isinstance(pending, _Attack) and (
-            kind in ("saves", "taken_out", "explosion", "item_destroyed", "stunned")
-            or (kind == "dropped" and data["unit"] in pending.out)  # a victim's marker falls
+            kind in (*LOSSES, "taken_out", "downed", "explosion", "item_destroyed", "stunned")
+            or (kind == "dropped" and data["unit"] in (*pending.out, *pending.downed))
         ):
             _consequence(pending, event)
         else:
@@ -182,6 +188,8 @@ def _plain_clause(event: Event, actor: str) -> tuple[str, str] | None:
     if kind == "healed":
         patient = "itself" if data["unit"] == data.get("by") else data["unit"]
         return data.get("by") or actor, f"heals {patient} (+{data['hit']} HIT)"
+    if kind == "revived":
+        return data["unit"], f"revives {data['target']} ({data['hit']} HIT)"
     if kind == "orders_gained":
         return actor, f"gains {data['orders']} TO"
     return None
@@ -208,13 +216,15 @@ def _move_text(move: _Move, first: bool, short: bool) -> str:
 
 def _consequence(attack: _Attack, event: Event) -> None:
     data = event.data
-    if event.kind == "saves":
+    if event.kind in LOSSES:
         if data.get("unit"):
             attack.lost[data["unit"]] = attack.lost.get(data["unit"], 0) + int(data.get("lost", 0))
         else:
             attack.item_lost += int(data.get("lost", 0))
     elif event.kind == "taken_out":
         attack.out.append(data["unit"])
+    elif event.kind == "downed":
+        attack.downed.append(data["unit"])
     elif event.kind == "explosion":
         attack.exploded = True
     elif event.kind == "item_destroyed":
@@ -238,6 +248,8 @@ def _attack_text(attack: _Attack, short: bool) -> tuple[str, str, str]:
         hurt = (
             "Taken Out"
             if attack.unit in attack.out
+            else "Downed"
+            if attack.unit in attack.downed
             else (f"{lost} HIT lost" if lost else "all saved")
         )
         damage = f"{attack.damage} damage" if attack.damage else "no damage"
@@ -255,6 +267,9 @@ def _attack_text(attack: _Attack, short: bool) -> tuple[str, str, str]:
     for unit in attack.out:  # others caught: by an explosion, or the wreck of a turret
         if unit != attack.unit:
             results.append(f"{unit} Taken Out")
+    for unit in attack.downed:
+        if unit != attack.unit:
+            results.append(f"{unit} Downed")
     if not short:
         for unit, lost in attack.lost.items():
             if unit != attack.unit and unit not in attack.out and lost:
@@ -301,7 +316,10 @@ def squad_lines(state: MatchState, side: int) -> list[str]:
     """The squad's header line, in wordings from the longest to the shortest: MP, TO, units up,
     and the units Taken Out by name (as many as fit, then how many more)."""
     squad = state.squads[side]
-    base = f"{squad.name}: {squad.mp} MP · {squad.orders} TO · {len(state.on_map(side))} up"
+    downed = [u for u in state.on_map(side) if u.status == DOWNED]
+    up = len(state.on_map(side)) - len(downed)
+    base = f"{squad.name}: {squad.mp} MP · {squad.orders} TO · {up} up"
+    base += f" · {len(downed)} Downed" if downed else ""
     out = taken_out_names(state, side)
     if not out:
         return [base]

@@ -1,7 +1,9 @@
 """Events: what happened, in English for the log and as data for the picture and the medals.
 
 Every event has a `kind`, a sentence a player can read, and JSON-ready `data` whose keys are
-listed per kind below (renderers and campaign medals read them, never the text).
+listed per kind below (renderers and campaign medals read them, never the text). The kinds are
+shared by every ruleset: a ruleset that emits a kind gives it at least these keys, so the
+pictures need no ruleset of their own; kinds only one ruleset has are marked with it.
 
     turn_started        turn
     initiative          rolls: [[face0, face1], ...], side
@@ -15,7 +17,11 @@ listed per kind below (renderers and campaign medals read them, never the text).
     roll                unit, purpose, faces, skill
     reroll / modify     die (1-based), old, new
     attack              attacker, target, weapon, kind ("ranged"/"melee"), from, to, strikes, damage, cover, support, item?
-    saves               unit (or item), faces, first_faces (before standing-order re-rolls), needed, saved, rerolled, lost
+    saves               unit (or item), faces, first_faces (before standing-order re-rolls), needed, saved, rerolled, lost (Skirm: HIT lost)
+    hit_lost            unit, lost, hit (HIT left) (Skirm Lite: after the saves, and Tough)
+    downed              unit, by (Skirm Lite: at 0 HIT, until revived or the turn ends)
+    revived             unit (the reviver), target, roll, hit (Skirm Lite)
+    healed              unit, by, hit (HIT regained)
     taken_out           unit, side, by (unit id or null), by_side, weapon, kind ("event": environment), item?, overkill, turn
     explosion           item, square, kind ("barrel"/"turret")
     blast               unit, from, square (a Blast weapon lands; each caught target is then rolled for)

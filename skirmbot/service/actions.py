@@ -42,6 +42,18 @@ from skirmbot.rules.commands import (
 )
 from skirmbot.rules.errors import RulesError
 
+# The kinds of action that have a command of their own in every front end (/move, `move` at the
+# console); the others, a ruleset's own actions such as Skirm Lite's Revive, are reached
+# through /act (`act` at the console), which lists the legal ones.
+COMMON_KINDS = {
+    kind.type
+    for kind in (
+        Deploy, Activate, Move, Dash, Leap, UseSkill, MissionAction, Shoot, Melee, Door,
+        PickUp, Drop, OpenCrate, UseTurret, EndActivation, Delay, Accept, Reroll, Modify,
+        SetStandingOrders, Infiltrate, Concede, AgreeDraw,
+    )
+}  # fmt: skip
+
 
 def encode(command: Command) -> str:
     """An action as a compact JSON list, its fields in order and `side` left out (the service
@@ -67,6 +79,7 @@ def decode(payload: str) -> Command:
 
 
 __all__ = [
+    "COMMON_KINDS",
     "Accept",
     "Activate",
     "AgreeDraw",

@@ -488,7 +488,7 @@ def roll_saves(
                 "needed": needed,
                 "saved": count - failed,
                 "rerolled": rerolled,
-                "lost": failed,
+                "failed": failed,  # HIT are lost by the hit_lost event that follows (TFx)
             },
         )
     ]
@@ -539,7 +539,7 @@ def _vampire(attacker: UnitState, amount: int) -> list[Event]:
         Event(
             "healed",
             f"{attacker.name} regains {regained} HIT (VA{amount}) ({attacker.hit} now).",
-            {"unit": attacker.id, "regained": regained, "rule": "VA"},
+            {"unit": attacker.id, "by": attacker.id, "hit": regained, "regained": regained, "rule": "VA"},
         )
     ]
 

@@ -142,7 +142,7 @@ def heal(state: MatchState) -> list[Event]:
                 Event(
                     "healed",
                     f"{agent.name} regains {regained} HIT (HL{amount}) ({agent.hit} now).",
-                    {"unit": agent.id, "regained": regained, "rule": "HL"},
+                    {"unit": agent.id, "by": agent.id, "hit": regained, "regained": regained, "rule": "HL"},
                 )
             )
     return events

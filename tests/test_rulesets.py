@@ -1,0 +1,193 @@
+"""Rulesets behind one interface (docs/rulesets.md): the registry, records that name their
+ruleset, the demo, the console, the service and the pictures, for Skirm and Skirm Lite alike.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from lite_builders import agent, lite_match
+from service_setup import ALICE, BOB, CHANNEL, GUILD, end_activations
+
+from skirmbot import content
+from skirmbot.cli import main
+from skirmbot.console import run_console
+from skirmbot.demo import play_demo
+from skirmbot.render.battlemap import MapRenderer
+from skirmbot.render.caption import caption, squad_lines
+from skirmbot.render.card import card_lines
+from skirmbot.render.legend import match_entries
+from skirmbot.rules.commands import EndActivation, Melee, Move, Revive
+from skirmbot.rules.errors import RulesError
+from skirmbot.rules.record import MatchRecord, replay
+from skirmbot.rules.ruleset import DEFAULT_RULESET, ruleset, rulesets
+from skirmbot.rules.skirm.state import DOWNED
+from skirmbot.service import MatchService, ServiceError, actions
+from skirmbot.service.choices import Situation
+from skirmbot.store import Store
+
+
+# --- the registry --------------------------------------------------------------------------
+def test_the_registry_holds_skirm_first_and_skirm_lite() -> None:
+    assert list(rulesets()) == ["skirm", "lite"]
+    assert DEFAULT_RULESET == "skirm"
+    assert ruleset("Skirm Lite") is ruleset("lite") is ruleset(" LITE ")
+
+
+def test_an_unknown_ruleset_is_refused_with_the_list() -> None:
+    with pytest.raises(
+        RulesError, match=r"no ruleset 'chess'; available: Skirm \(skirm\), Skirm Lite \(lite\)"
+    ):
+        ruleset("chess")
+
+
+# --- records ---------------------------------------------------------------------------------
+def test_a_record_names_its_ruleset_and_refuses_one_this_skirmbot_does_not_play() -> None:
+    _, record = play_demo(2, "lite")
+    data = json.loads(record.dumps())
+    assert data["ruleset"] == "lite"
+    assert MatchRecord.from_json(data).ruleset == "lite"
+    with pytest.raises(RulesError, match="no ruleset 'hexes'"):
+        MatchRecord.from_json({**data, "ruleset": "hexes"})
+
+
+def test_a_record_without_a_ruleset_is_skirm_as_the_first_release_wrote_it() -> None:
+    _, record = play_demo(2)
+    data = json.loads(record.dumps())
+    del data["ruleset"]
+    assert MatchRecord.from_json(data).ruleset == "skirm"
+
+
+@pytest.mark.parametrize("rules", ["skirm", "lite"])
+def test_a_demo_match_ends_and_its_record_replays_byte_identically(rules: str) -> None:
+    match, record = play_demo(4, rules)
+    assert match.state.result is not None
+    again = replay(MatchRecord.loads(record.dumps()))
+    assert json.dumps(again.state.to_json()) == json.dumps(match.state.to_json())
+    assert [e.text for e in again.log] == [e.text for e in match.log]
+
+
+# --- the command line ----------------------------------------------------------------------
+def test_skirmbot_demo_ruleset_lite_writes_pictures_and_the_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "--ruleset", "lite", "--seed", "5", "--out", str(tmp_path)]) == 0
+    record = MatchRecord.loads((tmp_path / "match.json").read_text(encoding="utf-8"))
+    assert record.ruleset == "lite"
+    assert (tmp_path / "replay.gif").stat().st_size > 0
+    assert (tmp_path / "activation-001.png").exists()
+    assert "wins" in capsys.readouterr().out or "draw" in record.dumps()
+
+
+def test_skirmbot_demo_with_an_unknown_ruleset_says_which_there_are(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "--ruleset", "chess", "--out", str(tmp_path)]) == 2
+    assert "Skirm Lite (lite)" in capsys.readouterr().err
+
+
+# --- the pictures: Skirm Lite's skin -------------------------------------------------------------
+def downed_bo():
+    """Ada (Red) has just Downed Bo (Blue) in melee; Di (Blue) stands two squares away."""
+    match = lite_match(
+        {0: [agent("Ada", "C3")], 1: [agent("Bo", "C4", hit=1), agent("Di", "D5")]},
+        faces=[1, 6, 4, 4],  # a critical 1 (two hits) and a miss; both saves fail
+        orders=(0, 2),
+    )
+    events = match.apply(Melee(0, "Ada", "Bo"))
+    assert match.state.units["Bo"].status == DOWNED
+    return match, events
+
+
+def test_a_lite_card_shows_mov_and_weapon_skl_and_no_skirm_stats() -> None:
+    match, _ = downed_bo()
+    bo = match.state.units["Bo"]
+    lines = card_lines(bo, "Blue", "lite")
+    assert {"MOV", "ACT", "ARM", "HIT", "SKL"} <= set(lines)
+    assert not {"MSK", "RSK", "EP"} & set(lines)
+    assert any("Downed" in line for line in lines)
+    # The same unit in Skirm's skin shows Skirm's stat boxes.
+    assert "MSK" in card_lines(bo, "Blue", "skirm")
+
+
+def test_a_downed_agent_is_told_in_the_caption_the_header_and_the_key() -> None:
+    match, events = downed_bo()
+    assert "Ada attacks Bo" in caption(events, match.state)
+    assert "Downed" in caption(events, match.state)
+    assert "1 up · 1 Downed" in squad_lines(match.state, 1)[0]
+    assert "Downed" in [entry.text for entry in match_entries(match.state, events)]
+    picture = MapRenderer().png(match.state, events)
+    assert picture.startswith(b"\x89PNG")
+
+
+# --- the ruleset's own actions ---------------------------------------------------------------
+def test_the_actions_of_a_rulesets_own_are_offered_in_words_and_taken_back_as_commands() -> None:
+    """/act and the console's `act` list Revive (Lite rulebook Revive, 2 TO) when it is legal."""
+    match, _ = downed_bo()
+    match.apply(Move(0, "Ada", "C1"))  # away from Bo, so Bo may be revived
+    match.apply(EndActivation(0))
+    situation = Situation(match.state, 1, ruleset("lite"))
+    offered = situation.own_actions(actions.COMMON_KINDS)
+    assert [words for _, words in offered] == ["Revive: Di, Bo (2 TO)"]
+    command = actions.decode(offered[0][0])
+    assert command == Revive(0, "Di", "Bo")
+    # Nothing of Skirm's own vocabulary is offered through /act: it has commands of its own.
+    assert Situation(match.state, 0, ruleset("lite")).own_actions(actions.COMMON_KINDS) == []
+
+
+# --- the service -----------------------------------------------------------------------------
+async def test_a_skirm_lite_match_through_the_service(store: Store) -> None:
+    service = MatchService(store, seed_source=lambda: 7)
+    created = await service.create(GUILD, CHANNEL, ALICE, opponent=BOB, rules="Skirm Lite")
+    assert "New Skirm Lite match" in created.text
+    assert "ash-stalkers, vigil-wardens" in created.text
+    await service.join(CHANNEL, BOB)
+    with pytest.raises(ServiceError, match="cannot play Skirm Lite"):
+        await service.choose_squad(CHANNEL, ALICE, content.raw("squads", "iron-wardens"))
+    with pytest.raises(ServiceError, match="Choose one of: ash-stalkers, vigil-wardens"):
+        await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
+    await service.choose_squad(CHANNEL, ALICE, "vigil-wardens")
+    await service.choose_squad(CHANNEL, BOB, "ash-stalkers")
+    await service.deploy(CHANNEL, ALICE)
+    await service.deploy(CHANNEL, BOB)
+    assert "Revive" in await service.rules_text(CHANNEL)
+    card = await service.card(CHANNEL, "Kesh")
+    assert card.picture is not None
+    ended = await end_activations(service)
+    assert ended is not None and ended.match_over
+    row = await store.last_match(CHANNEL)
+    assert row is not None and row.record["ruleset"] == "lite"
+    assert replay(MatchRecord.from_json(row.record)).state.result is not None
+
+
+async def test_an_unknown_ruleset_is_refused_by_the_service(store: Store) -> None:
+    service = MatchService(store)
+    with pytest.raises(ServiceError, match="available: Skirm"):
+        await service.create(GUILD, CHANNEL, ALICE, rules="chess")
+    assert await store.active_match(CHANNEL) is None
+
+
+async def test_the_rules_of_the_default_ruleset_are_shown_where_no_match_is(store: Store) -> None:
+    text = await MatchService(store).rules_text(CHANNEL)
+    assert text.startswith("**Skirm**") and "Leap" in text and "Skirm Lite" in text
+
+
+# --- the console ---------------------------------------------------------------------------
+async def test_the_console_plays_skirm_lite_against_the_automatic_player(tmp_path: Path) -> None:
+    lines = iter(["auto", "rules", "act", "act 1", "concede"])
+    said: list[str] = []
+
+    def ask(prompt: str) -> str:
+        said.append(prompt)
+        return next(lines)
+
+    code = await run_console(True, tmp_path, ask=ask, say=said.append, seed=3, rules="lite")
+    text = "\n".join(said)
+    assert code == 0
+    assert "New Skirm Lite match" in text
+    assert "Revive (2 TO)" in text  # rules
+    assert "No action of this match's rules is open to you now" in text  # act, nothing to revive
+    assert "There is no action 1" in text
+    assert "wins" in text
