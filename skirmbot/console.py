@@ -34,11 +34,9 @@ from skirmbot.service import (
 )
 from skirmbot.service.matches import (
     AUTOMATIC_NAME,
-    DEPLOY,
     DEPLOYING,
-    HIDDEN,
     SETUP,
-    infiltrating_sides,
+    hidden_key,
     ruleset_of,
 )
 from skirmbot.service.replies import MOMENT, written
@@ -230,21 +228,21 @@ class Console:
 
     async def _deployment(self, row: MatchRow) -> None:
         """Ask the next player who has to deploy (or place infiltrators), until they have."""
-        stage = str(row.setup.get("stage", DEPLOY))
-        hidden = row.setup.get(HIDDEN[stage], {})
-        match = replay(MatchRecord.from_json(row.record))
-        must = {0, 1} if stage == DEPLOY else set(infiltrating_sides(match))
+        match, rules = replay(MatchRecord.from_json(row.record)), ruleset_of(row)
+        stage = rules.set_up_stage(match.state)
+        assert stage is not None  # a match deploying is in a set-up stage
+        hidden = row.setup.get(hidden_key(stage), {})
         waiting = [
             (member, side)
             for member in self._humans()
-            if (side := row.players.index(member.id)) in must and str(side) not in hidden
+            if (side := row.players.index(member.id)) in stage.sides and str(side) not in hidden
         ]
         if not waiting:
             raise _Leave(1, "! The match waits for a deployment the console cannot make.")
         member, side = waiting[0]
         squad = match.state.squads[side].name
-        example = self._deployment_example(ruleset_of(row), match, side)
-        verb = "deploy" if stage == DEPLOY else "place the infiltrators of"
+        example = self._deployment_example(rules, match, side)
+        verb = stage.verb
         short = ", ".join(example.split(", ")[:2])
         prompt = f"{member.name}, {verb} {squad} (auto, help, or like '{short}')> "
         while True:
@@ -258,7 +256,7 @@ class Console:
             if not line:
                 continue
             if word in ("help", "?"):
-                self.say(self._deployment_help(match, side, stage, example))
+                self.say(self._deployment_help(rules.placement_help(match.state, side), example))
                 continue
             if word in ("status", "card", "concede", "log", "draw", "match"):
                 await self.handle(member, line)
@@ -275,24 +273,7 @@ class Console:
         assert isinstance(command, (commands.Deploy, commands.Infiltrate))
         return ", ".join(f"{unit} {square}" for unit, square in command.placements.items())
 
-    def _deployment_help(self, match: PlayedMatch, side: int, stage: str, example: str) -> str:
-        state = match.state
-        squad = state.squads[side].name
-        if stage == DEPLOY:
-            units = [u.id for u in state.units_of(side) if not u.card.has("INF")]
-            zone = state.mission.zones[side]
-            squares = zone.squares(state.board)
-            where = f"your zone, {zone.describe()} of the map ({squares[0]} to {squares[-1]})"
-            what = f"Deploy {squad}: put each of {', '.join(units)} on an empty square of {where}."
-            later = [u.id for u in state.units_of(side) if u.card.has("INF")]
-            if later:
-                what += f"\n{', '.join(later)} (INF) will infiltrate after both deployments."
-        else:
-            units = [uid for uid in state.infiltrators if state.units[uid].side == side]
-            what = (
-                f"Place the infiltrators of {squad} ({', '.join(units)}): each on an empty square "
-                "far from every enemy unit and objective."
-            )
+    def _deployment_help(self, what: str, example: str) -> str:
         return (
             f"{what}\nType one of:\n"
             "  auto                       the bot places them for you\n"

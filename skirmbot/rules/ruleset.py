@@ -55,6 +55,20 @@ class SquadSummary:
     points: int  # what it costs (EP in Skirm)
 
 
+@dataclass(frozen=True)
+class SetUpStage:
+    """Units placed before the first turn, in secret: each side in `sides` places its own, and
+    all are revealed together (rulings: Deployment). Deployment is the first stage; a ruleset
+    may have later ones (Skirm's Infiltrators)."""
+
+    name: str  # "deploy" for the first; a later stage's own name ("infiltrate")
+    sides: tuple[int, ...]  # the sides that place units in this stage
+    heading: str  # told when all are revealed: "Both squads deploy"
+    announce: str = ""  # told when a later stage begins: "Remus will infiltrate: ..."
+    verb: str = "deploy"  # what a player is asked to do, before the squad's name
+    what: str = "units"  # what is placed: "infiltrators"
+
+
 class Ruleset(Protocol):
     name: str  # the key in records and the database ("skirm")
     title: str  # what players read ("Skirm Lite")
@@ -86,6 +100,22 @@ class Ruleset(Protocol):
     def medals(self, match: PlayedMatch, side: int) -> dict[str, list[Medal]] | None:
         """Each unit's medals (by its name in the squad file) for a finished match; None: this
         ruleset keeps no campaign progress."""
+        ...
+
+    def set_up_stage(self, state: Any) -> SetUpStage | None:
+        """The set-up stage the match is in (None: set-up is over)."""
+        ...
+
+    def placement(self, state: Any, side: int, placements: dict[str, str]) -> Command:
+        """The command that places `side`'s units as typed ({unit: square}) in this stage."""
+        ...
+
+    def placement_help(self, state: Any, side: int) -> str:
+        """What `side` places now and where, in words for a player."""
+        ...
+
+    def status_line(self, state: Any, side: int) -> str:
+        """A side's standing in a few words, for the status: "Iron Wardens 2 MP, 3 TO"."""
         ...
 
     def automatic_command(self, state: Any, side: int) -> Command:

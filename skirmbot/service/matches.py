@@ -26,7 +26,14 @@ from skirmbot.rules.errors import ContentError, IllegalCommand, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.record import MatchRecord, faces_rolled, so_far
-from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, Ruleset, ruleset, rulesets
+from skirmbot.rules.ruleset import (
+    DEFAULT_RULESET,
+    PlayedMatch,
+    Ruleset,
+    SetUpStage,
+    ruleset,
+    rulesets,
+)
 from skirmbot.rules.skirm import secondaries
 from skirmbot.rules.skirm.missions import check_map_fits, mission_from_json
 from skirmbot.rules.skirm.state import DEPLOYMENT, ENDED, MatchState
@@ -270,8 +277,10 @@ class MatchService:
     async def deploy(
         self, channel_id: int, member: Member, placements: dict[str, str] | None = None
     ) -> Reply:
-        """Submit a deployment privately (None: the bot deploys for you); both are revealed
-        together once both squads have deployed (rulings: Deployment)."""
+        """Submit the placements of the set-up stage the match is in (its ruleset's
+        deployment, then any later stage such as Skirm's Infiltrators; None: the bot places
+        them for you), hidden until every side of the stage has placed its own (rulings:
+        Deployment)."""
         async with self.work(channel_id) as work:
             row = work.row
             side = work.seat(member.id)
@@ -279,58 +288,38 @@ class MatchService:
                 raise ServiceError(
                     "Deployment is when both squads are chosen and before the first turn."
                 )
-            if row.setup.get("stage") == INFILTRATE:
-                return await self._submit_infiltration(work, member, side, placements)
-            hidden: dict[str, Any] = row.setup.setdefault("hidden_deployments", {})
-            if str(side) in hidden:
+            scratch, rules = work.scratch(), ruleset_of(row)
+            stage = rules.set_up_stage(scratch.state)
+            assert stage is not None  # a match deploying is in a set-up stage
+            hidden: dict[str, Any] = row.setup.setdefault(hidden_key(stage), {})
+            if str(side) in hidden or side not in stage.sides:
+                first = stage.name == DEPLOY
                 raise ServiceError(
                     "You have already deployed; the bot reveals both deployments once your opponent has."
+                    if first
+                    else f"You have no {stage.what} left to place; waiting for your opponent's."
                 )
-            match = work.scratch()
             command = (
-                ruleset_of(row).automatic_placement(match.state, side)
+                rules.automatic_placement(scratch.state, side)
                 if placements is None
-                else commands.Deploy(side, placements)
+                else rules.placement(scratch.state, side, placements)
             )
-            self._hide(row, DEPLOY, match, command)
-            if len(hidden) < 2:
-                return Reply(f"{member.name} has deployed (hidden until both squads are down).")
+            self._hide(row, hidden_key(stage), scratch, command)
+            if any(str(other) not in hidden for other in stage.sides):
+                what = "deployed" if stage.name == DEPLOY else f"placed their {stage.what}"
+                return Reply(f"{member.name} has {what} (hidden until your opponent has too).")
             return await self.reveal_deployments(work)
 
     def _hide(
-        self, row: MatchRow, stage: str, scratch: PlayedMatch, command: commands.Command
+        self, row: MatchRow, key: str, scratch: PlayedMatch, command: commands.Command
     ) -> None:
-        """Check a deployment or infiltration on a scratch copy of the match, then keep it
-        hidden in the set-up until the bot reveals all of them together."""
+        """Check a placement on a scratch copy of the match, then keep it hidden in the set-up
+        until the bot reveals all of the stage's together."""
         try:
             scratch.apply(command)
         except IllegalCommand as error:
             raise ServiceError(str(error)) from error
-        row.setup.setdefault(HIDDEN[stage], {})[str(command.side)] = command.to_json()
-
-    async def _submit_infiltration(
-        self, work: MatchWork, member: Member, side: int, placements: dict[str, str] | None
-    ) -> Reply:
-        """INF units are placed after both deployments, hidden until every squad with
-        infiltrators has placed them (rulings: Deployment)."""
-        row = work.row
-        match = work.scratch()
-        hidden: dict[str, Any] = row.setup.setdefault(HIDDEN[INFILTRATE], {})
-        if str(side) in hidden or side not in infiltrating_sides(match):
-            raise ServiceError(
-                "You have no infiltrators left to place; waiting for your opponent's."
-            )
-        command = (
-            ruleset_of(row).automatic_placement(match.state, side)
-            if placements is None
-            else commands.Infiltrate(side, placements)
-        )
-        self._hide(row, INFILTRATE, match, command)
-        if any(str(other) not in hidden for other in infiltrating_sides(match)):
-            return Reply(
-                f"{member.name} has placed their infiltrators (hidden until your opponent has too)."
-            )
-        return await self.reveal_deployments(work)
+        row.setup.setdefault(key, {})[str(command.side)] = command.to_json()
 
     # --- play -----------------------------------------------------------------------------
     async def act(self, channel_id: int, member: Member, command: commands.Command) -> Reply:
@@ -667,7 +656,7 @@ class MatchService:
         row = work.row
         side = row.players.index(AUTOMATIC)
         placement = ruleset_of(row).automatic_placement(work.scratch().state, side)
-        row.setup.setdefault("hidden_deployments", {})[str(side)] = placement.to_json()
+        row.setup.setdefault(HIDDEN[DEPLOY], {})[str(side)] = placement.to_json()
         return [Reply("The automatic player has deployed (hidden until you deploy too).")]
 
     async def automatic_turns(self, work: MatchWork) -> list[Reply]:
@@ -722,37 +711,42 @@ class MatchService:
         return await asyncio.to_thread(renderer.png, match.state, events)
 
     async def reveal_deployments(self, work: MatchWork) -> Reply:
-        """Put the hidden deployments (or infiltrations) into the record, in squad order, and go
-        on: to the infiltrators if any wait, else to the first turn."""
-        row = work.row
-        stage = row.setup.get("stage", DEPLOY)
-        hidden = row.setup.pop(HIDDEN[stage])
-        # The deployments were told when they were revealed: after the infiltrators, only theirs.
-        shown_already = len(work.scratch().log) if stage == INFILTRATE else 0
+        """Put the hidden placements of the set-up stage into the record, in squad order, and
+        go on: to the ruleset's next set-up stage if there is one, else to the first turn."""
+        row, rules = work.row, ruleset_of(work.row)
+        before = work.scratch()
+        stage = rules.set_up_stage(before.state)
+        assert stage is not None
+        hidden = row.setup.pop(hidden_key(stage))
+        # Earlier stages were told when they were revealed: only this stage's events now.
+        shown_already = len(before.log) if stage.name != DEPLOY else 0
         revealed = [hidden[side] for side in ("0", "1") if side in hidden]
         match = work.rewrite(row.record["commands"] + revealed)
-        if match.state.infiltrators:
-            return await self._infiltration_stage(work, match)
+        following = rules.set_up_stage(match.state)
+        if following is not None:
+            return await self._next_set_up_stage(work, match, following, stage)
         row.status = PLAYING
         row.setup.pop("stage", None)
         reply = await self.reply_to(work, match.log[shown_already:])
-        heading = "Both squads deploy" if stage == DEPLOY else "The infiltrators appear"
-        reply.text = f"**{heading}.**\n" + reply.text
+        reply.text = f"**{stage.heading}.**\n" + reply.text
         if AUTOMATIC in row.players:
             reply.followups += await self.automatic_turns(work)
         return reply
 
-    async def _infiltration_stage(self, work: MatchWork, match: PlayedMatch) -> Reply:
+    async def _next_set_up_stage(
+        self, work: MatchWork, match: PlayedMatch, stage: SetUpStage, done: SetUpStage
+    ) -> Reply:
+        """A later set-up stage begins (Skirm's Infiltrators): told, and placed at once by the
+        automatic player if it has units to place."""
         row = work.row
-        row.setup["stage"] = INFILTRATE
-        names = ", ".join(match.state.infiltrators)
-        text = clip("**Both squads deploy.**\n" + describe(match.log))
-        text += f"\n{names} will infiltrate: their players place them with /deploy (hidden until all are in)."
-        if AUTOMATIC in row.players and row.players.index(AUTOMATIC) in infiltrating_sides(match):
+        row.setup["stage"] = stage.name
+        text = clip(f"**{done.heading}.**\n" + describe(match.log))
+        text += f"\n{stage.announce}"
+        if AUTOMATIC in row.players and row.players.index(AUTOMATIC) in stage.sides:
             side = row.players.index(AUTOMATIC)
             placement = ruleset_of(row).automatic_placement(match.state, side)
-            row.setup.setdefault(HIDDEN[INFILTRATE], {})[str(side)] = placement.to_json()
-            if set(infiltrating_sides(match)) == {side}:
+            row.setup.setdefault(hidden_key(stage), {})[str(side)] = placement.to_json()
+            if set(stage.sides) == {side}:
                 follow = await self.reveal_deployments(work)
                 follow.text = text + "\n" + follow.text
                 return follow
@@ -870,9 +864,10 @@ def _shipped(kind: str, name: str, rules: str = DEFAULT_RULESET) -> dict[str, An
         raise ServiceError(str(error)) from error
 
 
-def infiltrating_sides(match: PlayedMatch) -> list[int]:
-    """The squads with infiltrators still to place."""
-    return sorted({match.state.units[uid].side for uid in match.state.infiltrators})
+def hidden_key(stage: SetUpStage) -> str:
+    """Where a set-up stage's placements wait, hidden, in the match's set-up (the first two
+    stages keep the names they were stored under before stages were the rulesets' own)."""
+    return HIDDEN.get(stage.name, f"hidden_{stage.name}")
 
 
 def _last_activation(match: PlayedMatch) -> list[Event]:
@@ -963,13 +958,14 @@ def _setup_status(row: MatchRow) -> str:
     for side in (0, 1):
         who = row.names[side] or "(open seat: /match join)"
         squad = row.setup.get("squads", [None, None])[side] or "no squad yet"
-        deployed = " · deployed" if str(side) in row.setup.get("hidden_deployments", {}) else ""
+        deployed = " · deployed" if str(side) in row.setup.get(HIDDEN[DEPLOY], {}) else ""
         seats.append(f"Squad {side + 1}: {who}, {squad}{deployed}")
     return f"Match #{row.id} ({row.status}).\n" + "\n".join(seats)
 
 
 def _status_text(row: MatchRow, state: MatchState) -> str:
-    squads = " · ".join(f"{s.name} {s.mp} MP, {s.orders} TO" for s in state.squads)
+    rules = ruleset_of(row)
+    squads = " · ".join(rules.status_line(state, side) for side in range(len(state.squads)))
     if state.phase == ENDED and state.result is not None:
         return f"Match #{row.id}: {state.result.reason}\n{squads}"
     if state.phase == DEPLOYMENT or state.to_act is None:

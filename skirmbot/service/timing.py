@@ -24,7 +24,7 @@ from skirmbot.service.matches import (
     PLAYING,
     MatchService,
     Member,
-    infiltrating_sides,
+    hidden_key,
     ruleset_of,
 )
 from skirmbot.service.replies import Reply, person, when
@@ -162,12 +162,12 @@ async def _missed_deployment(service: MatchService, work: MatchWork, clock: Cloc
     """Deployment (or placing infiltrators) ran out of time: the bot does it for whoever has an
     excuse left; a player without one forfeits."""
     row = work.row
-    stage = row.setup.get("stage", DEPLOY)
-    hidden: dict[str, Any] = row.setup.setdefault(HIDDEN[stage], {})
     scratch = work.scratch()
-    needed = (0, 1) if stage == DEPLOY else tuple(infiltrating_sides(scratch))
+    stage = ruleset_of(row).set_up_stage(scratch.state)
+    assert stage is not None  # a match deploying is in a set-up stage
+    hidden: dict[str, Any] = row.setup.setdefault(hidden_key(stage), {})
     notes = []
-    for side in needed:
+    for side in stage.sides:
         if str(side) in hidden or row.players[side] == AUTOMATIC:
             continue
         name = row.names[side]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from skirmbot.rules.commands import Command, command_from_json
+from skirmbot.rules.commands import Command, Deploy, command_from_json
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.lite import autoplayer
@@ -14,7 +14,8 @@ from skirmbot.rules.lite.missions import mission_from_json
 from skirmbot.rules.lite.squads import squad_from_json
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
-from skirmbot.rules.ruleset import ActionRule, PlayedMatch, SquadSummary
+from skirmbot.rules.ruleset import ActionRule, PlayedMatch, SetUpStage, SquadSummary
+from skirmbot.rules.skirm.deployment import placement_help, set_up_stage
 from skirmbot.rules.skirm.state import MatchState
 
 # Lite rulebook: Basic Actions, Sentry Actions, Tactical Orders.
@@ -76,6 +77,20 @@ class Lite:
 
     def automatic_command(self, state: MatchState, side: int) -> Command:
         return autoplayer.choose(state, side)
+
+    def set_up_stage(self, state: MatchState) -> SetUpStage | None:
+        """Lite has one set-up stage, the deployment (no Infiltrators)."""
+        return set_up_stage(state)
+
+    def placement(self, state: MatchState, side: int, placements: dict[str, str]) -> Command:
+        return Deploy(side, placements)
+
+    def placement_help(self, state: MatchState, side: int) -> str:
+        return placement_help(state, side)
+
+    def status_line(self, state: MatchState, side: int) -> str:
+        squad = state.squads[side]
+        return f"{squad.name} {squad.mp} MP, {squad.orders} TO"
 
     def automatic_placement(self, state: MatchState, side: int) -> Command:
         return autoplayer.deployment(state, side)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from skirmbot.rules.commands import Command, command_from_json
+from skirmbot.rules.commands import Command, Deploy, Infiltrate, command_from_json
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
-from skirmbot.rules.ruleset import ActionRule, PlayedMatch, SquadSummary
+from skirmbot.rules.ruleset import ActionRule, PlayedMatch, SetUpStage, SquadSummary
 from skirmbot.rules.skirm import autoplayer
+from skirmbot.rules.skirm.deployment import placement_help, set_up_stage
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.rules.skirm.legal import legal_commands
 from skirmbot.rules.skirm.medals import squad_medals
@@ -79,6 +80,21 @@ class Skirm:
     def medals(self, match: PlayedMatch, side: int) -> dict[str, list[Medal]]:
         assert isinstance(match, Match)
         return squad_medals(match, side)
+
+    def set_up_stage(self, state: MatchState) -> SetUpStage | None:
+        return set_up_stage(state)
+
+    def placement(self, state: MatchState, side: int, placements: dict[str, str]) -> Command:
+        if state.infiltrators:
+            return Infiltrate(side, placements)
+        return Deploy(side, placements)
+
+    def placement_help(self, state: MatchState, side: int) -> str:
+        return placement_help(state, side)
+
+    def status_line(self, state: MatchState, side: int) -> str:
+        squad = state.squads[side]
+        return f"{squad.name} {squad.mp} MP, {squad.orders} TO"
 
     def automatic_command(self, state: MatchState, side: int) -> Command:
         return autoplayer.choose(state, side)
