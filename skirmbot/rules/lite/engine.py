@@ -36,7 +36,7 @@ from skirmbot.rules.maps import BattleMap
 from skirmbot.rules.skirm import actions, combat, environment
 from skirmbot.rules.skirm.cards import MELEE, RANGED
 from skirmbot.rules.skirm.costs import check_payment, pay
-from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.engine import Match, unit_states
 from skirmbot.rules.skirm.missions import Mission, check_map_fits, mission_items
 from skirmbot.rules.skirm.squads import Squad
 from skirmbot.rules.skirm.state import (
@@ -59,15 +59,7 @@ def new_state(battle_map: BattleMap, mission: Mission, squads: tuple[Squad, Squa
     for squad in squads:
         check_building_rules(squad)
     check_map_fits(mission, battle_map.board, (len(squads[0].units), len(squads[1].units)))
-    names = [card.name.casefold() for squad in squads for card in squad.units]
-    units: dict[str, UnitState] = {}
-    for side, squad in enumerate(squads):
-        for card in squad.units:
-            agent_id = (
-                card.name if names.count(card.name.casefold()) == 1 else f"{card.name} {side + 1}"
-            )
-            lim = {w.name: 1 for w in card.weapons if w.has("LIM")}
-            units[agent_id] = UnitState(agent_id, side, card, card.hit, lim_uses_left=lim)
+    units = unit_states(squads)
     markers = mission_items(mission, battle_map)
     items = {n: ItemState(n, p.kind, p.square) for n, p in enumerate(markers)}
     return MatchState(

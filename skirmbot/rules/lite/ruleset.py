@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from skirmbot.rules.commands import Command, Deploy, command_from_json
+from skirmbot.rules.commands import Command, Deploy
 from skirmbot.rules.dice import Dice
-from skirmbot.rules.errors import RulesError
 from skirmbot.rules.lite import autoplayer
 from skirmbot.rules.lite.engine import LiteMatch
 from skirmbot.rules.lite.legal import legal_commands
@@ -14,8 +13,8 @@ from skirmbot.rules.lite.missions import mission_from_json
 from skirmbot.rules.lite.squads import squad_from_json
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
-from skirmbot.rules.ruleset import ActionRule, PlayedMatch, SetUpStage, SquadSummary
-from skirmbot.rules.skirm.deployment import placement_help, set_up_stage
+from skirmbot.rules.ruleset import ActionRule, PlayedMatch, SquadSummary
+from skirmbot.rules.skirm.ruleset import Skirm
 from skirmbot.rules.skirm.state import MatchState
 
 # Lite rulebook: Basic Actions, Sentry Actions, Tactical Orders.
@@ -34,15 +33,17 @@ ACTION_RULES = [
 ]  # fmt: skip
 
 
-class Lite:
+class Lite(Skirm):
+    """Skirm Lite, "a simplified version of the full rulebook": Skirm's ruleset with Lite's
+    match, squads, legal commands, actions and automatic player (as a python-chess variant
+    keeps the standard board's interface)."""
+
     name = "lite"
     title = "Skirm Lite"
     rulebook = "001_50fd32b630dc62b8.txt"
 
     def new_match(self, content: dict[str, Any], dice: Dice) -> LiteMatch:
-        squads = content.get("squads")
-        if not isinstance(squads, list) or len(squads) != 2:
-            raise RulesError("A match needs exactly two squads.")
+        squads = self.squads_of(content)
         return LiteMatch(
             map_from_json(content.get("map")),
             mission_from_json(content.get("mission")),
@@ -59,14 +60,8 @@ class Lite:
         squad = squad_from_json(data)
         return SquadSummary(squad.name, len(squad.units), 0)
 
-    def parse_command(self, data: Any) -> Command:
-        return command_from_json(data)
-
     def legal_commands(self, state: MatchState, side: int) -> list[Command]:
         return legal_commands(state, side)
-
-    def scores(self, state: MatchState) -> tuple[int, ...]:
-        return tuple(squad.mp for squad in state.squads)
 
     def action_rules(self) -> list[ActionRule]:
         return list(ACTION_RULES)
@@ -75,22 +70,12 @@ class Lite:
         """Lite has no campaigns: no medals, no XP (Lite rulebook; our ruling)."""
         return None
 
-    def automatic_command(self, state: MatchState, side: int) -> Command:
-        return autoplayer.choose(state, side)
-
-    def set_up_stage(self, state: MatchState) -> SetUpStage | None:
-        """Lite has one set-up stage, the deployment (no Infiltrators)."""
-        return set_up_stage(state)
-
     def placement(self, state: MatchState, side: int, placements: dict[str, str]) -> Command:
+        """Lite has one set-up stage, the deployment (no Infiltrators)."""
         return Deploy(side, placements)
 
-    def placement_help(self, state: MatchState, side: int) -> str:
-        return placement_help(state, side)
-
-    def status_line(self, state: MatchState, side: int) -> str:
-        squad = state.squads[side]
-        return f"{squad.name} {squad.mp} MP, {squad.orders} TO"
+    def automatic_command(self, state: MatchState, side: int) -> Command:
+        return autoplayer.choose(state, side)
 
     def automatic_placement(self, state: MatchState, side: int) -> Command:
         return autoplayer.deployment(state, side)

@@ -11,37 +11,22 @@ from __future__ import annotations
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.events import Event
 from skirmbot.rules.lite.agents import downed, sentry_used, standing
-from skirmbot.rules.skirm import environment
 from skirmbot.rules.skirm.scoring import score_mission
-from skirmbot.rules.skirm.state import PLAYING, READY, TAKEN_OUT, MatchState
-from skirmbot.rules.skirm.turns import BASE_ORDER_DICE, ORDER_FACE, finish_by_points
+from skirmbot.rules.skirm.state import TAKEN_OUT, MatchState
+from skirmbot.rules.skirm.turns import (
+    BASE_ORDER_DICE,
+    ORDER_FACE,
+    begin_turn,
+    finish_by_points,
+    roll_for_the_turn,
+)
 
 
 def start_turn(state: MatchState, dice: Dice) -> list[Event]:
-    state.turn += 1
-    state.phase = PLAYING
-    events = [
-        Event(
-            "turn_started",
-            f"Turn {state.turn} of {state.mission.turns} begins.",
-            {"turn": state.turn},
-        )
-    ]
-    for squad in state.squads:
-        squad.orders = 0
-        squad.delayed_this_turn = False
-    for agent in standing(state):
-        agent.status = READY
-    state.taken_out_this_turn = []
-    state.crates_opened_this_turn = []
-    events.append(roll_initiative(state, dice))
-    assert state.initiative is not None
-    for side in (state.initiative, 1 - state.initiative):
-        events.append(roll_orders(state, side, dice))
-    state.to_act = state.initiative
-    state.in_a_row = 0
-    events += environment.roll_event(state, dice)
-    return events
+    """Lite rulebook Start of Turn: Standing Agents are marked Ready, the initiative (highest
+    wins) and the Tactical Orders are rolled, then the mission's events."""
+    events = [begin_turn(state)]
+    return events + roll_for_the_turn(state, dice, standing(state), roll_initiative, roll_orders)
 
 
 def roll_initiative(state: MatchState, dice: Dice) -> Event:

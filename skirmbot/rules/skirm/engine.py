@@ -66,15 +66,7 @@ def new_state(battle_map: BattleMap, mission: Mission, squads: tuple[Squad, Squa
     for squad in squads:
         check_building_rules(squad, mission.ep_limit)
     check_map_fits(mission, battle_map.board, (len(squads[0].units), len(squads[1].units)))
-    names = [card.name.casefold() for squad in squads for card in squad.units]
-    units: dict[str, UnitState] = {}
-    for side, squad in enumerate(squads):
-        for card in squad.units:
-            unit_id = (
-                card.name if names.count(card.name.casefold()) == 1 else f"{card.name} {side + 1}"
-            )
-            lim = {w.name: 1 for w in card.weapons if w.has("LIM")}
-            units[unit_id] = UnitState(unit_id, side, card, card.hit, lim_uses_left=lim)
+    units = unit_states(squads)
     items = {
         n: ItemState(n, p.kind, p.square, p.turret_type, TURRET_HIT if p.kind == TURRET_ITEM else 0)
         for n, p in enumerate([*battle_map.items, *mission_items(mission, battle_map)])
@@ -88,6 +80,21 @@ def new_state(battle_map: BattleMap, mission: Mission, squads: tuple[Squad, Squa
         items=items,
         objectives=list(battle_map.objectives),
     )
+
+
+def unit_states(squads: tuple[Squad, Squad]) -> dict[str, UnitState]:
+    """Every unit of both squads, off the map, by id: its card's name, with the squad's number
+    after it when both squads field a unit of that name ("Remus 1", "Remus 2")."""
+    names = [card.name.casefold() for squad in squads for card in squad.units]
+    units: dict[str, UnitState] = {}
+    for side, squad in enumerate(squads):
+        for card in squad.units:
+            unit_id = (
+                card.name if names.count(card.name.casefold()) == 1 else f"{card.name} {side + 1}"
+            )
+            lim = {w.name: 1 for w in card.weapons if w.has("LIM")}
+            units[unit_id] = UnitState(unit_id, side, card, card.hit, lim_uses_left=lim)
+    return units
 
 
 INFILTRATION_DISTANCE = 3  # INF: "at least 3 Squares away from enemy Units and objectives"

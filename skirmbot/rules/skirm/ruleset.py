@@ -44,10 +44,16 @@ class Skirm:
     title = "Skirm"
     rulebook = "000_f1df78981dc08e5e.txt"
 
-    def new_match(self, content: dict[str, Any], dice: Dice) -> Match:
+    @staticmethod
+    def squads_of(content: dict[str, Any]) -> list[Any]:
+        """The two squads' data of a match's content (RulesError if there are not two)."""
         squads = content.get("squads")
         if not isinstance(squads, list) or len(squads) != 2:
             raise RulesError("A match needs exactly two squads.")
+        return squads
+
+    def new_match(self, content: dict[str, Any], dice: Dice) -> Match:
+        squads = self.squads_of(content)
         mission = mission_from_json(content.get("mission"))
         return Match(
             map_from_json(content.get("map")),
@@ -77,7 +83,7 @@ class Skirm:
     def action_rules(self) -> list[ActionRule]:
         return list(ACTION_RULES)
 
-    def medals(self, match: PlayedMatch, side: int) -> dict[str, list[Medal]]:
+    def medals(self, match: PlayedMatch, side: int) -> dict[str, list[Medal]] | None:
         assert isinstance(match, Match)
         return squad_medals(match, side)
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.events import Event
 from skirmbot.rules.skirm import environment, secondaries
 from skirmbot.rules.skirm.scoring import objective_controller as objective_controller
 from skirmbot.rules.skirm.scoring import score_mission
-from skirmbot.rules.skirm.state import ENDED, PLAYING, READY, MatchState, Result
+from skirmbot.rules.skirm.state import ENDED, PLAYING, READY, MatchState, Result, UnitState
 
 BASE_ORDER_DICE = 3  # rulebook Tactical Orders: 3D6 plus the LDx dice
 ORDER_FACE = 3  # rulebook Tactical Orders: "For each die result of 1-3, you will have one"
@@ -16,36 +18,50 @@ ORDER_FACE = 3  # rulebook Tactical Orders: "For each die result of 1-3, you wil
 def start_turn(state: MatchState, dice: Dice) -> list[Event]:
     """Reset orders, draw secondary objectives, ready the units, roll initiative and Tactical
     Orders, then the mission's events (rulebook Game Cycle, in that order)."""
-    state.turn += 1
-    state.phase = PLAYING
-    events = [
-        Event(
-            "turn_started",
-            f"Turn {state.turn} of {state.mission.turns} begins.",
-            {"turn": state.turn},
-        )
-    ]
-    for squad in state.squads:
-        squad.orders = 0
-        squad.delayed_this_turn = False
-    events += secondaries.draw(state, dice)
-    for unit in state.units.values():
-        if unit.on_map:
-            unit.status = READY
-    state.taken_out_this_turn = []
-    state.crates_opened_this_turn = []
-    events.append(_roll_initiative(state, dice))
+    events = [begin_turn(state), *secondaries.draw(state, dice)]
+    ready = [unit for unit in state.units.values() if unit.on_map]
+    events += roll_for_the_turn(state, dice, ready, _roll_initiative, _roll_orders)
     assert state.initiative is not None
-    for side in (state.initiative, 1 - state.initiative):
-        events.append(_roll_orders(state, side, dice))
-    state.to_act = state.initiative
-    state.in_a_row = 0
-    events += environment.roll_event(state, dice)
     if not state.ready_units(state.initiative):  # an event took out the whole squad
         if not state.ready_units(1 - state.initiative):
             return events + end_turn(state, dice)
         state.to_act = 1 - state.initiative
     return events
+
+
+def begin_turn(state: MatchState) -> Event:
+    """The next turn begins: Tactical Orders are reset to zero (they do not carry over)."""
+    state.turn += 1
+    state.phase = PLAYING
+    for squad in state.squads:
+        squad.orders = 0
+        squad.delayed_this_turn = False
+    return Event(
+        "turn_started", f"Turn {state.turn} of {state.mission.turns} begins.", {"turn": state.turn}
+    )
+
+
+def roll_for_the_turn(
+    state: MatchState,
+    dice: Dice,
+    ready: Iterable[UnitState],
+    initiative: Callable[[MatchState, Dice], Event],
+    orders: Callable[[MatchState, int, Dice], Event],
+) -> list[Event]:
+    """Mark the `ready` units Ready, roll the initiative, then each squad's Tactical Orders
+    (the initiative's first), then the mission's event; the squad with the initiative acts
+    first. A ruleset brings its own roll-off and orders roll (Skirm Lite: highest wins)."""
+    for unit in ready:
+        unit.status = READY
+    state.taken_out_this_turn = []
+    state.crates_opened_this_turn = []
+    events = [initiative(state, dice)]
+    assert state.initiative is not None
+    for side in (state.initiative, 1 - state.initiative):
+        events.append(orders(state, side, dice))
+    state.to_act = state.initiative
+    state.in_a_row = 0
+    return events + environment.roll_event(state, dice)
 
 
 def _roll_initiative(state: MatchState, dice: Dice) -> Event:
