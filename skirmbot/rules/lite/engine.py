@@ -40,7 +40,6 @@ from skirmbot.rules.skirm.engine import Match, unit_states
 from skirmbot.rules.skirm.missions import Mission, check_map_fits, mission_items
 from skirmbot.rules.skirm.squads import Squad
 from skirmbot.rules.skirm.state import (
-    ACTIVATED,
     Activation,
     ItemState,
     MatchState,
@@ -115,36 +114,21 @@ class LiteMatch(Match):
         return super()._acting_unit(command)
 
     def _after_action(self) -> list[Event]:
-        """A Sentry Action ends with its one action; an activation ends by itself when its
-        Agent is no longer Standing or nothing it could legally do is left."""
+        """A Sentry Action ends with its one action; an activation ends by itself as Skirm's
+        does: when its Agent is no longer Standing or nothing it could legally do is left."""
         activation = self.state.activation
-        if activation is None or activation.pending is not None:
-            return []
-        agent = self.state.units[activation.unit]
-        if SENTRY_MARK in activation.uses:
-            return self._finish_sentry(agent)
-        if not is_standing(agent):
-            return self._finish_activation(agent, "its agent is no longer Standing")
-        if legal.can_still_act(self.state, agent, activation):
-            return []
-        spent = activation.act_left == 0 and self.state.squads[agent.side].orders == 0
-        return self._finish_activation(
-            agent, "no ACT or Tactical Orders left" if spent else "nothing more it can do"
-        )
+        if activation is not None and activation.pending is None and SENTRY_MARK in activation.uses:
+            return self._finish_sentry(self.state.units[activation.unit])
+        return super()._after_action()
 
-    def _finish_activation(self, unit: UnitState, reason: str) -> list[Event]:
-        self.state.activation = None
-        if is_standing(unit):
-            unit.status = ACTIVATED
-        self.state.activations_done += 1
-        events = [
-            Event(
-                "activation_ended",
-                f"{possessive(unit.name)} activation ends ({reason}).",
-                {"unit": unit.id, "side": unit.side, "reason": reason},
-            )
-        ]
-        return events + turns.next_activation(self.state, self.dice)
+    def _out_of_play(self, unit: UnitState) -> str | None:
+        return None if is_standing(unit) else "its agent is no longer Standing"
+
+    def _can_still_act(self, unit: UnitState, activation: Activation) -> bool:
+        return legal.can_still_act(self.state, unit, activation)
+
+    def _next_activation(self) -> list[Event]:
+        return turns.next_activation(self.state, self.dice)
 
     def _finish_sentry(self, agent: UnitState) -> list[Event]:
         self.state.activation = None

@@ -277,9 +277,10 @@ class Match:
         if activation is None or activation.pending is not None:
             return []
         unit = self.state.units[activation.unit]
-        if not unit.on_map:
-            return self._finish_activation(unit, "its unit was Taken Out")
-        if legal.can_still_act(self.state, unit, activation):
+        gone = self._out_of_play(unit)
+        if gone is not None:
+            return self._finish_activation(unit, gone)
+        if self._can_still_act(unit, activation):
             return []
         spent = activation.act_left == 0 and self.state.squads[unit.side].orders == 0
         return self._finish_activation(
@@ -288,7 +289,7 @@ class Match:
 
     def _finish_activation(self, unit: UnitState, reason: str) -> list[Event]:
         self.state.activation = None
-        if unit.on_map:
+        if self._out_of_play(unit) is None:
             unit.status = ACTIVATED
         self.state.activations_done += 1
         events = [
@@ -298,7 +299,18 @@ class Match:
                 {"unit": unit.id, "side": unit.side, "reason": reason},
             )
         ]
-        return events + turns.next_activation(self.state, self.dice)
+        return events + self._next_activation()
+
+    # --- what a variant of Skirm's rules changes (Skirm Lite overrides these) ---------------
+    def _out_of_play(self, unit: UnitState) -> str | None:
+        """Why the unit can act no more, in words; None while it can."""
+        return None if unit.on_map else "its unit was Taken Out"
+
+    def _can_still_act(self, unit: UnitState, activation: Activation) -> bool:
+        return legal.can_still_act(self.state, unit, activation)
+
+    def _next_activation(self) -> list[Event]:
+        return turns.next_activation(self.state, self.dice)
 
     # --- set-up ---------------------------------------------------------------------------
     def _deploy(self, command: commands.Deploy) -> list[Event]:
