@@ -11,11 +11,10 @@ from __future__ import annotations
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.events import Event
 from skirmbot.rules.lite.agents import downed, sentry_used, standing
+from skirmbot.rules.skirm import turns
 from skirmbot.rules.skirm.scoring import score_mission
 from skirmbot.rules.skirm.state import TAKEN_OUT, MatchState
 from skirmbot.rules.skirm.turns import (
-    BASE_ORDER_DICE,
-    ORDER_FACE,
     begin_turn,
     finish_by_points,
     roll_for_the_turn,
@@ -31,38 +30,13 @@ def start_turn(state: MatchState, dice: Dice) -> list[Event]:
 
 def roll_initiative(state: MatchState, dice: Dice) -> Event:
     """Roll-off: highest wins, both re-roll ties (Lite rulebook Start of Turn)."""
-    rolls: list[list[int]] = []
-    while True:
-        pair = [dice.roll(), dice.roll()]
-        rolls.append(pair)
-        if pair[0] != pair[1]:
-            break
-    winner = 0 if rolls[-1][0] > rolls[-1][1] else 1
-    state.initiative = winner
-    shown = "; then ".join(
-        f"{state.squads[0].name} {a}, {state.squads[1].name} {b}" for a, b in rolls
-    )
-    return Event(
-        "initiative",
-        f"Initiative roll-off (highest wins): {shown}. {state.squads[winner].name} has the initiative.",
-        {"rolls": rolls, "side": winner},
-    )
+    return turns.roll_initiative(state, dice, highest_wins=True)
 
 
 def roll_orders(state: MatchState, side: int, dice: Dice) -> Event:
-    """3D6 plus one die per LDx of each Standing Agent; each 1-3 is one Tactical Order."""
-    extra = sum(agent.card.value("LD") for agent in standing(state, side))
-    faces = [dice.roll() for _ in range(BASE_ORDER_DICE + extra)]
-    orders = sum(1 for face in faces if face <= ORDER_FACE)
-    squad = state.squads[side]
-    squad.orders = orders
-    shown = " ".join(f"{face}{'✓' if face <= ORDER_FACE else '✗'}" for face in faces)
-    return Event(
-        "orders_rolled",
-        f"{squad.name} rolls {len(faces)} dice for Tactical Orders (each 1-3 is one): "
-        f"{shown} = {orders} TO.",
-        {"side": side, "faces": faces, "orders": orders},
-    )
+    """3D6 plus one die per LDx of each Standing Agent (Lite rulebook LDx: "While this Agent
+    is Standing"); each 1-3 is one Tactical Order."""
+    return turns.roll_orders(state, side, dice, standing(state, side))
 
 
 def sentry_open(state: MatchState, side: int) -> bool:

@@ -20,7 +20,7 @@ def start_turn(state: MatchState, dice: Dice) -> list[Event]:
     Orders, then the mission's events (rulebook Game Cycle, in that order)."""
     events = [begin_turn(state), *secondaries.draw(state, dice)]
     ready = [unit for unit in state.units.values() if unit.on_map]
-    events += roll_for_the_turn(state, dice, ready, _roll_initiative, _roll_orders)
+    events += roll_for_the_turn(state, dice, ready, roll_initiative, roll_orders)
     assert state.initiative is not None
     if not state.ready_units(state.initiative):  # an event took out the whole squad
         if not state.ready_units(1 - state.initiative):
@@ -64,29 +64,35 @@ def roll_for_the_turn(
     return events + environment.roll_event(state, dice)
 
 
-def _roll_initiative(state: MatchState, dice: Dice) -> Event:
-    """Roll-off: lowest wins, both re-roll ties (rulebook Roll-Off)."""
+def roll_initiative(state: MatchState, dice: Dice, highest_wins: bool = False) -> Event:
+    """Roll-off: lowest wins (rulebook Roll-Off; Skirm Lite: highest wins), both re-roll ties."""
     rolls: list[list[int]] = []
     while True:
         pair = [dice.roll(), dice.roll()]
         rolls.append(pair)
         if pair[0] != pair[1]:
             break
-    winner = 0 if rolls[-1][0] < rolls[-1][1] else 1
+    first_wins = rolls[-1][0] > rolls[-1][1] if highest_wins else rolls[-1][0] < rolls[-1][1]
+    winner = 0 if first_wins else 1
     state.initiative = winner
     shown = "; then ".join(
         f"{state.squads[0].name} {a}, {state.squads[1].name} {b}" for a, b in rolls
     )
+    rule = "highest wins" if highest_wins else "lowest wins"
     return Event(
         "initiative",
-        f"Initiative roll-off (lowest wins): {shown}. {state.squads[winner].name} has the initiative.",
+        f"Initiative roll-off ({rule}): {shown}. {state.squads[winner].name} has the initiative.",
         {"rolls": rolls, "side": winner},
     )
 
 
-def _roll_orders(state: MatchState, side: int, dice: Dice) -> Event:
-    """3D6 plus one die per LDx of every unit on the map; each 1-3 is one Tactical Order."""
-    extra = sum(unit.card.value("LD") for unit in state.on_map(side))
+def roll_orders(
+    state: MatchState, side: int, dice: Dice, leaders: Iterable[UnitState] | None = None
+) -> Event:
+    """3D6 plus one die per LDx of the squad's `leaders` (every unit on the map; Skirm Lite:
+    every Standing Agent); each 1-3 is one Tactical Order (rulebook Tactical Orders)."""
+    leaders = state.on_map(side) if leaders is None else leaders
+    extra = sum(unit.card.value("LD") for unit in leaders)
     faces = [dice.roll() for _ in range(BASE_ORDER_DICE + extra)]
     orders = sum(1 for face in faces if face <= ORDER_FACE)
     squad = state.squads[side]
