@@ -280,23 +280,8 @@ class LiteMatch(Match):
         rolled, pending = lite_combat.open_fire(self.state, unit, kind, weapon, aims, self.dice)
         return [*events, *rolled, *self._settle(activation, pending)]
 
-    def _settle(self, activation: Activation, pending: PendingRoll | None) -> list[Event]:
-        events: list[Event] = []
-        while pending is not None:
-            if combat.needs_decision(self.state, pending):
-                activation.pending = pending
-                return events
-            resolved, pending = lite_combat.resolve(self.state, pending, self.dice)
-            events += resolved
-        activation.pending = None
-        return events + self._after_action()
-
-    def _resolve(self, activation: Activation) -> list[Event]:
-        pending = activation.pending
-        assert pending is not None
-        activation.pending = None
-        resolved, following = lite_combat.resolve(self.state, pending, self.dice)
-        return resolved + self._settle(activation, following)
+    def _resolve_roll(self, pending: PendingRoll) -> tuple[list[Event], PendingRoll | None]:
+        return lite_combat.resolve(self.state, pending, self.dice)
 
     # --- Sentry Actions -----------------------------------------------------------------------
     def _sentry(self, command: commands.Sentry) -> list[Event]:

@@ -691,10 +691,14 @@ class Match:
             if combat.needs_decision(self.state, pending):
                 activation.pending = pending
                 return events
-            resolved, pending = combat.resolve_attack(self.state, pending, self.dice)
+            resolved, pending = self._resolve_roll(pending)
             events += resolved
         activation.pending = None
         return events + self._after_action()
+
+    def _resolve_roll(self, pending: PendingRoll) -> tuple[list[Event], PendingRoll | None]:
+        """Hits, saves and damage of a settled roll; the next target's roll, if any."""
+        return combat.resolve_attack(self.state, pending, self.dice)
 
     def _decision(self, command: commands.Command) -> Activation:
         self._your_turn(command.side)
@@ -729,7 +733,7 @@ class Match:
         pending = activation.pending
         assert pending is not None
         activation.pending = None
-        resolved, following = combat.resolve_attack(self.state, pending, self.dice)
+        resolved, following = self._resolve_roll(pending)
         return resolved + self._settle(activation, following)
 
 
