@@ -14,12 +14,12 @@ from service_setup import ALICE, BOB, CHANNEL, GUILD, end_activations
 from skirmbot import content
 from skirmbot.cli import main
 from skirmbot.console import run_console
-from skirmbot.demo import play_demo
+from skirmbot.demo import new_demo_match, play_demo
 from skirmbot.render.battlemap import MapRenderer
 from skirmbot.render.caption import caption, squad_lines
 from skirmbot.render.card import card_lines
 from skirmbot.render.legend import match_entries
-from skirmbot.rules.commands import EndActivation, Melee, Move, Revive
+from skirmbot.rules.commands import Dash, EndActivation, Melee, Move, Revive
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.record import MatchRecord, replay
 from skirmbot.rules.ruleset import DEFAULT_RULESET, ruleset, rulesets
@@ -191,3 +191,31 @@ async def test_the_console_plays_skirm_lite_against_the_automatic_player(tmp_pat
     assert "No action of this match's rules is open to you now" in text  # act, nothing to revive
     assert "There is no action 1" in text
     assert "wins" in text
+
+
+@pytest.mark.parametrize("rules", ["skirm", "lite"])
+def test_autocomplete_offers_exactly_the_legal_move_and_dash_squares(rules: str) -> None:
+    """The squares /move and /dash offer are the ruleset's legal ones, each with its cost
+    (Skirm Lite's Move reaches MOV squares and its Dash 2: its own routes, not Skirm's)."""
+    match, _ = new_demo_match(6, rules=rules)
+    played = ruleset(rules)
+    while match.state.phase == "deployment":
+        side = match.state.waiting_for()
+        match.apply(played.automatic_placement(match.state, side))
+    side = match.state.to_act
+    situation = Situation(match.state, side, played)
+    legal = played.legal_commands(match.state, side)
+    for unit in match.state.ready_units(side):
+        for kind, action in ((Move, "move"), (Dash, "dash")):
+            wanted = {c.square for c in legal if isinstance(c, kind) and c.unit == unit.id}
+            offered = situation.squares(unit, kind, action)
+            assert {value for value, _ in offered} == wanted, (unit.id, action)
+            assert all(label.startswith(f"{value} (") for value, label in offered)
+
+
+def test_odds_in_a_lite_match_say_they_are_not_worked_out_rather_than_give_skirms() -> None:
+    match, _ = downed_bo()
+    situation = Situation(match.state, 0, ruleset("lite"))
+    with pytest.raises(ServiceError, match="does not work out Skirm Lite attacks"):
+        situation.odds("Ada", None, 0, detail=False)
+    assert situation.any_targets("Ada") == []

@@ -16,6 +16,8 @@ from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.medal import Medal
+from skirmbot.rules.movement import Route
+from skirmbot.rules.squares import Square
 
 # The packages that hold a ruleset, each exposing RULESET; adding a ruleset adds a line here.
 PACKAGES = ("skirmbot.rules.skirm", "skirmbot.rules.lite")
@@ -73,6 +75,7 @@ class Ruleset(Protocol):
     name: str  # the key in records and the database ("skirm")
     title: str  # what players read ("Skirm Lite")
     rulebook: str  # the rulebook's file in shared/rules
+    exact_odds: bool  # whether /odds works out its attacks (skirmbot.dice.odds knows Skirm's)
 
     def new_match(self, content: dict[str, Any], dice: Dice) -> PlayedMatch:
         """A match before deployment, from content as in the record: map, mission, squads."""
@@ -87,6 +90,11 @@ class Ruleset(Protocol):
 
     def legal_commands(self, state: Any, side: int) -> list[Command]:
         """Every command `side` may send now (the automatic player's and autocomplete's menu)."""
+        ...
+
+    def routes(self, state: Any, unit: Any, action: str) -> dict[Square, Route]:
+        """Where the unit can end a movement action ("move", "dash") now, each square with its
+        cheapest route (its cost labels autocomplete's squares)."""
         ...
 
     def scores(self, state: Any) -> tuple[int, ...]:

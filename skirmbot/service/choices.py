@@ -18,7 +18,7 @@ from skirmbot.rules.errors import RulesError
 from skirmbot.rules.ruleset import Ruleset
 from skirmbot.rules.skirm.actions import CRATE_OPTIONS
 from skirmbot.rules.skirm.cards import MELEE, RANGED
-from skirmbot.rules.skirm.legal import attack_targets, reachable_squares, usable_weapons
+from skirmbot.rules.skirm.legal import attack_targets, usable_weapons
 from skirmbot.rules.skirm.state import MatchState, UnitState
 from skirmbot.rules.squares import Square
 from skirmbot.service.actions import encode
@@ -73,7 +73,7 @@ class Situation:
     ) -> list[Option]:
         """Squares the unit can end its Move/Dash on, cheapest first: "C4 (2)"."""
         legal = {c.square for c in self._of(unit, kind)}
-        routes = reachable_squares(self.state, unit, action)
+        routes = self.rules.routes(self.state, unit, action)
         ends = sorted(
             (route.cost, square.y, square.x, str(square))
             for square, route in routes.items()
@@ -184,7 +184,7 @@ class Situation:
         """Everything the unit could attack with any of its weapons (enemy units, barrels,
         turrets), whoever asks."""
         attacker = self.unit(name)
-        if attacker is None:
+        if attacker is None or not self.rules.exact_odds:
             return []
         return list(
             {
@@ -197,6 +197,11 @@ class Situation:
 
     def odds(self, name: str, target: str | None, orders: int, detail: bool) -> str:
         """The odds of the unit's attacks (on `target`, if named), as /odds shows them."""
+        if not self.rules.exact_odds:
+            raise ServiceError(
+                f"/odds does not work out {self.rules.title} attacks yet; in this match, "
+                "/odds by hand gives Skirm's odds, not these rules'."
+            )
         try:
             found = self.state.unit(name)
             if not found.on_map:

@@ -6,6 +6,7 @@ from typing import Any
 
 from skirmbot.rules.commands import Command, Deploy
 from skirmbot.rules.dice import Dice
+from skirmbot.rules.lite import actions as lite_actions
 from skirmbot.rules.lite import autoplayer
 from skirmbot.rules.lite.engine import LiteMatch
 from skirmbot.rules.lite.legal import legal_commands
@@ -13,9 +14,11 @@ from skirmbot.rules.lite.missions import mission_from_json
 from skirmbot.rules.lite.squads import squad_from_json
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
+from skirmbot.rules.movement import Route
 from skirmbot.rules.ruleset import ActionRule, PlayedMatch, SquadSummary
 from skirmbot.rules.skirm.ruleset import Skirm
-from skirmbot.rules.skirm.state import MatchState
+from skirmbot.rules.skirm.state import MatchState, UnitState
+from skirmbot.rules.squares import Square
 
 # Lite rulebook: Basic Actions, Sentry Actions, Tactical Orders.
 ACTION_RULES = [
@@ -41,6 +44,7 @@ class Lite(Skirm):
     name = "lite"
     title = "Skirm Lite"
     rulebook = "001_50fd32b630dc62b8.txt"
+    exact_odds = False  # Lite's saves and criticals are not in skirmbot.dice.odds yet
 
     def new_match(self, content: dict[str, Any], dice: Dice) -> LiteMatch:
         squads = self.squads_of(content)
@@ -62,6 +66,13 @@ class Lite(Skirm):
 
     def legal_commands(self, state: MatchState, side: int) -> list[Command]:
         return legal_commands(state, side)
+
+    def routes(self, state: MatchState, unit: UnitState, action: str) -> dict[Square, Route]:
+        """Lite rulebook Move (MOV squares) and Dash (2 squares)."""
+        if not unit.on_map:
+            return {}
+        found = lite_actions.routes(state, unit, action)
+        return {square: route for square, route in found.items() if square != unit.square}
 
     def action_rules(self) -> list[ActionRule]:
         return list(ACTION_RULES)

@@ -9,15 +9,17 @@ from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
+from skirmbot.rules.movement import Route
 from skirmbot.rules.ruleset import ActionRule, PlayedMatch, SetUpStage, SquadSummary
 from skirmbot.rules.skirm import autoplayer
 from skirmbot.rules.skirm.deployment import placement_help, set_up_stage
 from skirmbot.rules.skirm.engine import Match
-from skirmbot.rules.skirm.legal import legal_commands
+from skirmbot.rules.skirm.legal import legal_commands, reachable_squares
 from skirmbot.rules.skirm.medals import squad_medals
 from skirmbot.rules.skirm.missions import mission_from_json
 from skirmbot.rules.skirm.squads import squad_from_json
-from skirmbot.rules.skirm.state import MatchState
+from skirmbot.rules.skirm.state import MatchState, UnitState
+from skirmbot.rules.squares import Square
 
 # Rulebook: Basic Actions, Leap (LPx), Skills, Mission Actions, Items, Tactical Orders.
 ACTION_RULES = [
@@ -43,6 +45,7 @@ class Skirm:
     name = "skirm"
     title = "Skirm"
     rulebook = "000_f1df78981dc08e5e.txt"
+    exact_odds = True
 
     @staticmethod
     def squads_of(content: dict[str, Any]) -> list[Any]:
@@ -76,6 +79,9 @@ class Skirm:
 
     def legal_commands(self, state: MatchState, side: int) -> list[Command]:
         return legal_commands(state, side)
+
+    def routes(self, state: MatchState, unit: UnitState, action: str) -> dict[Square, Route]:
+        return reachable_squares(state, unit, action)
 
     def scores(self, state: MatchState) -> tuple[int, ...]:
         return tuple(squad.mp for squad in state.squads)
