@@ -700,7 +700,7 @@ class MatchService:
             return Reply(
                 f"{text}\n\n{who}: activate a unit ({ready}).{due}", picture=picture, ping=nxt
             )
-        return Reply(text, choices=_choices(state))
+        return Reply(text, choices=_choices(state, ruleset_of(row)))
 
     async def _picture(self, match_id: int, match: PlayedMatch, events: list[Event]) -> bytes:
         renderer = self._renderers.pop(match_id, None) or MapRenderer()
@@ -879,19 +879,22 @@ def _last_activation(match: PlayedMatch) -> list[Event]:
     return list(log)
 
 
-def _choices(state: MatchState) -> list[str]:
+def _choices(state: MatchState, rules: Ruleset) -> list[str]:
+    """The buttons under a reply: during an activation, End; with a roll waiting, Accept and a
+    Re-roll for each failed die the ruleset lets its player re-roll now (its legal commands
+    say which: a die not re-rolled yet, a Tactical Order or a free re-roll to pay for it)."""
     activation = state.activation
     if activation is None:
         return []
-    if activation.pending is not None:
-        from skirmbot.rules.skirm.legal import failed_dice
+    if activation.pending is None:
+        return ["end"]
+    from skirmbot.rules.skirm.legal import failed_dice  # both rulesets roll Skirm's dice
 
-        side = state.units[activation.unit].side
-        rerolls = [
-            f"reroll:{n}" for n in failed_dice(state) if not activation.pending.dice[n - 1].rerolled
-        ]
-        return ["accept", *(rerolls if state.squads[side].orders else [])]
-    return ["end"]
+    side = state.units[activation.unit].side
+    legal = rules.legal_commands(state, side)
+    failed = set(failed_dice(state))  # a button for a die worth re-rolling, not for a hit
+    rerolls = sorted({c.die for c in legal if isinstance(c, commands.Reroll) and c.die in failed})
+    return ["accept", *(f"reroll:{die}" for die in rerolls)]
 
 
 def _undo_point(match: PlayedMatch, row: MatchRow, side: int) -> int:
