@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import subprocess
 import sys
@@ -127,9 +128,19 @@ async def test_reopening_applies_nothing_again(db_path: Path) -> None:
 
 async def test_an_old_database_upgrades_itself(tmp_path: Path, db_path: Path) -> None:
     only_first = migrations_copy(tmp_path, {}, upto=1)
-    async with await Store.open(db_path, migrations=only_first) as store:  # an "old" database
-        match = await new_match(store)
-        await store.remember_player(ALICE, "Ålice")
+    async with await Store.open(db_path, migrations=only_first):  # an "old" database...
+        pass
+    with raw(db_path) as conn:  # ...with a match and a player, as the first release wrote them
+        conn.execute(
+            "INSERT INTO matches (guild_id, channel_id, status, players, names, record, setup, "
+            "version, created_at, updated_at) VALUES (?, ?, 'setup', ?, ?, ?, '{}', 1, 1.0, 1.0)",
+            (GUILD, CHANNEL, json.dumps([ALICE, None]), json.dumps(["Ålice", "open seat"]),
+             json.dumps(a_record())),
+        )  # fmt: skip
+        conn.execute(
+            "INSERT INTO players (user_id, display_name, updated_at) VALUES (?, 'Ålice', 1.0)",
+            (ALICE,),
+        )
     folder = migrations_copy(
         tmp_path,
         {
@@ -146,7 +157,9 @@ async def test_an_old_database_upgrades_itself(tmp_path: Path, db_path: Path) ->
     )
     async with await Store.open(db_path, clock=lambda: 9.0, migrations=folder) as store:
         assert await store.schema_version() == LATEST + 1
-        assert await store.match(match.id) == match  # the data survived the upgrade
+        match = await store.match(1)  # the data survived the upgrade
+        assert match is not None and match.names == ["Ålice", "open seat"]
+        assert match.record == a_record() and match.ruleset == "skirm"
     with raw(db_path) as conn:
         assert conn.execute(
             "SELECT version, name FROM schema_migrations ORDER BY version"

@@ -58,6 +58,21 @@ class SquadSummary:
 
 
 @dataclass(frozen=True)
+class Outcome:
+    """How a finished match ended, side by side: what standings and ratings are made of."""
+
+    placings: tuple[int, ...]  # each side's place: (1, 2) a win for side 0, (1, 1) a draw
+    scores: tuple[int, ...]  # each side's score (Mission Points in Skirm)
+    reason: str  # in words: "Iron Wardens wins 5 MP to 3", "Ash Runners conceded"
+
+    @property
+    def winner(self) -> int | None:
+        """The side placed first alone; None for a draw."""
+        first = [side for side, place in enumerate(self.placings) if place == 1]
+        return first[0] if len(first) == 1 else None
+
+
+@dataclass(frozen=True)
 class SetUpStage:
     """Units placed before the first turn, in secret: each side in `sides` places its own, and
     all are revealed together (rulings: Deployment). Deployment is the first stage; a ruleset
@@ -99,6 +114,10 @@ class Ruleset(Protocol):
 
     def scores(self, state: Any) -> tuple[int, ...]:
         """Each side's score now (Mission Points in Skirm)."""
+        ...
+
+    def outcome(self, state: Any) -> Outcome | None:
+        """How the match ended (None while it goes on): placings, scores and why."""
         ...
 
     def action_rules(self) -> list[ActionRule]:

@@ -67,7 +67,7 @@ from skirmbot.service.work import (
     waiting_key,
 )
 from skirmbot.service.work import not_playing as _not_playing
-from skirmbot.store import Deadline, MatchRow, Store
+from skirmbot.store import Deadline, MatchResult, MatchRow, SeatResult, Store
 from skirmbot.store.database import match_setting_key
 from skirmbot.timers.clock import Clock, TimeControls
 from skirmbot.words import possessive, shown
@@ -765,6 +765,7 @@ class MatchService:
             row.setup.pop("hidden_deployments", None)
         events = await work.apply(command)
         row.status = ENDED_STATUS
+        row.result = result_of(row, await work.match(), work.now())
         await work.save()  # the match is over before its medals go to the stored squads
         return await self._the_end(work, events)
 
@@ -774,6 +775,7 @@ class MatchService:
         same message when it all fits)."""
         row, match = work.row, await work.match()
         row.status = ENDED_STATUS
+        row.result = row.result or result_of(row, match, work.now())
         state = match.state
         picture = (
             await self._picture(row.id, match, _last_activation(match)) if state.turn >= 1 else None
@@ -936,6 +938,20 @@ def _no_dice_rolled_since(row: MatchRow, keep: int) -> None:
             "Your last action rolled dice, and rolled dice stand: only an action that rolled "
             "no dice can be taken back."
         )
+
+
+def result_of(row: MatchRow, match: PlayedMatch, now: float) -> MatchResult | None:
+    """The finished match's result, as the store keeps it in columns: its ruleset's outcome
+    (placings and scores) with the players of each side. None if it has no outcome."""
+    rules = ruleset_of(row)
+    outcome = rules.outcome(match.state)
+    if outcome is None:
+        return None
+    seats = tuple(
+        SeatResult(side, row.players[side], row.names[side], place, outcome.scores[side])
+        for side, place in enumerate(outcome.placings)
+    )
+    return MatchResult(rules.name, outcome.winner, outcome.reason, now, seats)
 
 
 def _result(state: MatchState) -> str:

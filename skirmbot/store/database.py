@@ -40,7 +40,7 @@ BUSY_TIMEOUT_MS = 5000
 
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, status, players, names, record, setup, version, "
-    "created_at, updated_at"
+    "created_at, updated_at, ruleset, winner, end_reason, ended_at"
 )
 _ACTIVE = "status IN ('setup', 'deploying', 'playing')"
 
@@ -70,6 +70,28 @@ class _Keep:
 KEEP = _Keep()
 
 
+@dataclass(frozen=True)
+class SeatResult:
+    """One side of a finished match: who sat there, where they placed, their score."""
+
+    side: int
+    user_id: int | None  # 0: the automatic player
+    name: str
+    placing: int  # 1 for the winner; every side 1 in a draw
+    score: int
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A finished match's result, stored as columns and rows (never read from the record)."""
+
+    ruleset: str
+    winner: int | None  # the winning side; None: a draw
+    reason: str
+    ended_at: float
+    seats: tuple[SeatResult, ...]
+
+
 @dataclass
 class MatchRow:
     id: int
@@ -83,6 +105,9 @@ class MatchRow:
     version: int
     created_at: float
     updated_at: float
+    # Set by the service in the save that ends the match; the store writes it as columns.
+    result: MatchResult | None = None
+    ruleset: str = "skirm"  # as the record names it; the column follows the record
 
     @property
     def active(self) -> bool:
@@ -106,6 +131,7 @@ def _match_from_row(row: sqlite3.Row) -> MatchRow:
         version=int(row["version"]),
         created_at=float(row["created_at"]),
         updated_at=float(row["updated_at"]),
+        ruleset=str(row["ruleset"]),
     )
 
 
@@ -341,6 +367,8 @@ class Store:
                     await self._write_deadline(db, row.id, deadline)
                 if changed == 1 and row.status not in ACTIVE_STATUSES:
                     await self._delete_match_settings(db, row.id)  # the match is over
+                if changed == 1:
+                    await self._write_result(db, row)
                 if changed != 1:
                     if not stored:
                         raise StoreError(f"Match {row.id} does not exist.")
@@ -355,6 +383,57 @@ class Store:
                 ) from error
             raise
         return stored[0]
+
+    async def _write_result(self, db: aiosqlite.Connection, row: MatchRow) -> None:
+        """The match's ruleset, and its result once it has one, as columns and rows, in the
+        transaction of the save that ends it."""
+        ruleset = str(row.record.get("ruleset", "skirm"))
+        await db.execute("UPDATE matches SET ruleset = ? WHERE id = ?", (ruleset, row.id))
+        result = row.result
+        if result is None:
+            return
+        await db.execute(
+            "UPDATE matches SET ruleset = ?, winner = ?, end_reason = ?, ended_at = ? "
+            "WHERE id = ?",
+            (result.ruleset, result.winner, result.reason, result.ended_at, row.id),
+        )
+        await db.execute("DELETE FROM match_players WHERE match_id = ?", (row.id,))
+        await db.executemany(
+            "INSERT INTO match_players (match_id, side, user_id, name, placing, score) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(row.id, s.side, s.user_id, s.name, s.placing, s.score) for s in result.seats],
+        )
+
+    async def match_results(
+        self, guild_id: int | None = None, ruleset: str | None = None
+    ) -> list[tuple[int, MatchResult]]:
+        """Finished matches' results (a server's, a ruleset's), oldest first, by match id:
+        read from the result columns, never from the records."""
+        where: list[str] = ["m.ended_at IS NOT NULL"]
+        parameters: list[int | str] = []
+        if guild_id is not None:
+            where.append("m.guild_id = ?")
+            parameters.append(guild_id)
+        if ruleset is not None:
+            where.append("m.ruleset = ?")
+            parameters.append(ruleset)
+        async with self._reading() as db:
+            cursor = await db.execute(
+                "SELECT m.id, m.ruleset, m.winner, m.end_reason, m.ended_at, "
+                "p.side, p.user_id, p.name, p.placing, p.score "
+                "FROM matches m JOIN match_players p ON p.match_id = m.id "
+                f"WHERE {' AND '.join(where)} ORDER BY m.ended_at, m.id, p.side",
+                tuple(parameters),
+            )
+            rows = list(await cursor.fetchall())
+            await cursor.close()
+        results: dict[int, MatchResult] = {}
+        for r in rows:
+            seat = SeatResult(int(r[5]), r[6], str(r[7]), int(r[8]), int(r[9]))
+            found = results.get(int(r[0]))
+            seats = (*found.seats, seat) if found else (seat,)
+            results[int(r[0])] = MatchResult(str(r[1]), r[2], str(r[3]), float(r[4]), seats)
+        return list(results.items())
 
     # -- deadlines ----------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from skirmbot.rules.errors import RulesError
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
-from skirmbot.rules.ruleset import ActionRule, PlayedMatch, SetUpStage, SquadSummary
+from skirmbot.rules.ruleset import ActionRule, Outcome, PlayedMatch, SetUpStage, SquadSummary
 from skirmbot.rules.skirm import autoplayer
 from skirmbot.rules.skirm.deployment import placement_help, set_up_stage
 from skirmbot.rules.skirm.engine import Match
@@ -85,6 +85,14 @@ class Skirm:
 
     def scores(self, state: MatchState) -> tuple[int, ...]:
         return tuple(squad.mp for squad in state.squads)
+
+    def outcome(self, state: MatchState) -> Outcome | None:
+        """Skirm and Skirm Lite: two sides; the winner, or a draw (rulebook Mission End)."""
+        if state.result is None:
+            return None
+        winner = state.result.winner
+        placings = (1, 1) if winner is None else (1, 2) if winner == 0 else (2, 1)
+        return Outcome(placings, self.scores(state), state.result.reason)
 
     def action_rules(self) -> list[ActionRule]:
         return list(ACTION_RULES)
