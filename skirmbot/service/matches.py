@@ -40,6 +40,7 @@ from skirmbot.rules.skirm.state import DEPLOYMENT, ENDED, MatchState
 from skirmbot.service.campaigns import CampaignService
 from skirmbot.service.choices import Situation
 from skirmbot.service.errors import NotAllowed, ServiceError
+from skirmbot.service.progress import SquadProgress
 from skirmbot.service.replies import (
     MESSAGE_LIMIT,
     RecordFile,
@@ -607,6 +608,11 @@ class MatchService:
     def campaigns(self) -> CampaignService:
         """Stored squads, their XP and medals, on the same store."""
         return CampaignService(self.store)
+
+    @property
+    def progress(self) -> SquadProgress:
+        """A stored squad's roster card and the Spoils Of War its units take."""
+        return SquadProgress(self.store)
 
     async def moderator_role(self, guild_id: int) -> str | None:
         """The id of the role the server named for its moderators (/match modrole), if any."""
