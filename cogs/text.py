@@ -4,7 +4,8 @@
   neutral placeholders (`skirmbot.service.person`, `skirmbot.service.when`). `markup` writes
   them the Discord way when a reply is sent (cogs/common.py does it for every message): a
   mention, `<@id>`, and a timestamp each reader sees in their own time zone, relative ("in 3
-  hours"), `discord.utils.format_dt(moment, "R")`.
+  hours"), `discord.utils.format_dt(moment, "R")`; a channel (`skirmbot.service.replies.channel`)
+  as a link to it, `<#id>`.
 - A message holds 2,000 characters (`fit`); an option's choices and an autocomplete answer
   hold 25 (`listed`, `choices`), each name and string value 100 characters (`short`,
   `choice`), as do a command's or option's description and a thread's name; a message holds
@@ -53,7 +54,7 @@ def timestamp(moment: float) -> str:
 
 def markup(text: str) -> str:
     """A service text as Discord shows it: its placeholders written as mentions and timestamps."""
-    return written(text, mention, timestamp)
+    return written(text, mention, timestamp, channel_mention)
 
 
 # --- limits ------------------------------------------------------------------------------------

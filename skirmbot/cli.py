@@ -109,7 +109,35 @@ def _parser() -> argparse.ArgumentParser:
         "--out", type=Path, required=True, help="the PNG file to write (its folder is made)"
     )
     sub.add_parser("run", help="run the Discord bot (DISCORD_TOKEN from the environment or .env)")
+    p_league = sub.add_parser("league", help="community leagues offline")
+    league_sub = p_league.add_subparsers(dest="league_command")
+    p_sim = league_sub.add_parser(
+        "simulate", help="play a whole league season with automatic players"
+    )
+    p_sim.add_argument("--players", type=_count, default=12, help="how many (default 12)")
+    p_sim.add_argument("--rounds", type=_count, default=5, help="Swiss rounds (default 5)")
+    p_sim.add_argument(
+        "--format", choices=("swiss", "round_robin"), default="swiss", help="default swiss"
+    )
+    p_sim.add_argument("--seed", type=_seed, default=1, help="the seed (default 1)")
+    p_sim.add_argument(
+        "--out", type=Path, default=Path("out/league"), help="the folder (default out/league)"
+    )
+    p_sim.add_argument(
+        "--quick", action="store_true", help="draw results with the seed instead of playing"
+    )
+    p_sim.add_argument("--ruleset", type=_ruleset, default=DEFAULT_RULESET, help=RULESET_HELP)
     return parser
+
+
+def _count(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if not 2 <= number <= 256:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a count from 2 to 256")
+    return number
 
 
 RULESET_HELP = (
@@ -140,6 +168,10 @@ def main(argv: list[str] | None = None) -> int:
             return _render(args.record, args.after, args.card, args.out)
         if args.command == "run":
             return _run_bot()
+        if args.command == "league":
+            if args.league_command != "simulate":
+                raise UsageError("use 'skirmbot league simulate' (see 'skirmbot league --help')")
+            return _league_simulate(args)
         return _default()
     except SystemExit as done:  # --help
         return done.code if isinstance(done.code, int) else EXIT_USAGE
@@ -329,6 +361,26 @@ def _interrupts_at_the_prompt() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def _league_simulate(args: argparse.Namespace) -> int:
+    """A whole league season offline: the pairings, the standings, and the files."""
+    import asyncio
+
+    from skirmbot.leagues_simulation import simulate
+    from skirmbot.service.errors import ServiceError
+
+    out = _folder(args.out, "--out")
+    try:
+        asyncio.run(
+            simulate(
+                args.players, args.rounds, args.format, args.seed, out, args.quick, args.ruleset
+            )
+        )
+    except ServiceError as error:
+        raise UsageError(str(error)) from error
+    print(f"wrote {out}/standings.png, {out}/league.csv and {out}/league.json")
+    return 0
 
 
 def _default() -> int:

@@ -583,6 +583,7 @@ def plain_text(text: str, names: Mapping[int, str], now: float | None = None) ->
         text,
         lambda user: keep(names.get(user, f"@{user}")),
         lambda moment: keep(_relative(moment - (time.time() if now is None else now))),
+        lambda place: keep(f"#{place}"),  # a channel (skirmbot.service.replies.channel)
     )
     text = _CODE.sub(lambda m: keep(m.group(2) or m.group(1).strip("\n")), text)
     text = _ESCAPED.sub(lambda m: keep(m.group(1)), text)

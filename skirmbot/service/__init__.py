@@ -2,7 +2,7 @@
 
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
 from skirmbot.service.matches import AUTOMATIC, MatchService, Member, moment
-from skirmbot.service.replies import Reply, person, when
+from skirmbot.service.replies import Reply, channel, person, when
 from skirmbot.service.work import LiveMatches, MatchWork, NeedsConfirmation
 from skirmbot.store import MatchRow  # the match as the service hands it to the cogs
 
@@ -18,6 +18,7 @@ __all__ = [
     "NotAllowed",
     "Reply",
     "ServiceError",
+    "channel",
     "moment",
     "person",
     "when",

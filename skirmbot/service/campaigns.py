@@ -186,6 +186,19 @@ class CampaignService:
                 blocks.append(_Block(title, earned, spoils))
         return _medals_text(blocks, limit)
 
+    async def complete_awards(self) -> list[int]:
+        """Give the stored squads the XP of every ended match they were not awarded for yet;
+        the matches done. The XP award is atomic with the match's end in this sense: it is
+        idempotent (one award per squad and match, `Store.award_squad`), so if the process
+        stops between the save that ends a match and its award, running this (at start-up,
+        and by leagues before they read results) completes it, and running it again does
+        nothing."""
+        done = []
+        for row in await self.store.unawarded_matches():
+            await self.award_ended(row, replay(MatchRecord.from_json(row.record)))
+            done.append(row.id)
+        return done
+
     async def _add_xp(
         self, squad_id: int, match_id: int, name: str, earned: dict[str, list[Medal]]
     ) -> tuple[str, dict[str, Spoils] | None]:

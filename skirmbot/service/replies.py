@@ -20,6 +20,7 @@ MESSAGE_LIMIT = 1900
 # files refuse them), which no text function here takes for a space or a line break.
 PERSON = re.compile("\x02@(\\d+)\x03")
 MOMENT = re.compile("\x02t(-?\\d+)\x03")
+PLACE = re.compile("\x02#(\\d+)\x03")
 
 
 def person(user_id: int) -> str:
@@ -32,9 +33,21 @@ def when(timestamp: float) -> str:
     return f"\x02t{int(timestamp)}\x03"
 
 
-def written(text: str, people: Callable[[int], str], moments: Callable[[int], str]) -> str:
-    """The text with each `person` written by `people` and each `when` by `moments`."""
+def channel(channel_id: int) -> str:
+    """A channel or thread in a reply, by its id (Discord: a link to it; the console: "#id")."""
+    return f"\x02#{int(channel_id)}\x03"
+
+
+def written(
+    text: str,
+    people: Callable[[int], str],
+    moments: Callable[[int], str],
+    places: Callable[[int], str] = lambda channel_id: f"#{channel_id}",
+) -> str:
+    """The text with each `person` written by `people`, each `when` by `moments` and each
+    `channel` by `places`."""
     text = PERSON.sub(lambda found: people(int(found.group(1))), text)
+    text = PLACE.sub(lambda found: places(int(found.group(1))), text)
     return MOMENT.sub(lambda found: moments(int(found.group(1))), text)
 
 

@@ -19,7 +19,7 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
@@ -167,6 +167,205 @@ def _squad_from_row(row: sqlite3.Row) -> SquadRow:
         data=json.loads(row["data"]),
         created_at=float(row["created_at"]),
         updated_at=float(row["updated_at"]),
+    )
+
+
+class LeagueNameTaken(StoreError):
+    """The guild already has a league of that name (without case)."""
+
+
+class LeagueMemberTaken(StoreError):
+    """The player is already signed up to the league."""
+
+
+@dataclass
+class LeagueRow:
+    """A league: its settings (`config`, JSON) and where it stands."""
+
+    id: int
+    guild_id: int
+    name: str
+    ruleset: str
+    config: dict[str, Any]
+    status: str  # signup, running, finished
+    creator_id: int
+    channel_id: int
+    organiser_role: int | None
+    version: int
+    created_at: float
+
+
+@dataclass(frozen=True)
+class LeaguePlayerRow:
+    league_id: int
+    user_id: int
+    name: str
+    squad_name: str
+    squad: dict[str, Any] | None  # the squad's data as fielded; None: a stored squad
+    squad_id: int | None  # the stored squad (campaign leagues)
+    joined_round: int  # the first round they are paired in
+    dropped_round: int | None  # the last round they were in; None: still in
+    joined_at: float = 0.0
+
+
+@dataclass(frozen=True)
+class LeagueRoundRow:
+    league_id: int
+    number: int
+    status: str  # open, closed
+    mission: str
+    map: str
+    started_at: float
+    deadline: float
+    closed_at: float | None = None
+    reminded_at: float | None = None
+
+
+@dataclass(frozen=True)
+class LeagueGameRow:
+    """A pairing, with the organiser's decision (if any) and its match's result columns."""
+
+    id: int
+    league_id: int
+    round: int
+    board: int
+    first: int
+    second: int | None  # None: a bye
+    match_id: int | None
+    channel_id: int | None
+    decision: str | None  # first, second, draw, double_loss; None: the match's result
+    decision_mp: tuple[int, int] | None
+    decision_reason: str | None
+    decided_by: int | None
+    decided_at: float | None
+    disputed_by: int | None
+    disputed_at: float | None
+    dispute: str | None
+    settled_at: float | None
+    match_status: str | None
+    match_winner: int | None  # the winning side (0: first, 1: second); None: a draw
+    match_ended_at: float | None  # None: the match has no result (yet)
+    match_scores: tuple[int, int] | None
+
+
+@dataclass(frozen=True)
+class LeagueLog:
+    """A line of a league's log to write: who did what, and why."""
+
+    actor: int | None
+    action: str
+    detail: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class LeagueLogRow:
+    at: float
+    actor: int | None
+    action: str
+    detail: str
+    reason: str
+
+
+_LEAGUE_COLUMNS = (
+    "id, guild_id, name, ruleset, config, status, creator_id, channel_id, organiser_role, "
+    "version, created_at"
+)
+_LEAGUE_PLAYER_COLUMNS = (
+    "league_id, user_id, name, squad_name, squad, squad_id, joined_round, dropped_round, joined_at"
+)
+_ROUND_COLUMNS = (
+    "league_id, number, status, mission, map, started_at, deadline, closed_at, reminded_at"
+)
+_GAME_COLUMNS = (
+    "g.id, g.league_id, g.round, g.board, g.first, g.second, g.match_id, g.channel_id, "
+    "g.decision, g.decision_mp, g.decision_reason, g.decided_by, g.decided_at, g.disputed_by, "
+    "g.disputed_at, g.dispute, g.settled_at"
+)
+
+
+def _league_from_row(row: sqlite3.Row) -> LeagueRow:
+    return LeagueRow(
+        id=int(row["id"]),
+        guild_id=int(row["guild_id"]),
+        name=str(row["name"]),
+        ruleset=str(row["ruleset"]),
+        config=json.loads(row["config"]),
+        status=str(row["status"]),
+        creator_id=int(row["creator_id"]),
+        channel_id=int(row["channel_id"]),
+        organiser_role=None if row["organiser_role"] is None else int(row["organiser_role"]),
+        version=int(row["version"]),
+        created_at=float(row["created_at"]),
+    )
+
+
+def _league_player_from_row(row: sqlite3.Row) -> LeaguePlayerRow:
+    return LeaguePlayerRow(
+        league_id=int(row["league_id"]),
+        user_id=int(row["user_id"]),
+        name=str(row["name"]),
+        squad_name=str(row["squad_name"]),
+        squad=None if row["squad"] is None else json.loads(row["squad"]),
+        squad_id=None if row["squad_id"] is None else int(row["squad_id"]),
+        joined_round=int(row["joined_round"]),
+        dropped_round=None if row["dropped_round"] is None else int(row["dropped_round"]),
+        joined_at=float(row["joined_at"]),
+    )
+
+
+def _round_from_row(row: sqlite3.Row) -> LeagueRoundRow:
+    return LeagueRoundRow(
+        league_id=int(row["league_id"]),
+        number=int(row["number"]),
+        status=str(row["status"]),
+        mission=str(row["mission"]),
+        map=str(row["map"]),
+        started_at=float(row["started_at"]),
+        deadline=float(row["deadline"]),
+        closed_at=None if row["closed_at"] is None else float(row["closed_at"]),
+        reminded_at=None if row["reminded_at"] is None else float(row["reminded_at"]),
+    )
+
+
+def _optional_int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _optional_float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def _game_from_row(row: sqlite3.Row) -> LeagueGameRow:
+    mp = json.loads(row["decision_mp"]) if row["decision_mp"] is not None else None
+    ended = _optional_float(row["m_ended_at"])
+    scores = (
+        (int(row["m_score0"]), int(row["m_score1"]))
+        if ended is not None and row["m_score0"] is not None and row["m_score1"] is not None
+        else None
+    )
+    return LeagueGameRow(
+        id=int(row["id"]),
+        league_id=int(row["league_id"]),
+        round=int(row["round"]),
+        board=int(row["board"]),
+        first=int(row["first"]),
+        second=_optional_int(row["second"]),
+        match_id=_optional_int(row["match_id"]),
+        channel_id=_optional_int(row["channel_id"]),
+        decision=None if row["decision"] is None else str(row["decision"]),
+        decision_mp=None if mp is None else (int(mp[0]), int(mp[1])),
+        decision_reason=None if row["decision_reason"] is None else str(row["decision_reason"]),
+        decided_by=_optional_int(row["decided_by"]),
+        decided_at=_optional_float(row["decided_at"]),
+        disputed_by=_optional_int(row["disputed_by"]),
+        disputed_at=_optional_float(row["disputed_at"]),
+        dispute=None if row["dispute"] is None else str(row["dispute"]),
+        settled_at=_optional_float(row["settled_at"]),
+        match_status=None if row["m_status"] is None else str(row["m_status"]),
+        match_winner=_optional_int(row["m_winner"]),
+        match_ended_at=ended,
+        match_scores=scores,
     )
 
 
@@ -693,6 +892,372 @@ class Store:
             )
         return [(int(row[0]), json.loads(row[1])) for row in rows]
 
+    # -- leagues (issue 13) ---------------------------------------------------------------------
+    # Every change to a league is one transaction that checks and bumps the league's version
+    # (two organisers racing: the second gets VersionConflict) and writes its log line.
+
+    async def create_league(
+        self,
+        guild_id: int,
+        name: str,
+        ruleset: str,
+        config: dict[str, Any],
+        creator_id: int,
+        channel_id: int,
+        organiser_role: int | None,
+        log: LeagueLog,
+    ) -> LeagueRow:
+        """A new league in signup (version 1); LeagueNameTaken if the guild has one of that
+        name (without case)."""
+        now = self._clock()
+        try:
+            async with self._transaction() as db:
+                cursor = await db.execute(
+                    "INSERT INTO leagues (guild_id, name, ruleset, config, status, creator_id, "
+                    "channel_id, organiser_role, version, created_at) "
+                    "VALUES (?, ?, ?, ?, 'signup', ?, ?, ?, 1, ?)",
+                    (guild_id, name, ruleset, _dumps(config), creator_id, channel_id,
+                     organiser_role, now),
+                )  # fmt: skip
+                league_id = cursor.lastrowid
+                await cursor.close()
+                assert league_id is not None
+                await self._write_league_log(db, league_id, log)
+                found = await self._fetch_leagues(db, "id = ?", (league_id,))
+        except sqlite3.IntegrityError as error:
+            if "UNIQUE" in str(error) and "leagues" in str(error):
+                raise LeagueNameTaken(f"Guild {guild_id} already has a league {name!r}.") from error
+            raise
+        return found[0]
+
+    async def league(self, guild_id: int, name: str) -> LeagueRow | None:
+        """The guild's league called `name` (without case), or None."""
+        async with self._reading() as db:
+            rows = await self._fetch_leagues(db, "guild_id = ? AND name = ?", (guild_id, name))
+        return rows[0] if rows else None
+
+    async def league_by_id(self, league_id: int) -> LeagueRow | None:
+        async with self._reading() as db:
+            rows = await self._fetch_leagues(db, "id = ?", (league_id,))
+        return rows[0] if rows else None
+
+    async def leagues(self, guild_id: int) -> list[LeagueRow]:
+        """Every league of the guild, oldest first."""
+        async with self._reading() as db:
+            return await self._fetch_leagues(db, "guild_id = ?", (guild_id,))
+
+    async def league_players(self, league_id: int) -> list[LeaguePlayerRow]:
+        """The league's players in sign-up order (dropped ones too)."""
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {_LEAGUE_PLAYER_COLUMNS} FROM league_players WHERE league_id = ? "
+                "ORDER BY joined_at, rowid",
+                (league_id,),
+            )
+        return [_league_player_from_row(row) for row in rows]
+
+    async def league_rounds(self, league_id: int) -> list[LeagueRoundRow]:
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {_ROUND_COLUMNS} FROM league_rounds WHERE league_id = ? ORDER BY number",
+                (league_id,),
+            )
+        return [_round_from_row(row) for row in rows]
+
+    async def open_league_rounds(self) -> list[tuple[LeagueRow, LeagueRoundRow]]:
+        """Every open round of every league, with its league (the bot's timer loop)."""
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {_ROUND_COLUMNS} FROM league_rounds WHERE status = 'open' "
+                "ORDER BY deadline, league_id"
+            )
+            rounds = [_round_from_row(row) for row in rows]
+            found = []
+            for number in rounds:
+                leagues = await self._fetch_leagues(db, "id = ?", (number.league_id,))
+                found.append((leagues[0], number))
+        return found
+
+    async def league_games(self, league_id: int, round: int | None = None) -> list[LeagueGameRow]:
+        """The league's games (one round's), by round and board, each with its match's result
+        columns: its status, the winning side, when it ended, both seats' scores."""
+        where, parameters = "g.league_id = ?", [league_id]
+        if round is not None:
+            where += " AND g.round = ?"
+            parameters.append(round)
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {_GAME_COLUMNS}, m.status AS m_status, m.winner AS m_winner, "
+                "m.ended_at AS m_ended_at, "
+                "(SELECT score FROM match_players p WHERE p.match_id = m.id AND p.side = 0) "
+                "AS m_score0, "
+                "(SELECT score FROM match_players p WHERE p.match_id = m.id AND p.side = 1) "
+                "AS m_score1 "
+                "FROM league_games g LEFT JOIN matches m ON m.id = g.match_id "
+                f"WHERE {where} ORDER BY g.round, g.board",
+                tuple(parameters),
+            )
+        return [_game_from_row(row) for row in rows]
+
+    async def league_log(self, league_id: int) -> list[LeagueLogRow]:
+        async with self._reading() as db:
+            rows = await db.execute_fetchall(
+                "SELECT at, actor, action, detail, reason FROM league_log WHERE league_id = ? "
+                "ORDER BY id",
+                (league_id,),
+            )
+        return [
+            LeagueLogRow(float(r[0]), r[1], str(r[2]), str(r[3]), str(r[4])) for r in rows
+        ]
+
+    async def add_league_player(
+        self, league_id: int, version: int, player: LeaguePlayerRow, log: LeagueLog
+    ) -> LeagueRow:
+        """Sign a player up (LeagueMemberTaken if they already are)."""
+        try:
+            async with self._league_change(league_id, version, log) as db:
+                await db.execute(
+                    f"INSERT INTO league_players ({_LEAGUE_PLAYER_COLUMNS}) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (league_id, player.user_id, player.name, player.squad_name,
+                     None if player.squad is None else _dumps(player.squad), player.squad_id,
+                     player.joined_round, player.dropped_round, self._clock()),
+                )  # fmt: skip
+        except sqlite3.IntegrityError as error:
+            if "UNIQUE" in str(error) or "PRIMARY" in str(error):
+                raise LeagueMemberTaken(f"Player {player.user_id} is already signed up.") from error
+            raise
+        return await self._league_now(league_id)
+
+    async def drop_league_player(
+        self,
+        league_id: int,
+        version: int,
+        user_id: int,
+        dropped_round: int | None,
+        log: LeagueLog,
+        decision: tuple[int, str] | None = None,
+    ) -> LeagueRow:
+        """A player drops out after `dropped_round` (None: before any round: the sign-up goes);
+        `decision`: (game id, decision) for their open game that has no match result."""
+        async with self._league_change(league_id, version, log) as db:
+            if decision is not None:
+                await db.execute(
+                    "UPDATE league_games SET decision = ?, decision_reason = 'dropped out', "
+                    "decided_by = ?, decided_at = ? WHERE id = ? AND league_id = ?",
+                    (decision[1], user_id, self._clock(), decision[0], league_id),
+                )
+            if dropped_round is None:
+                await db.execute(
+                    "DELETE FROM league_players WHERE league_id = ? AND user_id = ?",
+                    (league_id, user_id),
+                )
+            else:
+                await db.execute(
+                    "UPDATE league_players SET dropped_round = ? WHERE league_id = ? AND user_id = ?",
+                    (dropped_round, league_id, user_id),
+                )
+        return await self._league_now(league_id)
+
+    async def open_league_round(
+        self,
+        league_id: int,
+        version: int,
+        number: LeagueRoundRow,
+        games: Sequence[tuple[int, int, int | None]],
+        log: LeagueLog,
+        config: dict[str, Any] | None = None,
+    ) -> LeagueRow:
+        """Open round `number` with its games (board, first, second or None for a bye); the
+        league is running from then on (and its config replaced, when given: the round robin's
+        schedule, fixed at the first round)."""
+        async with self._league_change(league_id, version, log) as db:
+            await db.execute(
+                "INSERT INTO league_rounds (league_id, number, status, mission, map, started_at, "
+                "deadline) VALUES (?, ?, 'open', ?, ?, ?, ?)",
+                (league_id, number.number, number.mission, number.map, number.started_at,
+                 number.deadline),
+            )  # fmt: skip
+            await db.executemany(
+                "INSERT INTO league_games (league_id, round, board, first, second) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(league_id, number.number, board, a, b) for board, a, b in games],
+            )
+            await db.execute("UPDATE leagues SET status = 'running' WHERE id = ?", (league_id,))
+            if config is not None:
+                await db.execute(
+                    "UPDATE leagues SET config = ? WHERE id = ?", (_dumps(config), league_id)
+                )
+        return await self._league_now(league_id)
+
+    async def set_league_game_match(self, game_id: int, match_id: int, channel_id: int) -> None:
+        """The match (and its channel) a game is played in, once it is opened."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE league_games SET match_id = ?, channel_id = ? WHERE id = ?",
+                (match_id, channel_id, game_id),
+            )
+
+    async def decide_league_game(
+        self,
+        league_id: int,
+        version: int,
+        game_id: int,
+        decision: str,
+        mp: tuple[int, int] | None,
+        by: int,
+        reason: str,
+        log: LeagueLog,
+        *,
+        settle: bool = False,
+    ) -> LeagueRow:
+        """The organiser's result for a game (over its match's); `settle` closes its dispute."""
+        async with self._league_change(league_id, version, log) as db:
+            await db.execute(
+                "UPDATE league_games SET decision = ?, decision_mp = ?, decision_reason = ?, "
+                "decided_by = ?, decided_at = ? WHERE id = ? AND league_id = ?",
+                (decision, None if mp is None else _dumps(list(mp)), reason, by, self._clock(),
+                 game_id, league_id),
+            )  # fmt: skip
+            if settle:
+                await self._settle(db, game_id)
+        return await self._league_now(league_id)
+
+    async def settle_league_dispute(
+        self, league_id: int, version: int, game_id: int, log: LeagueLog
+    ) -> LeagueRow:
+        """The organiser let the result stand: the dispute is settled."""
+        async with self._league_change(league_id, version, log) as db:
+            await self._settle(db, game_id)
+        return await self._league_now(league_id)
+
+    async def _settle(self, db: aiosqlite.Connection, game_id: int) -> None:
+        await db.execute(
+            "UPDATE league_games SET settled_at = ? WHERE id = ?", (self._clock(), game_id)
+        )
+
+    async def dispute_league_game(
+        self, league_id: int, version: int, game_id: int, by: int, text: str, log: LeagueLog
+    ) -> LeagueRow:
+        async with self._league_change(league_id, version, log) as db:
+            await db.execute(
+                "UPDATE league_games SET disputed_by = ?, disputed_at = ?, dispute = ?, "
+                "settled_at = NULL WHERE id = ? AND league_id = ?",
+                (by, self._clock(), text, game_id, league_id),
+            )
+        return await self._league_now(league_id)
+
+    async def close_league_round(
+        self,
+        league_id: int,
+        version: int,
+        number: int,
+        finished: bool,
+        log: LeagueLog,
+        decisions: Sequence[tuple[int, str]] = (),
+        by: int | None = None,
+        reason: str = "",
+    ) -> LeagueRow:
+        """Close round `number`, with the organiser's `decisions` ((game id, decision)) for
+        its unfinished games; `finished`: it was the season's last, the league is over."""
+        async with self._league_change(league_id, version, log) as db:
+            now = self._clock()
+            await db.executemany(
+                "UPDATE league_games SET decision = ?, decision_reason = ?, decided_by = ?, "
+                "decided_at = ? WHERE id = ? AND league_id = ?",
+                [(decision, reason, by, now, game, league_id) for game, decision in decisions],
+            )
+            await db.execute(
+                "UPDATE league_rounds SET status = 'closed', closed_at = ? "
+                "WHERE league_id = ? AND number = ?",
+                (self._clock(), league_id, number),
+            )
+            if finished:
+                await db.execute(
+                    "UPDATE leagues SET status = 'finished' WHERE id = ?", (league_id,)
+                )
+        return await self._league_now(league_id)
+
+    async def mark_round_reminded(self, league_id: int, number: int) -> bool:
+        """Note that the organisers were reminded of the round's undecided games: True the
+        first time only (whichever process asks first), so the reminder goes out once."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE league_rounds SET reminded_at = ? "
+                "WHERE league_id = ? AND number = ? AND reminded_at IS NULL",
+                (self._clock(), league_id, number),
+            )
+            changed = cursor.rowcount
+            await cursor.close()
+        return changed == 1
+
+    async def log_league(self, league_id: int, version: int, log: LeagueLog) -> LeagueRow:
+        """A change that is only its log line (the organiser role set), version-checked."""
+        async with self._league_change(league_id, version, log):
+            pass
+        return await self._league_now(league_id)
+
+    async def set_league_role(
+        self, league_id: int, version: int, role: int | None, log: LeagueLog
+    ) -> LeagueRow:
+        async with self._league_change(league_id, version, log) as db:
+            await db.execute("UPDATE leagues SET organiser_role = ? WHERE id = ?", (role, league_id))
+        return await self._league_now(league_id)
+
+    @asynccontextmanager
+    async def _league_change(
+        self, league_id: int, version: int, log: LeagueLog
+    ) -> AsyncIterator[aiosqlite.Connection]:
+        """One transaction on a league: its version checked and bumped, its log line written."""
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE leagues SET version = version + 1 WHERE id = ? AND version = ?",
+                (league_id, version),
+            )
+            changed = cursor.rowcount
+            await cursor.close()
+            if changed != 1:
+                if not await self._fetch_leagues(db, "id = ?", (league_id,)):
+                    raise StoreError(f"League {league_id} does not exist.")
+                raise VersionConflict(f"League {league_id} was changed by someone else first.")
+            await self._write_league_log(db, league_id, log)
+            yield db
+
+    async def _write_league_log(
+        self, db: aiosqlite.Connection, league_id: int, log: LeagueLog
+    ) -> None:
+        await db.execute(
+            "INSERT INTO league_log (league_id, at, actor, action, detail, reason) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (league_id, self._clock(), log.actor, log.action, log.detail, log.reason),
+        )
+
+    async def _league_now(self, league_id: int) -> LeagueRow:
+        found = await self.league_by_id(league_id)
+        assert found is not None, "a league is never deleted"
+        return found
+
+    async def _fetch_leagues(
+        self, db: aiosqlite.Connection, where: str, parameters: Iterable[Any] = ()
+    ) -> list[LeagueRow]:
+        rows = await db.execute_fetchall(
+            f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE {where} ORDER BY id", tuple(parameters)
+        )
+        return [_league_from_row(row) for row in rows]
+
+    # -- campaigns: awards a crash left undone ---------------------------------------------------
+
+    async def unawarded_matches(self) -> list[MatchRow]:
+        """Ended matches that fielded a stored squad which was not awarded its XP for them
+        (the process stopped between the save that ended the match and the award)."""
+        where = (
+            "status = 'ended' AND EXISTS (SELECT 1 FROM json_each(matches.setup, "
+            "'$.stored_squads') s JOIN squads q ON q.id = s.value WHERE NOT EXISTS "
+            "(SELECT 1 FROM squad_awards a WHERE a.squad_id = s.value AND a.match_id = matches.id))"
+        )
+        async with self._reading() as db:
+            return await self._fetch_matches(db, where)
+
     # -- schema -------------------------------------------------------------------------------
 
     async def schema_version(self) -> int:
@@ -705,6 +1270,14 @@ __all__ = [
     "ACTIVE_STATUSES",
     "MATCH_STATUSES",
     "ChannelBusy",
+    "LeagueGameRow",
+    "LeagueLog",
+    "LeagueLogRow",
+    "LeagueMemberTaken",
+    "LeagueNameTaken",
+    "LeaguePlayerRow",
+    "LeagueRoundRow",
+    "LeagueRow",
     "MatchRow",
     "SquadRow",
     "Store",
