@@ -25,6 +25,7 @@ import yarl
 from discord.ext import commands
 
 from skirmbot.service import MatchService, timing
+from skirmbot.service.leagues import LeagueService
 from skirmbot.store import Deadline, Store, StoreError
 from skirmbot.timers.clock import STARTUP_GRACE
 from skirmbot.timers.scheduler import Scheduler
@@ -40,9 +41,11 @@ EXTENSIONS: tuple[str, ...] = (
     "skirmbot.cogs.timers",
     "skirmbot.cogs.squads",
     "skirmbot.cogs.dice",
+    "skirmbot.cogs.leagues",
 )
 DEFAULT_DB = "skirmbot.db"
 EXIT_OK, EXIT_FAILED, EXIT_CONFIG = 0, 1, 2
+LEAGUE_CHECK_SECONDS = 300.0  # how often the leagues' rounds are checked (closed, reminded)
 
 
 class SkirmBot(commands.Bot):
@@ -76,6 +79,9 @@ class SkirmBot(commands.Bot):
         self.clock = clock  # the turn timers' time (tests may run it faster)
         self._store: Store | None = None
         self._service: MatchService | None = None
+        self._leagues: LeagueService | None = None
+        self.league_check_seconds = LEAGUE_CHECK_SECONDS
+        self._league_checks: asyncio.Task[None] | None = None
         self.scheduler = Scheduler(self.on_deadline, clock=clock)
         self._timers: asyncio.Task[None] | None = None
 
@@ -91,12 +97,19 @@ class SkirmBot(commands.Bot):
             raise RuntimeError("The match service starts in setup_hook, when the bot logs in.")
         return self._service
 
+    @property
+    def leagues(self) -> LeagueService:
+        if self._leagues is None:
+            raise RuntimeError("The league service starts in setup_hook, when the bot logs in.")
+        return self._leagues
+
     async def setup_hook(self) -> None:
         self._store = await Store.open(self.store_path)
         self._service = MatchService(
             self._store, seed_source=self.seed_source, clock=self.clock,
             on_deadline=self.scheduler.arm,
         )  # fmt: skip
+        self._leagues = LeagueService(self._store, self._service, clock=self.clock)
         rearmed = await self.scheduler.load(self._store, STARTUP_GRACE)
         log.info(
             "Re-armed %d turn deadlines (overdue ones fire after %d minutes)",
@@ -105,6 +118,9 @@ class SkirmBot(commands.Bot):
         )
         if self.run_timers:
             self._timers = asyncio.create_task(self.scheduler.run(), name="skirmbot turn timers")
+            self._league_checks = asyncio.create_task(
+                self._check_leagues(), name="skirmbot league rounds"
+            )
         for name in self.extension_names:
             await self.load_extension(name)
         if self.sync_commands:
@@ -127,9 +143,25 @@ class SkirmBot(commands.Bot):
         if reply is not None and row is not None:
             self.dispatch("skirm_timer", match_id, row.channel_id, reply)
 
+    async def _check_leagues(self) -> None:
+        """Every few minutes: the leagues' rounds whose games all ended are closed, and the
+        organisers of a round past its deadline are reminded (once); the leagues cog posts
+        each notice in its league's channel (event `skirm_league`: the LeagueNotice)."""
+        while True:
+            await asyncio.sleep(self.league_check_seconds)  # the cogs are loaded by then
+            try:
+                notices = await self.leagues.due_rounds()
+            except Exception:  # one bad check must not stop the next ones
+                log.exception("Checking the leagues' rounds failed")
+                continue
+            for notice in notices:
+                self.dispatch("skirm_league", notice)
+
     async def close(self) -> None:
         if self._timers is not None:
             self._timers.cancel()
+        if self._league_checks is not None:
+            self._league_checks.cancel()
         try:
             await super().close()
         finally:

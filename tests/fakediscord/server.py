@@ -257,7 +257,8 @@ class Interaction:
 
 
 class FakeDiscord:
-    """One bot user and application, one guild with one text channel and two human members."""
+    """One bot user and application, one guild with one text channel and three human members
+    (carol makes a third player for a league)."""
 
     def __init__(self, token: str = "fake") -> None:
         self.token = token
@@ -265,6 +266,7 @@ class FakeDiscord:
         self.bot = User(self.application_id, "skirmbot", bot=True, permissions=BOT_PERMISSIONS)
         self.alice = User(snowflake(), "alice")
         self.bob = User(snowflake(), "bob")
+        self.carol = User(snowflake(), "carol")
         self.guild_id = snowflake()
         self.channel_id = snowflake()
         self.channels: dict[int, dict[str, Any]] = {
@@ -430,7 +432,7 @@ class FakeDiscord:
             "owner_id": str(self.alice.id),
             "unavailable": False,
             "large": False,
-            "member_count": 3,
+            "member_count": 4,
             "joined_at": _now(),
             "features": [],
             "preferred_locale": "en-US",
@@ -449,7 +451,7 @@ class FakeDiscord:
             ],
             "channels": [c for c in self.channels.values() if c["type"] == 0],
             "threads": [c for c in self.channels.values() if c["type"] == 11],
-            "members": [u.member_json() for u in (self.bot, self.alice, self.bob)],
+            "members": [u.member_json() for u in (self.bot, self.alice, self.bob, self.carol)],
             "presences": [],
             "voice_states": [],
             "emojis": [],
@@ -462,7 +464,7 @@ class FakeDiscord:
     def _members_chunk(self, request: dict[str, Any]) -> dict[str, Any]:
         chunk = {
             "guild_id": str(self.guild_id),
-            "members": [u.member_json() for u in (self.bot, self.alice, self.bob)],
+            "members": [u.member_json() for u in (self.bot, self.alice, self.bob, self.carol)],
             "chunk_index": 0,
             "chunk_count": 1,
         }
@@ -741,7 +743,8 @@ class FakeDiscord:
         await self._touch()
 
     def _user(self, user_id: int) -> User | None:
-        return next((u for u in (self.bot, self.alice, self.bob) if u.id == user_id), None)
+        users = (self.bot, self.alice, self.bob, self.carol)
+        return next((u for u in users if u.id == user_id), None)
 
     def _application_json(self) -> dict[str, Any]:
         return {
