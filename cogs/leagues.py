@@ -108,12 +108,17 @@ async def league_names(
 async def league_squads(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
-    """The shipped squads of every ruleset (the league's ruleset checks the one chosen), then
-    the asker's stored squads (my:NAME)."""
+    """The shipped squads of the league's ruleset (all rulesets' until a league is chosen),
+    then the asker's stored squads (my:NAME)."""
+    league = str(getattr(interaction.namespace, "league", "") or "")
+    try:
+        chosen = [await leagues_of(interaction).ruleset_of(guild_of(interaction), league)]
+    except ServiceError:
+        chosen = [rules.value for rules in RULESETS]
     options = [
-        (name, f"{title} ({rules.name})")
-        for rules in RULESETS
-        for name, title in shipped_choices("squads", rules.value)
+        (name, title if len(chosen) == 1 else f"{title} ({rules})")
+        for rules in chosen
+        for name, title in shipped_choices("squads", rules)
     ]
     stored = await service_of(interaction).campaigns.squad_names(interaction.user.id)
     options += [(name, name) for name in stored]
@@ -418,10 +423,12 @@ class Leagues(
     @app_commands.describe(league="The league")
     @app_commands.autocomplete(league=league_names)
     async def round_start(self, interaction: discord.Interaction[Any], league: LeagueName) -> None:
-        parent = interaction.channel
+        home = await leagues_of(interaction).channel_of(guild_of(interaction), league)
+        parent = interaction.client.get_channel(home) or interaction.channel
         if not isinstance(parent, discord.TextChannel):
             raise ServiceError(
-                "I open the round's match threads from a text channel; start the round in one."
+                "I open the round's match threads in the league's text channel, and it is gone; "
+                "start the round from a text channel."
             )
         organiser = await player(interaction)
         threads: list[discord.Thread] = []
@@ -444,7 +451,10 @@ class Leagues(
             await _without_match(interaction, threads[-1:])
             raise
         await post(interaction, reply.all())  # the pairings, both players of each game pinged
-        for thread in threads:  # then each match's state, first thing in its thread
+        openings = dict(await leagues_of(interaction).openings(guild_of(interaction), league))
+        for thread in threads:  # then, in each thread, its players pinged and the match's state
+            if thread.id in openings:
+                await post_to_channel(thread, openings[thread.id])
             await post_to_channel(thread, await service_of(interaction).status(thread.id))
 
     @rounds.command(

@@ -110,6 +110,10 @@ class SkirmBot(commands.Bot):
             on_deadline=self.scheduler.arm,
         )  # fmt: skip
         self._leagues = LeagueService(self._store, self._service, clock=self.clock)
+        # XP a crash kept from stored squads between a match's end and its award (campaigns).
+        completed = await self._service.campaigns.complete_awards()
+        if completed:
+            log.info("Completed the XP awards of %d ended matches", len(completed))
         rearmed = await self.scheduler.load(self._store, STARTUP_GRACE)
         log.info(
             "Re-armed %d turn deadlines (overdue ones fire after %d minutes)",

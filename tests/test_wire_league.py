@@ -22,10 +22,12 @@ LEAGUE = "Spring League"
 
 
 async def skirm_squads(bot: Bot) -> list[str]:
-    """The shipped Skirm squads /league signup offers (it lists every ruleset's, named so)."""
+    """The squads /league signup offers for this Skirm league: Skirm's shipped squads only."""
     interaction = await bot.fake.autocomplete("league signup", focused="squad", league=LEAGUE)
     await answered(bot, interaction)
-    return [c["value"] for c in interaction.choices if c["name"].endswith("(Skirm)")]
+    offered = [c["value"] for c in interaction.choices]
+    assert offered == ["ash-runners", "iron-wardens"], interaction.choices  # not Lite's
+    return offered
 
 
 def refused(interaction_text: str, messages: list[Message]) -> None:
@@ -87,9 +89,16 @@ async def test_a_small_league_over_the_wire(fake: FakeDiscord, start_bot) -> Non
         assert {user.id for user in paired} <= pairing.pings, (pairing.pings, pairing.text)
         assert fake.channels[thread]["parent_id"] == str(fake.channel_id)
         opening = await bot.until(
-            lambda: posts_in(fake, thread), "the match's first message in its thread", 5
+            lambda: len(posts_in(fake, thread)) >= 2 and posts_in(fake, thread),
+            "the match's first messages in its thread",
+            5,
         )
-        assert "Match #1" in opening[0].text, opening[0].text
+        # First the players, pinged in their thread with the deadline and the clock; then the
+        # match's state.
+        assert f"**{LEAGUE}**, round 1, board 1" in opening[0].text, opening[0].text
+        assert {user.id for user in paired} <= opening[0].pings, opening[0]
+        assert "Deadline" in opening[0].text and "Clock:" in opening[0].text
+        assert "Match #1" in opening[1].text, opening[1].text
 
         busy = await say(bot, "league round start", league=LEAGUE)
         refused(busy.text, busy.messages)

@@ -559,6 +559,35 @@ class LeagueService:
         lines.append(f"Clock: {controls.describe()}. Deploy with /deploy in your match's thread.")
         return Reply(clip("\n".join(lines)), pings=pings)
 
+    async def openings(self, guild: int, league: str) -> list[tuple[int, Reply]]:
+        """Each match of the league's open round, by its channel: the first message in it,
+        both players pinged, with the mission, the deadline and the clock."""
+        found = await self._league(guild, league)
+        number = await self._round(found, None)
+        controls = TimeControls.from_json(found.config["clock"])
+        mission = content.raw("missions", number.mission, found.ruleset).get("name", number.mission)
+        battle_map = content.raw("maps", number.map).get("name", number.map)
+        openings = []
+        for game in await self.store.league_games(found.id, number.number):
+            if game.second is None or game.channel_id is None:
+                continue
+            text = (
+                f"**{found.name}**, round {number.number}, board {game.board}: "
+                f"{person(game.first)} v {person(game.second)}, {mission} on {battle_map}. "
+                f"Deadline {when(number.deadline)}.\nClock: {controls.describe()}. "
+                "Deploy with /deploy here."
+            )
+            openings.append((game.channel_id, Reply(text, pings=[game.first, game.second])))
+        return openings
+
+    async def ruleset_of(self, guild: int, league: str) -> str:
+        """The name of the league's ruleset ("skirm", "lite")."""
+        return (await self._league(guild, league)).ruleset
+
+    async def channel_of(self, guild: int, league: str) -> int:
+        """The channel the league was created in: its announcements and its match threads."""
+        return (await self._league(guild, league)).channel_id
+
     async def round_status(self, guild: int, league: str, round: int | None = None) -> Reply:
         """A round's games (the open one, else the last) and their results so far."""
         found = await self._league(guild, league)
