@@ -9,6 +9,7 @@ moment) as Discord markup and fits the message in Discord's limits (skirmbot.cog
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from collections.abc import Coroutine, Sequence
@@ -227,6 +228,9 @@ async def post(interaction: discord.Interaction[Any], replies: Sequence[Reply]) 
 
     anchor = await _anchor(interaction) if any(reply.choices for reply in replies) else None
     for index, reply in enumerate(replies):
+        if reply.channel is not None and reply.channel != interaction.channel_id:
+            await _post_elsewhere(interaction, reply)
+            continue
         view = choice_view(reply.choices, *anchor) if anchor and reply.choices else None
         try:
             await send(
@@ -246,6 +250,18 @@ async def post(interaction: discord.Interaction[Any], replies: Sequence[Reply]) 
             log.warning(
                 "%s: Discord refused message %d of %s: %s", where, index + 1, interaction.id, error
             )
+
+
+async def _post_elsewhere(interaction: discord.Interaction[Any], reply: Reply) -> None:
+    """A reply meant for another channel (a league match's thread): posted there if the bot
+    can still reach it; a thread since deleted is skipped (its match was abandoned with it)."""
+    target = interaction.client.get_channel(reply.channel or 0)
+    if target is None:
+        with contextlib.suppress(discord.HTTPException):
+            target = await interaction.client.fetch_channel(reply.channel or 0)
+    if isinstance(target, discord.abc.Messageable):
+        with contextlib.suppress(ChannelGone):
+            await post_to_channel(target, reply)
 
 
 async def _match_label(interaction: discord.Interaction[Any]) -> str:

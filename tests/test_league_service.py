@@ -170,9 +170,12 @@ async def test_drop_mid_round_concedes_the_open_match(store: Store) -> None:
     league_id = await env.league_id()
     games = await store.league_games(league_id, 1)
     game = next(g for g in games if PLAYERS[0].id in (g.first, g.second))
-    await env.leagues.drop(GUILD, "Spring", PLAYERS[0])
+    dropped = await env.leagues.drop(GUILD, "Spring", PLAYERS[0])
     row = await store.match(game.match_id or 0)
     assert row is not None and row.status == "ended"
+    # The match's end is told in the match's own channel, as a concession in it would be.
+    ended = [reply for reply in dropped.all() if reply.channel == game.channel_id]
+    assert ended and ended[-1].match_over and "conceded" in ended[-1].text
     other = game.second if game.first == PLAYERS[0].id else game.first
     [after] = [g for g in await store.league_games(league_id, 1) if g.id == game.id]
     assert after.match_winner == [game.first, game.second].index(other or 0)
@@ -200,10 +203,15 @@ async def test_deadline_reminder_once_then_decisions_and_corrections_are_logged(
     assert notice.reply.ping == ORG.id and "deadline has passed" in notice.reply.text
     assert await env.leagues.due_rounds() == []  # once
     games = await store.league_games(league_id, 1)
-    await env.leagues.decide(GUILD, "Spring", ORG, games[0].first, "win", reason="no show")
+    decided = await env.leagues.decide(
+        GUILD, "Spring", ORG, games[0].first, "win", reason="no show"
+    )
     row = await store.match(games[0].match_id or 0)
     assert row is not None and row.status == "aborted"  # called off
-    await env.leagues.close_round(GUILD, "Spring", ORG, "double_loss", reason="late")
+    [told] = [reply for reply in decided.all() if reply.channel == games[0].channel_id]
+    assert "called off" in told.text and "no show" in told.text  # said in the match's thread
+    closed = await env.leagues.close_round(GUILD, "Spring", ORG, "double_loss", reason="late")
+    assert [reply.channel for reply in closed.followups] == [games[1].channel_id]
     rounds = await store.league_rounds(league_id)
     assert rounds[0].status == "closed"
     table = {s.player: s for s in (await env.leagues.standings_of(GUILD, "Spring")).standings}

@@ -347,11 +347,13 @@ class LeagueService:
         current = next((r for r in rounds if r.status == "open"), None)
         decision: tuple[int, str] | None = None
         conceded = ""
+        told: list[Reply] = []
         if current is not None:
             game = _game_of(await self.store.league_games(found.id, current.number), member.id)
             if game is not None and game.second is not None and _decided(game) is None:
                 if game.match_id is not None:
-                    await self._concede(game.match_id, member)
+                    ended = await self._concede(game.match_id, member)
+                    told = [ended] if ended is not None else []
                     conceded = " Their open match is conceded."
                 after = _game_of(await self.store.league_games(found.id, current.number), member.id)
                 if after is not None and _decided(after) is None:  # no match result to stand on
@@ -365,7 +367,8 @@ class LeagueService:
             return Reply(f"{member.name} withdraws from **{found.name}** before it began.")
         return Reply(
             f"{member.name} drops out of **{found.name}** after round {last}.{conceded} "
-            "Later rounds leave them out; their results stand."
+            "Later rounds leave them out; their results stand.",
+            followups=told,
         )
 
     # --- rounds ------------------------------------------------------------------------------
@@ -641,8 +644,10 @@ class LeagueService:
                 f"round's deadline ({when(number.deadline)}) an organiser can decide it."
             )
         decision = _decision(game, player, result)
+        told: list[Reply] = []
         if game.match_id is not None:
-            await self._call_off(game.match_id)
+            called_off = await self._call_off(game.match_id, reason)
+            told += [called_off] if called_off is not None else []
         log = LeagueLog(organiser.id, "decide", _decision_text(game, decision), reason)
         found = await self._write(
             self.store.decide_league_game(
@@ -654,7 +659,7 @@ class LeagueService:
         if all(_decided(g) is not None for g in await self.store.league_games(found.id, number.number)):
             found = await self._close(found, number, organiser.id)
             text += f"\nRound {number.number} is complete."
-        return Reply(text)
+        return Reply(text, followups=told)
 
     async def close_round(
         self,
@@ -677,6 +682,7 @@ class LeagueService:
         games = await self.store.league_games(found.id, number.number)
         undecided = [g for g in games if _decided(g) is None]
         decisions: list[tuple[int, str]] = []
+        told: list[Reply] = []
         if undecided:
             if self.now() < number.deadline:
                 raise ServiceError(
@@ -692,7 +698,8 @@ class LeagueService:
                 )
             for game in undecided:
                 if game.match_id is not None:
-                    await self._call_off(game.match_id)
+                    called_off = await self._call_off(game.match_id, reason)
+                    told += [called_off] if called_off is not None else []
                 decisions.append((game.id, unfinished))
         finished = self._last_round(found, number.number)
         log = LeagueLog(
@@ -710,7 +717,7 @@ class LeagueService:
             text += f" {len(decisions)} unfinished games: {unfinished.replace('_', ' ') if unfinished else ''}."
         if finished:
             text += " That was the last round: the league is over. The standings have the final table."
-        return Reply(text)
+        return Reply(text, followups=told)
 
     async def _close(self, league: LeagueRow, number: LeagueRoundRow, actor: int | None) -> LeagueRow:
         finished = self._last_round(league, number.number)
@@ -1128,18 +1135,30 @@ class LeagueService:
             return data, squad_id, f"{summary.name} ({stored_label})"
         return data, None, summary.name
 
-    async def _concede(self, match_id: int, member: Member) -> None:
+    async def _concede(self, match_id: int, member: Member) -> Reply | None:
+        """The dropping player's match conceded; its end, for the match's own channel."""
         async with self.matches.work_on(match_id) as work:
             if work.row.status in (DEPLOYING, PLAYING):
-                await self.matches.finish(work, commands.Concede(work.seat(member.id)))
-            elif work.row.status == SETUP:
+                ended = await self.matches.finish(work, commands.Concede(work.seat(member.id)))
+                for reply in ended.all():
+                    reply.channel = work.row.channel_id
+                return ended
+            if work.row.status == SETUP:
                 work.row.status = ABORTED
+        return None
 
-    async def _call_off(self, match_id: int) -> None:
-        """An unfinished league match the organiser decided: called off (no result of its own)."""
+    async def _call_off(self, match_id: int, why: str = "") -> Reply | None:
+        """An unfinished league match the organiser decided: called off (no result of its
+        own); a word for the match's own channel."""
         async with self.matches.work_on(match_id) as work:
             if work.row.active:
                 work.row.status = ABORTED
+                return Reply(
+                    f"Match #{work.row.id} is called off: an organiser decided its league game. {why}".strip(),
+                    channel=work.row.channel_id,
+                    match_over=True,
+                )
+        return None
 
     async def _write(self, change: Awaitable[LeagueRow]) -> LeagueRow:
         try:

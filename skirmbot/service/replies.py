@@ -71,6 +71,8 @@ class Reply:
     )  # buttons to offer: "end", "accept", "reroll:2", ...
     followups: list[Reply] = field(default_factory=list)  # more messages after this one, in order
     match_over: bool = False
+    # Posted in this channel (a league match's thread) rather than where the player asked.
+    channel: int | None = None
 
     def notify(self) -> list[int]:
         """The users this message notifies, once each: `ping`, then `pings` (never the
