@@ -95,6 +95,13 @@ def parts(text: str | None) -> list[str]:
     return [item.strip() for item in (text or "").split(",") if item.strip()]
 
 
+def mission_points(mp_for: int | None, mp_against: int | None) -> tuple[int, int] | None:
+    """Both Mission Points of a game (the named player's, their opponent's), or neither."""
+    if (mp_for is None) != (mp_against is None):
+        raise ServiceError("Give both Mission Points (mp_for and mp_against), or neither.")
+    return None if mp_for is None or mp_against is None else (mp_for, mp_against)
+
+
 # --- autocomplete ----------------------------------------------------------------------------
 async def league_names(
     interaction: discord.Interaction[Any], current: str
@@ -301,6 +308,8 @@ class Leagues(
         member="A player of the game",
         result="The result, from that player's side",
         reason="Why (kept in the league's log)",
+        mp_for="That player's Mission Points (with mp_against)",
+        mp_against="Their opponent's Mission Points (with mp_for)",
     )
     @app_commands.autocomplete(league=league_names)
     @app_commands.choices(result=RESULT_CHOICES)
@@ -312,11 +321,13 @@ class Leagues(
         member: discord.Member,
         result: str,
         reason: Reason,
+        mp_for: app_commands.Range[int, 0, 999] | None = None,
+        mp_against: app_commands.Range[int, 0, 999] | None = None,
     ) -> None:
         organiser = await player(interaction)
         work = leagues_of(interaction).correct(
             guild_of(interaction), league, organiser, round, member.id, result, reason,
-            roles=roles_of(interaction),
+            mp=mission_points(mp_for, mp_against), roles=roles_of(interaction),
         )  # fmt: skip
         await answer(interaction, work)
 
@@ -490,6 +501,8 @@ class Leagues(
         member="A player of the unfinished game",
         result="The result, from that player's side",
         reason="Why (kept in the league's log)",
+        mp_for="That player's Mission Points (with mp_against)",
+        mp_against="Their opponent's Mission Points (with mp_for)",
     )
     @app_commands.autocomplete(league=league_names)
     @app_commands.choices(result=RESULT_CHOICES)
@@ -500,11 +513,13 @@ class Leagues(
         member: discord.Member,
         result: str,
         reason: Reason = "",
+        mp_for: app_commands.Range[int, 0, 999] | None = None,
+        mp_against: app_commands.Range[int, 0, 999] | None = None,
     ) -> None:
         organiser = await player(interaction)
         work = leagues_of(interaction).decide(
             guild_of(interaction), league, organiser, member.id, result, reason=reason,
-            roles=roles_of(interaction),
+            mp=mission_points(mp_for, mp_against), roles=roles_of(interaction),
         )  # fmt: skip
         await answer(interaction, work)
 

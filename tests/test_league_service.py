@@ -219,10 +219,12 @@ async def test_deadline_reminder_once_then_decisions_and_corrections_are_logged(
     assert table[games[1].second or 0].losses == 1
     # A correction, with its reason in the log.
     await env.leagues.correct(
-        GUILD, "Spring", ORG, 1, games[0].first, "draw", "both were there after all"
-    )
+        GUILD, "Spring", ORG, 1, games[0].second or 0, "draw", "both were there after all",
+        mp=(2, 5),  # from the named player's side: theirs, then their opponent's
+    )  # fmt: skip
     table = {s.player: s for s in (await env.leagues.standings_of(GUILD, "Spring")).standings}
     assert table[games[0].first].points == 1
+    assert (table[games[0].first].mp_for, table[games[0].second or 0].mp_for) == (5, 2)
     log = await store.league_log(league_id)
     assert any(e.action == "correct" and e.reason == "both were there after all" for e in log)
     # A dispute: the player within the window, settled by the organiser; then the window shuts.

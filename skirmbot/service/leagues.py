@@ -625,8 +625,9 @@ class LeagueService:
         roles: Collection[int] = (),
     ) -> Reply:
         """An organiser decides an unfinished game of the open round after its deadline:
-        `result` from `player`'s side (win, loss, draw or double_loss); its match is called
-        off. The round closes once every game has a result."""
+        `result` and `mp` (their Mission Points, then their opponent's) from `player`'s side
+        (win, loss, draw or double_loss); its match is called off. The round closes once every
+        game has a result."""
         found = await self._league(guild, league)
         await self._check_organiser(found, organiser, roles)
         number = await self._round(found, None)
@@ -644,6 +645,7 @@ class LeagueService:
                 f"round's deadline ({when(number.deadline)}) an organiser can decide it."
             )
         decision = _decision(game, player, result)
+        mp = _from_sides(game, player, mp)
         told: list[Reply] = []
         if game.match_id is not None:
             called_off = await self._call_off(game.match_id, reason)
@@ -783,8 +785,9 @@ class LeagueService:
         mp: tuple[int, int] | None = None,
         roles: Collection[int] = (),
     ) -> Reply:
-        """An organiser corrects a game's result (`result` from `player`'s side), with a
-        reason kept in the league's log; a dispute on it is settled."""
+        """An organiser corrects a game's result (`result` and `mp`, their Mission Points then
+        their opponent's, from `player`'s side), with a reason kept in the league's log; a
+        dispute on it is settled."""
         found = await self._league(guild, league)
         await self._check_organiser(found, organiser, roles)
         reason = _reason(reason)
@@ -796,6 +799,7 @@ class LeagueService:
                 "the round's deadline."
             )
         decision = _decision(game, player, result)
+        mp = _from_sides(game, player, mp)
         log = LeagueLog(organiser.id, "correct", f"round {round}: {_decision_text(game, decision)}", reason)
         found = await self._write(
             self.store.decide_league_game(
@@ -1267,6 +1271,16 @@ def _decided(game: LeagueGameRow) -> _Result | None:
         winner = None if game.match_winner is None else (game.first, game.second)[game.match_winner]
         return _Result(Game(game.round, game.first, game.second, winner, mp), game.match_ended_at)
     return None
+
+
+def _from_sides(
+    game: LeagueGameRow, player: int, mp: tuple[int, int] | None
+) -> tuple[int, int] | None:
+    """Mission Points given as (the named player's, their opponent's), as the game stores them:
+    (first's, second's)."""
+    if mp is None or player == game.first:
+        return mp
+    return mp[1], mp[0]
 
 
 def _decision(game: LeagueGameRow, player: int, result: str) -> str:
