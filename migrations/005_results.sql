@@ -1,6 +1,6 @@
 -- 005: a finished match's result as columns (issue 13), so standings and ratings never replay
 -- records. Written in the same transaction as the save that ends the match. Matches that ended
--- before this version keep NULLs until the service fills them in from their records.
+-- before this version get theirs when the bot starts (MatchService.complete_results).
 ALTER TABLE matches ADD COLUMN ruleset TEXT NOT NULL DEFAULT 'skirm';
 ALTER TABLE matches ADD COLUMN winner INTEGER;     -- the winning side (0, 1, ...); NULL: a draw, or not over
 ALTER TABLE matches ADD COLUMN end_reason TEXT;    -- in words; NULL until the match ends

@@ -110,6 +110,10 @@ class SkirmBot(commands.Bot):
             on_deadline=self.scheduler.arm,
         )  # fmt: skip
         self._leagues = LeagueService(self._store, self._service, clock=self.clock)
+        # Results of matches that ended before results were stored as columns (ratings).
+        filled = await self._service.complete_results()
+        if filled:
+            log.info("Stored the results of %d matches that ended before this version", len(filled))
         # XP a crash kept from stored squads between a match's end and its award (campaigns).
         completed = await self._service.campaigns.complete_awards()
         if completed:

@@ -3,6 +3,9 @@ never replay records), in the same save that ends it."""
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 from service_setup import ALICE, BOB, CHANNEL, GUILD, end_activations, started
 
 from skirmbot.service import MatchService
@@ -60,3 +63,26 @@ async def test_a_skirm_lite_match_stores_its_ruleset(store: Store) -> None:
     await service.concede(CHANNEL, ALICE)
     [(_, result)] = await store.match_results(ruleset="lite")
     assert result.winner == 1 and result.seats[1].user_id == BOB.id
+
+
+async def test_a_match_that_ended_before_results_were_columns_gets_its_result(
+    store: Store, tmp_path: Path
+) -> None:
+    """Migration 005: matches ended before it have no result columns; the bot fills them in
+    from their records when it starts, once."""
+    service = MatchService(store, seed_source=lambda: 3)
+    await started(service)
+    await service.concede(CHANNEL, BOB)
+    [(match_id, stored)] = await store.match_results()
+    with sqlite3.connect(tmp_path / "skirm.db") as db:  # as a match ended before migration 005
+        db.execute("UPDATE matches SET winner = NULL, end_reason = NULL, ended_at = NULL")
+        db.execute("DELETE FROM match_players")
+    assert await store.match_results() == []
+    assert await service.complete_results() == [match_id]
+    [(_, filled)] = await store.match_results()
+    assert (filled.winner, filled.seats, filled.reason) == (
+        stored.winner,
+        stored.seats,
+        stored.reason,
+    )
+    assert await service.complete_results() == []  # once

@@ -25,7 +25,7 @@ from skirmbot.rules.dice import new_dice
 from skirmbot.rules.errors import ContentError, IllegalCommand, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import map_from_json
-from skirmbot.rules.record import MatchRecord, faces_rolled, so_far
+from skirmbot.rules.record import MatchRecord, faces_rolled, replay, so_far
 from skirmbot.rules.ruleset import (
     DEFAULT_RULESET,
     PlayedMatch,
@@ -631,6 +631,24 @@ class MatchService:
     async def note_dms_closed(self, user_id: int) -> None:
         """Discord refused a direct message to the player: their reminders go to the channel."""
         await self.store.note_dms_closed(user_id)
+
+    async def complete_results(self) -> list[int]:
+        """Store the result columns of matches that ended before results were columns (their
+        records replayed once, here); the matches done. Standings and ratings read only the
+        columns, so old matches count too."""
+        done = []
+        for row in await self.store.ended_without_result():
+            if not all(row.record["content"]["squads"]):
+                continue  # called off before both squads were in: no result to keep
+            try:
+                match = replay(MatchRecord.from_json(row.record))
+            except RulesError:
+                continue  # a record this version cannot replay keeps no result
+            row.result = result_of(row, match, row.updated_at)
+            if row.result is not None:
+                await self.store.write_result(row)
+                done.append(row.id)
+        return done
 
     async def ruleset_here(self, channel_id: int) -> str:
         """The ruleset of the channel's match (the default ruleset when there is none)."""

@@ -1258,6 +1258,18 @@ class Store:
         async with self._reading() as db:
             return await self._fetch_matches(db, where)
 
+    async def ended_without_result(self) -> list[MatchRow]:
+        """Ended matches whose result is not in the result columns yet (they ended before
+        migration 005), oldest first."""
+        async with self._reading() as db:
+            return await self._fetch_matches(db, "status = 'ended' AND ended_at IS NULL")
+
+    async def write_result(self, row: MatchRow) -> None:
+        """Store `row.result` as its match's result columns and rows, leaving the rest of the
+        match (and its version) as it is: a result worked out again from its record."""
+        async with self._transaction() as db:
+            await self._write_result(db, row)
+
     # -- schema -------------------------------------------------------------------------------
 
     async def schema_version(self) -> int:
