@@ -110,14 +110,7 @@ class SkirmBot(commands.Bot):
             on_deadline=self.scheduler.arm,
         )  # fmt: skip
         self._leagues = LeagueService(self._store, self._service, clock=self.clock)
-        # Results of matches that ended before results were stored as columns (ratings).
-        filled = await self._service.complete_results()
-        if filled:
-            log.info("Stored the results of %d matches that ended before this version", len(filled))
-        # XP a crash kept from stored squads between a match's end and its award (campaigns).
-        completed = await self._service.campaigns.complete_awards()
-        if completed:
-            log.info("Completed the XP awards of %d ended matches", len(completed))
+        await self._complete_what_ended()
         rearmed = await self.scheduler.load(self._store, STARTUP_GRACE)
         log.info(
             "Re-armed %d turn deadlines (overdue ones fire after %d minutes)",
@@ -134,6 +127,21 @@ class SkirmBot(commands.Bot):
         if self.sync_commands:
             synced = await self.tree.sync()
             log.info("Synced %d slash commands", len(synced))
+
+    async def _complete_what_ended(self) -> None:
+        """What a match's end leaves to do, if an older version or a crash left it undone:
+        results as columns (ratings) and stored squads' XP (campaigns). A failure here is
+        logged and never keeps the bot from starting."""
+        assert self._service is not None
+        try:
+            filled = await self._service.complete_results()
+            if filled:
+                log.info("Stored the results of %d matches ended before this version", len(filled))
+            completed = await self._service.campaigns.complete_awards()
+            if completed:
+                log.info("Completed the XP awards of %d ended matches", len(completed))
+        except Exception:
+            log.exception("Could not complete the results and awards of ended matches")
 
     async def on_ready(self) -> None:
         log.info(

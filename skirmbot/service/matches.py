@@ -638,12 +638,13 @@ class MatchService:
         columns, so old matches count too."""
         done = []
         for row in await self.store.ended_without_result():
-            if not all(row.record["content"]["squads"]):
-                continue  # called off before both squads were in: no result to keep
             try:
-                match = replay(MatchRecord.from_json(row.record))
+                record = MatchRecord.from_json(row.record)
+                if not all(record.content.get("squads") or [None]):
+                    continue  # called off before both squads were in: no result to keep
+                match = replay(record)
             except RulesError:
-                continue  # a record this version cannot replay keeps no result
+                continue  # a record this version cannot read or replay keeps no result
             row.result = result_of(row, match, row.updated_at)
             if row.result is not None:
                 await self.store.write_result(row)
