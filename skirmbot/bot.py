@@ -26,6 +26,7 @@ from discord.ext import commands
 
 from skirmbot.service import MatchService, timing
 from skirmbot.service.leagues import LeagueService
+from skirmbot.service.pages import Pages
 from skirmbot.store import Deadline, Store, StoreError
 from skirmbot.timers.clock import STARTUP_GRACE
 from skirmbot.timers.scheduler import Scheduler
@@ -42,6 +43,7 @@ EXTENSIONS: tuple[str, ...] = (
     "skirmbot.cogs.squads",
     "skirmbot.cogs.dice",
     "skirmbot.cogs.leagues",
+    "skirmbot.cogs.web",
 )
 DEFAULT_DB = "skirmbot.db"
 EXIT_OK, EXIT_FAILED, EXIT_CONFIG = 0, 1, 2
@@ -60,6 +62,7 @@ class SkirmBot(commands.Bot):
         extensions: Sequence[str] = EXTENSIONS,
         run_timers: bool = True,
         clock: Callable[[], float] = time.time,
+        web: str | None = None,
         **options: Any,
     ) -> None:
         # Slash commands only: no prefix commands, no privileged intents, no voice (so no
@@ -80,6 +83,9 @@ class SkirmBot(commands.Bot):
         self._store: Store | None = None
         self._service: MatchService | None = None
         self._leagues: LeagueService | None = None
+        self._pages: Pages | None = None
+        self.web = web  # host:port to serve the web pages on (SKIRMBOT_WEB); None: no pages
+        self._web_runner: Any = None
         self.league_check_seconds = LEAGUE_CHECK_SECONDS
         self._league_checks: asyncio.Task[None] | None = None
         self.scheduler = Scheduler(self.on_deadline, clock=clock)
@@ -103,6 +109,12 @@ class SkirmBot(commands.Bot):
             raise RuntimeError("The league service starts in setup_hook, when the bot logs in.")
         return self._leagues
 
+    @property
+    def pages(self) -> Pages:
+        if self._pages is None:
+            raise RuntimeError("The web pages' service starts in setup_hook, when the bot logs in.")
+        return self._pages
+
     async def setup_hook(self) -> None:
         self._store = await Store.open(self.store_path)
         self._service = MatchService(
@@ -110,6 +122,12 @@ class SkirmBot(commands.Bot):
             on_deadline=self.scheduler.arm,
         )  # fmt: skip
         self._leagues = LeagueService(self._store, self._service, clock=self.clock)
+        self._pages = Pages(self._store, self._service)
+        if self.web:
+            from skirmbot.web.app import listen_address, serve
+
+            host, port = listen_address(self.web)
+            self._web_runner = await serve(self._store, host, port, self._pages)
         await self._complete_what_ended()
         rearmed = await self.scheduler.load(self._store, STARTUP_GRACE)
         log.info(
@@ -178,6 +196,9 @@ class SkirmBot(commands.Bot):
             self._timers.cancel()
         if self._league_checks is not None:
             self._league_checks.cancel()
+        if self._web_runner is not None:
+            await self._web_runner.cleanup()
+            self._web_runner = None
         try:
             await super().close()
         finally:
@@ -194,6 +215,7 @@ def make_bot(
     extensions: Sequence[str] = EXTENSIONS,
     run_timers: bool = True,
     clock: Callable[[], float] = time.time,
+    web: str | None = None,
     **options: Any,
 ) -> SkirmBot:
     """The bot, not yet logged in. `seed_source` fixes the dice of new matches (tests);
@@ -206,6 +228,7 @@ def make_bot(
         extensions=extensions,
         run_timers=run_timers,
         clock=clock,
+        web=web,
         **options,
     )
 
@@ -291,7 +314,7 @@ def run() -> int:
     gateway_url = config.get("DISCORD_GATEWAY_URL") or None
     point_at(config.get("DISCORD_API_BASE") or None, gateway_url)
     try:
-        return asyncio.run(_serve(token, db_path, gateway_url))
+        return asyncio.run(_serve(token, db_path, gateway_url, config.get("SKIRMBOT_WEB") or None))
     except KeyboardInterrupt:  # a second Ctrl-C while shutting down
         return EXIT_OK
 
@@ -312,8 +335,8 @@ async def _database_problem(db_path: str) -> str | None:
     return None
 
 
-async def _serve(token: str, db_path: str, gateway_url: str | None) -> int:
-    bot = make_bot(db_path)
+async def _serve(token: str, db_path: str, gateway_url: str | None, web: str | None = None) -> int:
+    bot = make_bot(db_path, web=web)
     if gateway_url:
         _gateway_override(bot, gateway_url)
     stop = asyncio.Event()

@@ -109,6 +109,11 @@ def _parser() -> argparse.ArgumentParser:
         "--out", type=Path, required=True, help="the PNG file to write (its folder is made)"
     )
     sub.add_parser("run", help="run the Discord bot (DISCORD_TOKEN from the environment or .env)")
+    p_web = sub.add_parser("web", help="serve the published league and match pages, without Discord")
+    p_web.add_argument("--db", default=None, help="the database (default SKIRMBOT_DB or skirmbot.db)")
+    p_web.add_argument(
+        "--listen", default="127.0.0.1:8080", help="host:port (default 127.0.0.1:8080)"
+    )
     p_league = sub.add_parser("league", help="community leagues offline")
     league_sub = p_league.add_subparsers(dest="league_command")
     p_sim = league_sub.add_parser(
@@ -168,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
             return _render(args.record, args.after, args.card, args.out)
         if args.command == "run":
             return _run_bot()
+        if args.command == "web":
+            return _web(args.db, args.listen)
         if args.command == "league":
             if args.league_command != "simulate":
                 raise UsageError("use 'skirmbot league simulate' (see 'skirmbot league --help')")
@@ -380,6 +387,39 @@ def _league_simulate(args: argparse.Namespace) -> int:
     except ServiceError as error:
         raise UsageError(str(error)) from error
     print(f"wrote {out}/standings.png, {out}/league.csv and {out}/league.json")
+    return 0
+
+
+def _web(db: str | None, listen: str) -> int:
+    """Serve the web pages from the database until Ctrl-C or SIGTERM."""
+    import asyncio
+
+    from skirmbot.store import Store
+    from skirmbot.web.app import listen_address, serve
+
+    try:
+        host, port = listen_address(listen)
+    except ValueError as error:
+        raise UsageError(f"--listen: {error}") from error
+    path = db or os.environ.get("SKIRMBOT_DB") or "skirmbot.db"
+    if path != ":memory:" and not Path(path).is_file():
+        raise UsageError(f"--db: there is no database at {path}")
+
+    async def serving() -> None:
+        store = await Store.open(path)
+        runner = await serve(store, host, port)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        print(f"serving the pages of {path} on http://{host}:{port}/ (Ctrl-C stops)")
+        try:
+            await stop.wait()
+        finally:
+            await runner.cleanup()
+            await store.close()
+
+    asyncio.run(serving())
     return 0
 
 
