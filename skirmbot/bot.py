@@ -26,6 +26,7 @@ from discord.ext import commands
 
 from skirmbot.service import MatchService, timing
 from skirmbot.service.leagues import LeagueService
+from skirmbot.service.links import PageLinks
 from skirmbot.service.pages import Pages
 from skirmbot.store import Deadline, Store, StoreError
 from skirmbot.timers.clock import STARTUP_GRACE
@@ -63,6 +64,7 @@ class SkirmBot(commands.Bot):
         run_timers: bool = True,
         clock: Callable[[], float] = time.time,
         web: str | None = None,
+        web_url: str | None = None,
         **options: Any,
     ) -> None:
         # Slash commands only: no prefix commands, no privileged intents, no voice (so no
@@ -85,6 +87,7 @@ class SkirmBot(commands.Bot):
         self._leagues: LeagueService | None = None
         self._pages: Pages | None = None
         self.web = web  # host:port to serve the web pages on (SKIRMBOT_WEB); None: no pages
+        self.web_url = web_url  # the pages' public address for links (SKIRMBOT_WEB_URL)
         self._web_runner: Any = None
         self.league_check_seconds = LEAGUE_CHECK_SECONDS
         self._league_checks: asyncio.Task[None] | None = None
@@ -121,6 +124,7 @@ class SkirmBot(commands.Bot):
             self._store, seed_source=self.seed_source, clock=self.clock,
             on_deadline=self.scheduler.arm,
         )  # fmt: skip
+        self._service.links = PageLinks(self._store, self.web_url or self._own_address())
         self._leagues = LeagueService(self._store, self._service, clock=self.clock)
         self._pages = Pages(self._store, self._service)
         if self.web:
@@ -145,6 +149,10 @@ class SkirmBot(commands.Bot):
         if self.sync_commands:
             synced = await self.tree.sync()
             log.info("Synced %d slash commands", len(synced))
+
+    def _own_address(self) -> str | None:
+        """The pages' address when the bot serves them and no public address is given."""
+        return f"http://{self.web}" if self.web else None
 
     async def _complete_what_ended(self) -> None:
         """What a match's end leaves to do, if an older version or a crash left it undone:
@@ -216,6 +224,7 @@ def make_bot(
     run_timers: bool = True,
     clock: Callable[[], float] = time.time,
     web: str | None = None,
+    web_url: str | None = None,
     **options: Any,
 ) -> SkirmBot:
     """The bot, not yet logged in. `seed_source` fixes the dice of new matches (tests);
@@ -229,6 +238,7 @@ def make_bot(
         run_timers=run_timers,
         clock=clock,
         web=web,
+        web_url=web_url,
         **options,
     )
 
@@ -314,7 +324,8 @@ def run() -> int:
     gateway_url = config.get("DISCORD_GATEWAY_URL") or None
     point_at(config.get("DISCORD_API_BASE") or None, gateway_url)
     try:
-        return asyncio.run(_serve(token, db_path, gateway_url, config.get("SKIRMBOT_WEB") or None))
+        web, web_url = config.get("SKIRMBOT_WEB") or None, config.get("SKIRMBOT_WEB_URL") or None
+        return asyncio.run(_serve(token, db_path, gateway_url, web, web_url))
     except KeyboardInterrupt:  # a second Ctrl-C while shutting down
         return EXIT_OK
 
@@ -335,8 +346,14 @@ async def _database_problem(db_path: str) -> str | None:
     return None
 
 
-async def _serve(token: str, db_path: str, gateway_url: str | None, web: str | None = None) -> int:
-    bot = make_bot(db_path, web=web)
+async def _serve(
+    token: str,
+    db_path: str,
+    gateway_url: str | None,
+    web: str | None = None,
+    web_url: str | None = None,
+) -> int:
+    bot = make_bot(db_path, web=web, web_url=web_url)
     if gateway_url:
         _gateway_override(bot, gateway_url)
     stop = asyncio.Event()

@@ -935,7 +935,9 @@ class LeagueService:
 
         found = await self.standings_of(guild, league, round)
         picture = await asyncio.to_thread(standings_png, found.table)
-        return Reply(found.text, picture=picture, picture_name="standings.png")
+        page = await self.matches.links.league(guild, (await self._league(guild, league)).name)
+        text = f"{found.text}\n{page}" if page else found.text
+        return Reply(text, picture=picture, picture_name="standings.png")
 
     async def history(self, guild: int, league: str, member: Member | int) -> Reply:
         """A player's games in the league, each with a link to its match's channel."""

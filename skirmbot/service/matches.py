@@ -40,6 +40,7 @@ from skirmbot.rules.skirm.state import DEPLOYMENT, ENDED, MatchState
 from skirmbot.service.campaigns import CampaignService
 from skirmbot.service.choices import Situation
 from skirmbot.service.errors import NotAllowed, ServiceError
+from skirmbot.service.links import PageLinks
 from skirmbot.service.progress import SquadProgress
 from skirmbot.service.replies import (
     MESSAGE_LIMIT,
@@ -118,6 +119,7 @@ class MatchService:
         on_deadline: Callable[[int, Deadline | None], None] | None = None,
     ) -> None:
         self.store = store
+        self.links = PageLinks(store)  # the bot sets the public address (SKIRMBOT_WEB_URL)
         # New matches roll keyed dice (secret until the end); a fixed seed is for tests and demos.
         seeded = seed_source
         self._dice: Callable[[], dict[str, Any]] = (
@@ -806,6 +808,8 @@ class MatchService:
             await self._picture(row.id, match, _last_activation(match)) if state.turn >= 1 else None
         )
         heading = end_heading(row.id, _result(state), _seats(row, state, mention=True))
+        page = await self.links.match(row.guild_id, row.id)
+        heading += f"\nReplay: {page}" if page else ""
         room = MESSAGE_LIMIT - len(heading) - 2
         medals = await CampaignService(self.store).award_ended(row, match, limit=room)
         last = describe([event for event in events if event.kind != "match_ended"])

@@ -23,11 +23,11 @@ from skirmbot.rules.errors import RulesError
 from skirmbot.rules.record import MatchRecord, so_far
 from skirmbot.service.errors import ServiceError
 from skirmbot.service.leagues import MAX_NAME, LeagueService, _decided
+from skirmbot.service.links import PUBLISHED
 from skirmbot.service.matches import ABORTED, PLAYING, MatchService
 from skirmbot.service.replies import describe
 from skirmbot.store import LeagueGameRow, MatchRow, Store
 
-PUBLISHED = "web_published"  # guild setting: "1" when the server's pages are public
 MAX_ID = 2**63 - 1  # SQLite's largest integer
 CACHE = 256  # pictures kept in memory
 
