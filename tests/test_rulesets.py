@@ -24,6 +24,7 @@ from skirmbot.rules.errors import RulesError
 from skirmbot.rules.record import MatchRecord, replay
 from skirmbot.rules.ruleset import DEFAULT_RULESET, ruleset, rulesets
 from skirmbot.rules.skirm.state import DOWNED
+from skirmbot.rules.squares import Square
 from skirmbot.service import MatchService, ServiceError, actions
 from skirmbot.service.choices import Situation
 from skirmbot.store import Store
@@ -219,3 +220,21 @@ def test_odds_in_a_lite_match_say_they_are_not_worked_out_rather_than_give_skirm
     with pytest.raises(ServiceError, match="does not work out Skirm Lite attacks"):
         situation.odds("Ada", None, 0, detail=False)
     assert situation.any_targets("Ada") == []
+
+
+def test_a_downed_agent_neither_holds_nor_contests_an_objective() -> None:
+    """Our ruling (docs/rulings.md, Skirm Lite): a Downed agent holds and contests no objective,
+    so the picture never shows one held by an agent lying on it."""
+    from skirmbot.rules.skirm.scoring import objective_controller
+
+    match = lite_match(
+        {0: [agent("Ada", "C3")], 1: [agent("Bo", "C4", hit=1), agent("Di", "J10")]},
+        objectives=["C4", "C3"],
+        faces=[1, 6, 4, 4],
+    )
+    assert objective_controller(match.state, 1) is None  # Bo, Standing, contests Ada's C3
+    match.apply(Melee(0, "Ada", "Bo"))
+    assert match.state.units["Bo"].status == DOWNED
+    assert objective_controller(match.state, 1) == 0  # Bo, Downed, contests nothing
+    match.state.units["Ada"].square = Square.parse("J1")
+    assert objective_controller(match.state, 0) is None  # and holds nothing

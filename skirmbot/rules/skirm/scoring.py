@@ -8,19 +8,20 @@ from __future__ import annotations
 from skirmbot.rules.adjacency import adjacent
 from skirmbot.rules.events import Event
 from skirmbot.rules.skirm.missions import Scoring
-from skirmbot.rules.skirm.state import MatchState, UnitState
+from skirmbot.rules.skirm.state import DOWNED, MatchState, UnitState
 
 
 # --- facts ---------------------------------------------------------------------------------
 def objective_controller(state: MatchState, index: int) -> int | None:
-    """The side whose unit stands on the objective with no enemy adjacent (rulebook Scoring)."""
+    """The side whose unit stands on the objective with no enemy adjacent (rulebook Scoring).
+    A Downed agent (Skirm Lite) neither holds nor contests one (docs/rulings.md, Skirm Lite)."""
     square = state.objectives[index]
     holder = state.unit_at(square)
-    if holder is None:
+    if holder is None or holder.status == DOWNED:
         return None
     for enemy in state.on_map(1 - holder.side):
         assert enemy.square is not None
-        if adjacent(state.board, square, enemy.square):
+        if enemy.status != DOWNED and adjacent(state.board, square, enemy.square):
             return None
     return holder.side
 
