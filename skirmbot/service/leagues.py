@@ -132,7 +132,7 @@ class LeagueNotice:
 
 
 @dataclass(frozen=True)
-class _Result:
+class GameResult:
     """A decided game: the domain's Game, and when its result came."""
 
     game: Game
@@ -350,13 +350,13 @@ class LeagueService:
         told: list[Reply] = []
         if current is not None:
             game = _game_of(await self.store.league_games(found.id, current.number), member.id)
-            if game is not None and game.second is not None and _decided(game) is None:
+            if game is not None and game.second is not None and game_result(game) is None:
                 if game.match_id is not None:
                     ended = await self._concede(game.match_id, member)
                     told = [ended] if ended is not None else []
                     conceded = " Their open match is conceded."
                 after = _game_of(await self.store.league_games(found.id, current.number), member.id)
-                if after is not None and _decided(after) is None:  # no match result to stand on
+                if after is not None and game_result(after) is None:  # no match result to stand on
                     decision = (game.id, "second" if member.id == game.first else "first")
         last = current.number if current is not None else (rounds[-1].number if rounds else None)
         log = LeagueLog(member.id, "drop", f"{member.name}, round {last or 0}")
@@ -397,7 +397,7 @@ class LeagueService:
             games = await self.store.league_games(found.id, current.number)
             if any(g.second is not None and g.match_id is None for g in games):
                 return await self._open_matches(found, current, open_channel)  # resume
-            undecided = [g for g in games if _decided(g) is None]
+            undecided = [g for g in games if game_result(g) is None]
             if undecided:
                 raise ServiceError(
                     f"Round {current.number} of {found.name} is still open: "
@@ -603,7 +603,7 @@ class LeagueService:
         ]
         for game in games:
             lines.append(_game_line(game, players))
-        undecided = sum(1 for g in games if _decided(g) is None)
+        undecided = sum(1 for g in games if game_result(g) is None)
         if number.status == "open":
             lines.append(
                 f"{undecided} of {len(games)} games still to finish."
@@ -635,7 +635,7 @@ class LeagueService:
             raise ServiceError(f"{found.name} has no open round; an organiser corrects a result instead.")
         games = await self.store.league_games(found.id, number.number)
         game = await self._players_game(found, games, player, number.number)
-        if _decided(game) is not None:
+        if game_result(game) is not None:
             raise ServiceError(
                 "That game already has a result; an organiser corrects it, with a reason."
             )
@@ -658,7 +658,7 @@ class LeagueService:
         )
         names = await self._names(found)
         text = f"Round {number.number}: {_decision_words(game, decision, names)} (decided by {organiser.name})."
-        if all(_decided(g) is not None for g in await self.store.league_games(found.id, number.number)):
+        if all(game_result(g) is not None for g in await self.store.league_games(found.id, number.number)):
             found = await self._close(found, number, organiser.id)
             text += f"\nRound {number.number} is complete."
         return Reply(text, followups=told)
@@ -682,7 +682,7 @@ class LeagueService:
         if number.status != "open":
             raise ServiceError(f"{found.name} has no open round to close.")
         games = await self.store.league_games(found.id, number.number)
-        undecided = [g for g in games if _decided(g) is None]
+        undecided = [g for g in games if game_result(g) is None]
         decisions: list[tuple[int, str]] = []
         told: list[Reply] = []
         if undecided:
@@ -742,7 +742,7 @@ class LeagueService:
         notices: list[LeagueNotice] = []
         for league, number in await self.store.open_league_rounds():
             games = await self.store.league_games(league.id, number.number)
-            undecided = [g for g in games if _decided(g) is None]
+            undecided = [g for g in games if game_result(g) is None]
             if not undecided and all(g.second is None or g.match_id for g in games):
                 try:
                     closed = await self._close(league, number, None)
@@ -793,7 +793,7 @@ class LeagueService:
         reason = _reason(reason)
         games = await self.store.league_games(found.id, round)
         game = await self._players_game(found, games, player, round)
-        if _decided(game) is None:
+        if game_result(game) is None:
             raise ServiceError(
                 "That game has no result yet to correct; an unfinished game is decided after "
                 "the round's deadline."
@@ -829,7 +829,7 @@ class LeagueService:
             raise ServiceError(f"You had no game in round {round} of {found.name}.")
         if game.second is None:
             raise ServiceError("A bye has no result to dispute.")
-        decided = _decided(game)
+        decided = game_result(game)
         if decided is None:
             raise ServiceError("Your game has no result yet to dispute.")
         if game.disputed_at is not None and game.settled_at is None:
@@ -992,7 +992,7 @@ class LeagueService:
         ]  # fmt: skip
         game_rows = []
         for g in games:
-            decided = _decided(g)
+            decided = game_result(g)
             result = _result_word(decided.game) if decided else "pending"
             mp = decided.game.mp if decided else (None, None)
             game_rows.append(
@@ -1102,10 +1102,10 @@ class LeagueService:
     async def _names(self, league: LeagueRow) -> dict[int | None, str]:
         return {p.user_id: p.name for p in await self.store.league_players(league.id)}
 
-    async def _results(self, league: LeagueRow) -> list[_Result]:
+    async def _results(self, league: LeagueRow) -> list[GameResult]:
         found = []
         for game in await self.store.league_games(league.id):
-            decided = _decided(game)
+            decided = game_result(game)
             if decided is not None:
                 found.append(decided)
         return found
@@ -1258,20 +1258,20 @@ def _game_of(games: list[LeagueGameRow], player: int) -> LeagueGameRow | None:
     return next((g for g in games if player in (g.first, g.second)), None)
 
 
-def _decided(game: LeagueGameRow) -> _Result | None:
+def game_result(game: LeagueGameRow) -> GameResult | None:
     """The game's result (the organiser's decision over its match's), or None: undecided."""
     if game.second is None:
-        return _Result(Game(game.round, game.first, None, game.first), game.decided_at or 0.0)
+        return GameResult(Game(game.round, game.first, None, game.first), game.decided_at or 0.0)
     if game.decision is not None:
         mp = game.decision_mp or game.match_scores or (0, 0)
         winner = {"first": game.first, "second": game.second}.get(game.decision)
         double = game.decision == DOUBLE_LOSS
         played = Game(game.round, game.first, game.second, winner, mp, double)
-        return _Result(played, game.decided_at or 0.0)
+        return GameResult(played, game.decided_at or 0.0)
     if game.match_ended_at is not None and game.match_status == "ended":
         mp = game.match_scores or (0, 0)
         winner = None if game.match_winner is None else (game.first, game.second)[game.match_winner]
-        return _Result(Game(game.round, game.first, game.second, winner, mp), game.match_ended_at)
+        return GameResult(Game(game.round, game.first, game.second, winner, mp), game.match_ended_at)
     return None
 
 
@@ -1326,7 +1326,7 @@ def _game_line(game: LeagueGameRow, names: dict[int | None, str]) -> str:
     if game.second is None:
         return f"Board {game.board}: {a} has a bye."
     b = names.get(game.second, "?")
-    decided = _decided(game)
+    decided = game_result(game)
     where = f" ({channel(game.channel_id)})" if game.channel_id is not None else ""
     if decided is None:
         return f"Board {game.board}: {a} v {b}, playing{where}"
@@ -1347,7 +1347,7 @@ def _history_line(game: LeagueGameRow, player: int, names: dict[int | None, str]
     if game.second is None:
         return "bye (a win)"
     other = game.second if player == game.first else game.first
-    decided = _decided(game)
+    decided = game_result(game)
     where = f" in {channel(game.channel_id)}" if game.channel_id is not None else ""
     if decided is None:
         return f"v {names.get(other, '?')}, playing{where}"

@@ -22,7 +22,7 @@ from skirmbot.render.replay import activation_steps
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.record import MatchRecord, so_far
 from skirmbot.service.errors import ServiceError
-from skirmbot.service.leagues import MAX_NAME, LeagueService, _decided
+from skirmbot.service.leagues import MAX_NAME, LeagueService, game_result
 from skirmbot.service.links import PUBLISHED
 from skirmbot.service.matches import ABORTED, PLAYING, MatchService
 from skirmbot.service.replies import describe
@@ -241,7 +241,7 @@ class Pages:
 
 def _game(game: LeagueGameRow, names: dict[int | None, str]) -> GameLine:
     a, b = names.get(game.first, "?"), names.get(game.second, "?")
-    decided = _decided(game)
+    decided = game_result(game)
     if game.second is None:
         result = "bye"
     elif decided is None:
