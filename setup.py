@@ -8,7 +8,11 @@ pyproject.toml cannot add mapped folders to the packages it finds, hence this fi
 
 from setuptools import find_namespace_packages, setup
 
-MAPPED = {"skirmbot.cogs": "cogs", "skirmbot.migrations": "migrations"}
+MAPPED = {
+    "skirmbot.cogs": "cogs",
+    "skirmbot.migrations": "migrations",
+    "skirmbot.migrations.postgresql": "migrations/postgresql",
+}
 
 setup(
     # Namespace packages too: the content's data folders (maps/, missions/, squads/) are then

@@ -1,11 +1,17 @@
+import contextlib
+import os
 import sys
-from collections.abc import AsyncIterator
+import uuid
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
-# The tests share builders.py and service_setup.py; make them importable as plain modules.
+# The tests share builders.py, service_setup.py and pg_server.py; make them importable as plain
+# modules.
 sys.path.insert(0, str(Path(__file__).parent))
+
+import pg_server  # noqa: E402
 
 from skirmbot.store import Store  # noqa: E402
 
@@ -16,3 +22,31 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
     opened = await Store.open(tmp_path / "skirm.db")
     yield opened
     await opened.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[pg_server.Server]:
+    """One throwaway PostgreSQL server for the whole run (see pg_server.py), stopped at the end.
+    Outside CI a machine without PostgreSQL skips the tests that need it; in CI (SKIRMBOT_CI=1)
+    they never skip."""
+    if pg_server.find_binaries() is None:
+        if os.environ.get("SKIRMBOT_CI"):
+            pytest.fail("PostgreSQL is missing: .ci/run installs Debian's postgresql package.")
+        pytest.skip("no PostgreSQL on this machine (.ci/run installs Debian's postgresql package)")
+    server = pg_server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def postgres_url(postgres_server: pg_server.Server) -> AsyncIterator[str]:
+    """The URL of a fresh, empty database of its own on the session's server; dropped
+    afterwards."""
+    name = f"skirmbot_test_{uuid.uuid4().hex[:16]}"
+    url = await pg_server.create_database(postgres_server.url, name)
+    yield url
+    # Best effort: a database left behind goes with the whole cluster at the end of the run.
+    with contextlib.suppress(Exception):
+        await pg_server.drop_database(postgres_server.url, name)

@@ -187,7 +187,7 @@ async def test_a_save_that_loses_the_race_is_refused_politely(
     await started(service)
     member, unit = await to_act(service)
 
-    async def lost(row: object, deadline: object = None) -> object:
+    async def lost(row: object, deadline: object = None, snapshot: object = None) -> object:
         raise VersionConflict("someone else saved first")
 
     monkeypatch.setattr(store, "save_match", lost)

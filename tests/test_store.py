@@ -1,4 +1,8 @@
-"""The store: migrations, WAL, matches with compare-and-swap saves, settings, players."""
+"""The store: migrations, WAL, matches with compare-and-swap saves, settings, players.
+
+Every test that takes the `store` (or `db_url`) fixture runs against both backends: SQLite and a
+real PostgreSQL server the test run starts itself (tests/pg_server.py; never skipped in CI).
+Those about the SQLite file itself (WAL, what a raw connection sees) run on SQLite only."""
 
 from __future__ import annotations
 
@@ -21,12 +25,15 @@ from skirmbot.store import (
     Deadline,
     MatchRow,
     MigrationError,
+    Snapshot,
     Store,
     StoreError,
     VersionConflict,
     database,
 )
-from skirmbot.store.migrate import discover, migrate, split_statements
+from skirmbot.store.migrate import default_source, discover, migrate, split_statements
+from skirmbot.store.sql import database_url
+from skirmbot.store.sqlite import SqliteDatabase
 
 GUILD = 111
 CHANNEL = 222
@@ -71,9 +78,25 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "skirmbot.db"
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+SQLITE_ONLY = pytest.mark.parametrize("backend", ["sqlite"])
+
+
 @pytest.fixture
-async def store(db_path: Path) -> Any:
-    async with await Store.open(db_path, clock=Clock()) as opened:
+def db_url(backend: str, db_path: Path, request: pytest.FixtureRequest) -> str:
+    """The test's own empty database of the backend: a SQLite file, or a PostgreSQL database."""
+    if backend == "postgresql":
+        return str(request.getfixturevalue("postgres_url"))
+    return str(db_path)
+
+
+@pytest.fixture
+async def store(db_url: str) -> Any:
+    async with await Store.open(db_url, clock=Clock()) as opened:
         yield opened
 
 
@@ -119,7 +142,7 @@ async def test_reopening_applies_nothing_again(db_path: Path) -> None:
     await (await Store.open(db_path, clock=lambda: 1.0)).close()
     async with await Store.open(db_path, clock=lambda: 2.0) as store:
         assert await store.schema_version() == LATEST
-        assert await migrate(store._db) == []
+        assert await migrate(store.database) == []
     with raw(db_path) as conn:
         assert conn.execute("SELECT version, applied_at FROM schema_migrations").fetchall() == [
             (n, 1.0) for n in range(1, LATEST + 1)
@@ -235,11 +258,11 @@ def test_split_statements_respects_strings_comments_and_triggers() -> None:
 # -- connection settings --------------------------------------------------------------------
 
 
+@SQLITE_ONLY
 async def test_file_database_uses_wal(store: Store, db_path: Path) -> None:
-    async with store._db.execute("PRAGMA journal_mode") as cursor:
-        assert (await cursor.fetchone())[0] == "wal"  # type: ignore[index]
-    async with store._db.execute("PRAGMA foreign_keys") as cursor:
-        assert (await cursor.fetchone())[0] == 1  # type: ignore[index]
+    assert isinstance(store.database, SqliteDatabase)
+    assert await store.database.pragma("journal_mode") == "wal"
+    assert await store.database.pragma("foreign_keys") == 1
     with raw(db_path) as conn:  # WAL is persistent: any connection to the file sees it
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
@@ -270,6 +293,7 @@ async def test_create_and_read_a_match(store: Store) -> None:
     assert await store.matches_of_player(BOB) == []
 
 
+@SQLITE_ONLY
 async def test_json_is_stored_readably(store: Store, db_path: Path) -> None:
     match = await new_match(store)
     with raw(db_path) as conn:
@@ -327,8 +351,8 @@ async def test_saving_a_missing_match_is_an_error(store: Store) -> None:
         await store.save_match(replace(match, id=match.id + 1))
 
 
-async def test_two_concurrent_saves_one_wins(db_path: Path) -> None:
-    async with await Store.open(db_path) as first, await Store.open(db_path) as second:
+async def test_two_concurrent_saves_one_wins(db_url: str) -> None:
+    async with await Store.open(db_url) as first, await Store.open(db_url) as second:
         match = await new_match(first)
         for round_ in range(5):
             mine = replace(match, record=a_record(2 * round_ + 1))
@@ -368,11 +392,11 @@ async def test_a_failed_save_leaves_the_old_state(store: Store) -> None:
 
 
 async def test_a_crash_after_the_update_rolls_it_back(
-    store: Store, db_path: Path, monkeypatch: pytest.MonkeyPatch
+    store: Store, db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     match = await new_match(store)
 
-    def crash(row: sqlite3.Row) -> MatchRow:
+    def crash(row: object) -> MatchRow:
         raise RuntimeError("crash between UPDATE and COMMIT")
 
     monkeypatch.setattr(database, "_match_from_row", crash)
@@ -380,12 +404,12 @@ async def test_a_crash_after_the_update_rolls_it_back(
         await store.save_match(replace(match, status="playing", record=a_record(5)))
     monkeypatch.undo()
     assert await store.match(match.id) == match
-    with raw(db_path) as conn:  # and nobody else sees a half-saved match either
-        assert conn.execute("SELECT version, status FROM matches").fetchall() == [(1, "setup")]
+    async with await Store.open(db_url) as other:  # nobody else sees a half-saved match either
+        assert await other.match(match.id) == match
     assert (await store.save_match(replace(match, record=a_record(1)))).version == 2
 
 
-async def test_a_killed_process_mid_save_leaves_the_old_state(store: Store, db_path: Path) -> None:
+async def test_a_killed_process_mid_save_leaves_the_old_state(store: Store, db_url: str) -> None:
     match = await new_match(store)
     script = textwrap.dedent(
         f"""
@@ -397,7 +421,7 @@ async def test_a_killed_process_mid_save_leaves_the_old_state(store: Store, db_p
             os._exit(3)
 
         async def main():
-            store = await Store.open({str(db_path)!r})
+            store = await Store.open({db_url!r})
             match = await store.match({match.id})
             database._match_from_row = die
             await store.save_match(replace(match, status="playing", record={{"x": 1}}))
@@ -408,7 +432,7 @@ async def test_a_killed_process_mid_save_leaves_the_old_state(store: Store, db_p
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
     assert done.returncode == 3, done.stderr.decode()
     assert await store.match(match.id) == match
-    async with await Store.open(db_path) as reopened:
+    async with await Store.open(db_url) as reopened:
         assert await reopened.match(match.id) == match
 
 
@@ -428,8 +452,8 @@ async def test_settings(store: Store) -> None:
     await store.set_setting(GUILD, "missing", None)  # deleting nothing is fine
 
 
-async def test_players(db_path: Path) -> None:
-    async with await Store.open(db_path, clock=Clock(100.0)) as store:
+async def test_players(db_url: str) -> None:
+    async with await Store.open(db_url, clock=Clock(100.0)) as store:
         assert await store.player(ALICE) is None
         with pytest.raises(StoreError, match="not known"):
             await store.set_dm_reminders(ALICE, True)
@@ -447,25 +471,22 @@ async def test_players(db_path: Path) -> None:
         assert (await store.player(ALICE) or {})["dm_reminders"] is False
 
 
-async def test_closing_twice_is_harmless(db_path: Path) -> None:
-    store = await Store.open(db_path)
+async def test_closing_twice_is_harmless(db_url: str) -> None:
+    store = await Store.open(db_url)
     await store.close()
     await store.close()
 
 
-async def test_last_match_finds_a_finished_match_of_the_channel(tmp_path: Path) -> None:
+async def test_last_match_finds_a_finished_match_of_the_channel(store: Store) -> None:
     """Exporting the record of a match that has ended (issue 4: export the match record)."""
-    store = await Store.open(tmp_path / "last.db")
-    try:
-        assert await store.last_match(7) is None
-        first = await store.create_match(1, 7, [1, 2], ["A", "B"], {"n": 1})
-        first.status = "ended"
-        await store.save_match(first)
-        second = await store.create_match(1, 7, [1, 2], ["A", "B"], {"n": 2}, status="ended")
-        found = await store.last_match(7)
-        assert found is not None and found.id == second.id and found.record == {"n": 2}
-    finally:
-        await store.close()
+    assert await store.last_match(7) is None
+    first = await store.create_match(1, 7, [1, 2], ["A", "B"], {"n": 1})
+    first.status = "ended"
+    await store.save_match(first)
+    second = await store.create_match(1, 7, [1, 2], ["A", "B"], {"n": 2}, status="ended")
+    found = await store.last_match(7)
+    assert found is not None and found.id == second.id
+    assert found.record == {"n": 2, "commands": []}  # a record always comes with its commands
 
 
 async def test_a_deadline_is_saved_with_its_match_or_not_at_all(store: Store) -> None:
@@ -481,3 +502,144 @@ async def test_a_deadline_is_saved_with_its_match_or_not_at_all(store: Store) ->
     assert await store.pending_deadlines() == [(match.id, Deadline(100.0, "remind", "t1:a0"))]
     await store.save_match(saved, deadline=None)
     assert await store.pending_deadlines() == []
+
+
+# -- commands as rows, snapshots (issue 14) --------------------------------------------------
+
+
+async def command_rows(store: Store, match_id: int) -> list[tuple[int, dict[str, Any]]]:
+    async with store.database.reading() as db:
+        rows = await db.fetch(
+            "SELECT seq, command FROM match_commands WHERE match_id = ? ORDER BY seq", (match_id,)
+        )
+    return [(int(row[0]), json.loads(row[1])) for row in rows]
+
+
+async def test_a_save_appends_only_the_new_commands(store: Store) -> None:
+    match = await store.create_match(GUILD, CHANNEL, [ALICE, BOB], ["A", "B"], a_record(2))
+    assert await command_rows(store, match.id) == [(0, {"type": "pass", "n": 0}),
+                                                   (1, {"type": "pass", "n": 1})]  # fmt: skip
+    async with store.database.reading() as db:  # the header keeps no commands
+        header = await db.fetchone("SELECT record FROM matches WHERE id = ?", (match.id,))
+    assert header is not None and "commands" not in json.loads(header[0])
+    match.record["commands"].append({"type": "pass", "n": 2})
+    saved = await store.save_match(match)
+    assert saved.record == a_record(3) and await store.match(match.id) == saved
+    assert [seq for seq, _ in await command_rows(store, match.id)] == [0, 1, 2]
+
+
+async def test_an_undo_replaces_the_end_of_the_record(store: Store) -> None:
+    match = await store.create_match(GUILD, CHANNEL, [ALICE, BOB], ["A", "B"], a_record(4))
+    shorter = replace(match, record={**match.record, "commands": match.record["commands"][:2]})
+    saved = await store.save_match(shorter)
+    assert await command_rows(store, match.id) == [(n, {"type": "pass", "n": n}) for n in (0, 1)]
+    rewritten = [*saved.record["commands"], {"type": "end", "n": 9}]
+    again = await store.save_match(replace(saved, record={**saved.record, "commands": rewritten}))
+    assert (await store.match(match.id)) == again
+    assert [c for _, c in await command_rows(store, match.id)][-1] == {"type": "end", "n": 9}
+
+
+async def test_a_snapshot_is_kept_with_its_save_and_dropped_when_an_undo_passes_it(
+    store: Store,
+) -> None:
+    match = await store.create_match(GUILD, CHANNEL, [ALICE, BOB], ["A", "B"], a_record(6))
+    assert match.snapshot_seq is None and await store.snapshot(match.id) is None
+    saved = await store.save_match(match, snapshot=Snapshot(5, "code", b"\x00state"))
+    assert saved.snapshot_seq == 5
+    assert await store.snapshot(match.id) == Snapshot(5, "code", b"\x00state")
+    kept = await store.save_match(
+        replace(saved, record={**saved.record, "commands": saved.record["commands"][:5]})
+    )
+    assert kept.snapshot_seq == 5  # after its 5 commands: still the match's
+    gone = await store.save_match(
+        replace(kept, record={**kept.record, "commands": kept.record["commands"][:4]})
+    )
+    assert gone.snapshot_seq is None and await store.snapshot(match.id) is None
+
+
+# -- deadlines with several processes (issue 14) ---------------------------------------------
+
+
+async def test_a_due_deadline_is_claimed_once_until_its_claim_lapses(db_url: str) -> None:
+    now = [100.0]
+    async with (
+        await Store.open(db_url, clock=lambda: now[0]) as first,
+        await Store.open(db_url, clock=lambda: now[0]) as second,
+    ):
+        match = await new_match(first)
+        due = Deadline(90.0, "miss", "t1:a0:s0")
+        await first.set_deadline(match.id, due)
+        claims = await asyncio.gather(
+            first.claim_deadline(match.id, due, "process-a", lease=60.0),
+            second.claim_deadline(match.id, due, "process-b", lease=60.0),
+        )
+        assert sorted(claims) == [False, True]  # one process fires it
+        assert not await first.claim_deadline(match.id, Deadline(90.0, "miss", "old"), "c", 60.0)
+        now[0] = 161.0  # the claimer died mid-fire: its claim lapses, another takes it over
+        assert await second.claim_deadline(match.id, due, "process-b", lease=60.0)
+        await second.release_deadline(match.id, "process-b")  # it failed: try again later
+        assert await first.claim_deadline(match.id, due, "process-a", lease=60.0)
+        later = Deadline(500.0, "remind", "t1:a1:s1")
+        await first.save_match(match, deadline=later)  # firing saves the next deadline...
+        assert await second.claim_deadline(match.id, later, "process-b", lease=60.0)  # unclaimed
+
+
+async def test_pending_deadlines_due_before_a_time(store: Store) -> None:
+    first, second = await new_match(store), await new_match(store, channel=CHANNEL + 1)
+    await store.set_deadline(first.id, Deadline(50.0, "remind", "a"))
+    await store.set_deadline(second.id, Deadline(150.0, "miss", "b"))
+    assert await store.pending_deadlines(due_before=100.0) == [
+        (first.id, Deadline(50.0, "remind", "a"))
+    ]
+    assert len(await store.pending_deadlines()) == 2
+
+
+# -- upgrades and PostgreSQL's migrations (issue 14) ----------------------------------------
+
+
+async def test_the_upgrade_moves_old_records_commands_into_rows(
+    tmp_path: Path, db_path: Path
+) -> None:
+    before = migrations_copy(tmp_path, {}, upto=6)
+    async with await Store.open(db_path, migrations=before):
+        pass
+    with raw(db_path) as conn:  # a match as version 006 kept it: the whole record in one column
+        conn.execute(
+            "INSERT INTO matches (guild_id, channel_id, status, players, names, record, setup, "
+            "version, created_at, updated_at) VALUES (?, ?, 'playing', ?, ?, ?, '{}', 4, 1.0, 1.0)",
+            (GUILD, CHANNEL, json.dumps([ALICE, BOB]), json.dumps(["Ålice", "Bob"]),
+             json.dumps(a_record(3))),
+        )  # fmt: skip
+    async with await Store.open(db_path) as store:
+        match = await store.match(1)
+        assert match is not None and match.record == a_record(3) and match.version == 4
+        assert [seq for seq, _ in await command_rows(store, 1)] == [0, 1, 2]
+
+
+async def test_postgresql_gets_its_own_dialects_migrations(postgres_url: str) -> None:
+    stores = await asyncio.gather(*(Store.open(postgres_url) for _ in range(3)))  # all at once
+    try:
+        assert stores[0].dialect == "postgresql"
+        async with stores[0].database.reading() as db:
+            names = [str(r[0]) for r in await db.fetch("SELECT name FROM schema_migrations")]
+        assert sorted(names) == SHIPPED == [m.name for m in discover(default_source("postgresql"))]
+        assert await migrate(stores[1].database) == []
+    finally:
+        for store in stores:
+            await store.close()
+
+
+def test_both_dialects_have_the_same_migrations() -> None:
+    sqlite = [m.name for m in discover(default_source("sqlite"))]
+    assert sqlite == [m.name for m in discover(default_source("postgresql"))]
+
+
+async def test_a_database_url_names_its_backend(tmp_path: Path) -> None:
+    assert database_url("skirm.db") == ("sqlite", "skirm.db")
+    assert database_url("sqlite:///data/skirm.db") == ("sqlite", "data/skirm.db")
+    assert database_url("sqlite:////var/lib/skirm.db") == ("sqlite", "/var/lib/skirm.db")
+    assert database_url("postgresql://bot@db/skirm") == ("postgresql", "postgresql://bot@db/skirm")
+    with pytest.raises(ValueError, match="SQLite or PostgreSQL, not 'mysql'"):
+        database_url("mysql://bot@db/skirm")
+    async with await Store.open(f"sqlite:///{tmp_path / 'url.db'}") as store:
+        assert store.dialect == "sqlite" and (tmp_path / "url.db").is_file()

@@ -59,6 +59,11 @@ class DoorStates(dict[EdgeKey, bool]):
         super().__setitem__(key, value)
         self._on_change()
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A dict subclass is unpickled item by item through __setitem__ before its attributes
+        # are back; rebuilt from its constructor's arguments instead (snapshots pickle matches).
+        return (DoorStates, (dict(self), self._on_change))
+
 
 class Board:
     """A rectangular grid of squares with levels and the features on the edges between them."""
@@ -97,6 +102,10 @@ class Board:
 
     def _forget(self) -> None:
         self._memo.clear()
+
+    def __getstate__(self) -> dict[str, Any]:
+        # What the board worked out is not kept in a pickled match: it is only a cache.
+        return {**self.__dict__, "_memo": {}}
 
     # --- squares -------------------------------------------------------------------------
     def on_board(self, square: Square) -> bool:

@@ -114,9 +114,17 @@ def replay(record: MatchRecord, upto: int | None = None) -> PlayedMatch:
     return _play_on(record, start_match(record), upto)
 
 
-def _play_on(record: MatchRecord, match: PlayedMatch, upto: int | None) -> PlayedMatch:
+def continue_replay(record: MatchRecord, match: PlayedMatch) -> PlayedMatch:
+    """Apply the record's commands that `match` (the record replayed part of the way, as a
+    snapshot keeps it) has not taken yet."""
+    return _play_on(record, match, None, start=len(match.commands))
+
+
+def _play_on(
+    record: MatchRecord, match: PlayedMatch, upto: int | None, start: int = 0
+) -> PlayedMatch:
     rules = ruleset(record.ruleset)
-    for position, data in enumerate(record.commands[:upto], start=1):
+    for position, data in enumerate(record.commands[start:upto], start=start + 1):
         try:
             match.apply(rules.parse_command(data))
         except RulesError as error:

@@ -495,19 +495,19 @@ class MatchService:
             return await self._last_result(row)
         if row.status in (SETUP, DEPLOYING):
             return Reply(_setup_status(row))
-        match = self.live.match(row)
+        match = await self.live.match(row)
         picture = await self._picture(row.id, match, _last_activation(match))
         return Reply(_status_text(row, match.state), picture=picture, ping=None)
 
     async def log(self, channel_id: int, count: int = 25) -> Reply:
         row = await self.live.find(channel_id)
-        match = self.live.match(row)
+        match = await self.live.match(row)
         lines = describe(match.log).splitlines()
         return Reply(clip("\n".join(lines[-count:]) or "Nothing has happened yet."), private=True)
 
     async def card(self, channel_id: int, unit: str) -> Reply:
         row = await self.live.find(channel_id)
-        match = self.live.match(row)
+        match = await self.live.match(row)
         try:
             found = match.state.unit(unit)
         except IllegalCommand as error:
@@ -523,7 +523,7 @@ class MatchService:
         each squad draws one; it is revealed when scored)."""
         row = await self.live.find(channel_id)
         side = seat(row, member.id)
-        match = self.live.match(row)
+        match = await self.live.match(row)
         if not match.state.mission.secondaries:
             raise ServiceError("This mission plays without secondary objectives.")
         card = secondaries.card_of(match.state, side)
@@ -572,7 +572,7 @@ class MatchService:
         row = await self.live.find(channel_id)
         if row.status == SETUP:
             return []
-        state = self.live.match(row).state
+        state = (await self.live.match(row)).state
         return [(unit.id, state.squads[unit.side].name) for unit in state.units.values()]
 
     async def view(self, channel_id: int) -> tuple[MatchRow, PlayedMatch | None]:
@@ -581,7 +581,7 @@ class MatchService:
         row = await self.live.find(channel_id)
         if row.status in (SETUP, DEPLOYING):
             return row, None
-        return row, self.live.match(row)
+        return row, await self.live.match(row)
 
     def side_of(self, row: MatchRow, member: Member) -> int | None:
         return row.players.index(member.id) if member.id in row.players else None
@@ -826,7 +826,7 @@ class MatchService:
         """/match status once the channel's match is over: its result and its final map."""
         match = None
         if all(row.record["content"]["squads"]):  # both squads were chosen: it replays
-            match = self.live.match(row)
+            match = await self.live.match(row)
         if match is None or match.state.result is None:
             return Reply(
                 f"Match #{row.id} was {'aborted' if row.status == ABORTED else 'called off'}: "

@@ -11,10 +11,14 @@ Every use case that changes a match goes through one: MatchService's own, the tu
     # when the block raises.
 
 Inside the block `work.row` is the match as stored, read under the match's lock: a second
-unit of work on the same match waits for the first to end, then sees what it saved. The live
+unit of work on the same match in this process waits for the first to end, then sees what it
+saved; another process's is refused at the save by the store's version check (Busy). The live
 match is the record replayed through its ruleset, kept in memory per version (`LiveMatches`),
-so most requests replay nothing. The save also moves the match's clock on to what the match
-waits for now and tells the scheduler its next deadline, in the same transaction.
+so most requests replay nothing; one that is not in memory is rebuilt from its latest snapshot
+(`skirmbot.service.snapshots`), in a worker thread, so that the event loop never stalls on a
+long replay. The save writes the new commands, now and then a snapshot, moves the match's clock
+on to what the match waits for now and tells the scheduler its next deadline, in the same
+transaction.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from skirmbot.rules.events import Event
 from skirmbot.rules.record import MatchRecord, replay
 from skirmbot.rules.ruleset import PlayedMatch
 from skirmbot.rules.skirm.state import PLAYING as PHASE_PLAYING
+from skirmbot.service import snapshots
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
 from skirmbot.store import Deadline, MatchRow, Store, VersionConflict
 from skirmbot.timers.clock import Clock
@@ -65,7 +70,8 @@ SETUP, DEPLOYING, PLAYING, ENDED_STATUS, ABORTED = (
     "aborted",
 )
 DEPLOY, INFILTRATE = "deploy", "infiltrate"  # the two stages of a deployment
-LIVE_CACHE = 64  # live matches kept in memory; others are replayed from their record on demand
+# Live matches kept in memory; others are rebuilt from their latest snapshot on demand.
+LIVE_CACHE = 256
 BUSY = "Someone else changed this match at the same moment; please try again."
 
 
@@ -123,16 +129,19 @@ class LiveMatches:
             raise ServiceError("There is no match in this channel. Start one with /match new.")
         return row
 
-    def match(self, row: MatchRow) -> PlayedMatch:
-        """The live match of a stored row: kept in memory per version, else replayed from the
-        record. Do not change it outside a unit of work (`MatchWork.apply`)."""
+    async def match(self, row: MatchRow) -> PlayedMatch:
+        """The live match of a stored row: kept in memory per version, else rebuilt from its
+        latest snapshot and the commands after it. Do not change it outside a unit of work
+        (`MatchWork.apply`)."""
         if row.status == SETUP:  # no squads yet: nothing to replay
             raise ServiceError(not_playing(SETUP))
         cached = self._live.get(row.id)
         if cached is not None and cached[0] == row.version:
             self._live.move_to_end(row.id)
             return cached[1]
-        match = replay(MatchRecord.from_json(row.record))
+        snapshot = await self.store.snapshot(row.id) if row.snapshot_seq is not None else None
+        record = MatchRecord.from_json(row.record)
+        match = await asyncio.to_thread(snapshots.restore, snapshot, record)
         self.remember(row.id, row.version, match)
         return match
 
@@ -213,7 +222,7 @@ class MatchWork:
     async def match(self) -> PlayedMatch:
         """The live match (ServiceError while squads are still being chosen)."""
         if self._match is None:
-            self._match = self._matches.match(self.row)
+            self._match = await self._matches.match(self.row)
         return self._match
 
     async def in_play(self) -> PlayedMatch | None:
@@ -275,8 +284,11 @@ class MatchWork:
         what must be saved before something else happens (or before a refusal)."""
         row = self.row
         deadline = await self.advance_clock()
+        snapshot = None
+        if self._match is not None and snapshots.due(len(row.record["commands"]), row.snapshot_seq):
+            snapshot = await asyncio.to_thread(snapshots.take, self._match)
         try:
-            saved = await self._matches.store.save_match(row, deadline=deadline)
+            saved = await self._matches.store.save_match(row, deadline=deadline, snapshot=snapshot)
         except VersionConflict as error:
             self._matches.forget(row.id)
             raise Busy(BUSY) from error
@@ -284,7 +296,9 @@ class MatchWork:
             self._matches.remember(row.id, saved.version, self._match)
         else:
             self._matches.forget(row.id)
-        row.version, row.updated_at = saved.version, saved.updated_at  # it may be saved again
+        # It may be saved again: from what is stored now.
+        row.version, row.updated_at = saved.version, saved.updated_at
+        row.saved_commands, row.snapshot_seq = saved.saved_commands, saved.snapshot_seq
         self._stored, self._touched = _content(row), False
         if self._matches.on_deadline is not None:
             self._matches.on_deadline(row.id, deadline)

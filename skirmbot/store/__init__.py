@@ -1,4 +1,5 @@
-"""skirmbot's storage layer: the only place with SQL (aiosqlite; schema in migrations/)."""
+"""skirmbot's storage layer: the only place with SQL (SQLite through aiosqlite, PostgreSQL
+through asyncpg; schema in migrations/)."""
 
 from skirmbot.store.database import (
     ACTIVE_STATUSES,
@@ -17,11 +18,13 @@ from skirmbot.store.database import (
     MatchResult,
     MatchRow,
     SeatResult,
+    Snapshot,
     SquadRow,
     Store,
     VersionConflict,
 )
-from skirmbot.store.migrate import MigrationError, StoreError
+from skirmbot.store.errors import StoreError
+from skirmbot.store.migrate import MigrationError
 
 __all__ = [
     "ACTIVE_STATUSES",
@@ -41,6 +44,7 @@ __all__ = [
     "MatchRow",
     "MigrationError",
     "SeatResult",
+    "Snapshot",
     "SquadRow",
     "Store",
     "StoreError",

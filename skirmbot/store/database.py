@@ -1,43 +1,49 @@
-"""The Store: skirmbot's only door to SQLite (aiosqlite).
+"""The Store: skirmbot's only door to its database, SQLite or PostgreSQL (`skirmbot.store.sql`).
 
-- One connection per Store, in autocommit mode; every write is one explicit ``BEGIN IMMEDIATE``
-  ... ``COMMIT`` transaction, so a crash at any point leaves either the old or the new state.
-- WAL journal (for file databases), foreign keys on, a busy timeout so that several Stores
-  (processes or connections) on one file wait for each other instead of failing.
+- Every write is one transaction, so a crash at any point leaves either the old or the new state.
 - Matches are saved with a version check (compare-and-swap): ``save_match`` only writes if the
-  stored version is still the one the caller loaded, else it raises VersionConflict.
-- Calls on one Store are serialised by an asyncio lock, so concurrent tasks never interleave
-  statements of one transaction on the shared connection.
+  stored version is still the one the caller loaded, else it raises VersionConflict. The check is
+  in the database, so it holds between processes too, not only between tasks of one.
+- A match's commands are rows appended one by one (`match_commands`); a save writes only the
+  commands the match took since it was loaded (and, when an undo rewrote the end of the record,
+  replaces that end). `matches.record` keeps the record's header. With the commands, a save may
+  keep a snapshot of the live match (`match_snapshots`), so that loading it replays only what
+  came after (`skirmbot.service.snapshots`).
+- A due deadline is claimed before it fires (`claim_deadline`), so that with several processes
+  it fires once, and another process fires it if the claimer dies before it is done.
 
-JSON columns (players, names, record, setup) are (de)serialised here; callers see Python data.
+JSON columns (players, names, record, setup, ...) are (de)serialised here; callers see Python data.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-import aiosqlite
-
-from skirmbot.store.migrate import StoreError, migrate
+from skirmbot.store.errors import StoreError
+from skirmbot.store.migrate import migrate
 from skirmbot.store.migrate import schema_version as _schema_version
+from skirmbot.store.sql import (
+    Connection,
+    Database,
+    Row,
+    UniqueViolation,
+    open_database,
+    placeholders,
+)
 
 log = logging.getLogger(__name__)
 
 MATCH_STATUSES = ("setup", "deploying", "playing", "ended", "aborted")
 ACTIVE_STATUSES = ("setup", "deploying", "playing")
-BUSY_TIMEOUT_MS = 5000
-
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, status, players, names, record, setup, version, "
     "created_at, updated_at, ruleset, winner, end_reason, ended_at"
@@ -108,6 +114,10 @@ class MatchRow:
     # Set by the service in the save that ends the match; the store writes it as columns.
     result: MatchResult | None = None
     ruleset: str = "skirm"  # as the record names it; the column follows the record
+    # The record's commands as stored when the row was read or saved: a save writes only what
+    # differs from them.
+    saved_commands: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    snapshot_seq: int | None = None  # where the match's latest snapshot stands (None: none)
 
     @property
     def active(self) -> bool:
@@ -118,7 +128,19 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=False, ensure_ascii=False)
 
 
-def _match_from_row(row: sqlite3.Row) -> MatchRow:
+@dataclass(frozen=True)
+class Snapshot:
+    """The live match after its first `seq` commands, as bytes that only the rules code
+    fingerprinted `code` may read back (a cache: see skirmbot.service.snapshots)."""
+
+    seq: int
+    code: str
+    state: bytes
+
+
+def _match_from_row(row: Row) -> MatchRow:
+    record = json.loads(row["record"])
+    record["commands"] = []  # the command rows go in next (Store._attach_commands)
     return MatchRow(
         id=int(row["id"]),
         guild_id=int(row["guild_id"]),
@@ -126,13 +148,50 @@ def _match_from_row(row: sqlite3.Row) -> MatchRow:
         status=str(row["status"]),
         players=json.loads(row["players"]),
         names=json.loads(row["names"]),
-        record=json.loads(row["record"]),
+        record=record,
         setup=json.loads(row["setup"]),
         version=int(row["version"]),
         created_at=float(row["created_at"]),
         updated_at=float(row["updated_at"]),
         ruleset=str(row["ruleset"]),
+        snapshot_seq=_optional_int(row["snapshot_seq"]),
     )
+
+
+def _split_record(record: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A record's header (stored in `matches.record`) and its commands (stored as rows)."""
+    header = {key: value for key, value in record.items() if key != "commands"}
+    return header, list(record.get("commands", []))
+
+
+def _ruleset_of(record: dict[str, Any]) -> str:
+    return str(record.get("ruleset", "skirm"))
+
+
+def _common_start(stored: list[dict[str, Any]], commands: list[dict[str, Any]]) -> int:
+    """How many commands at the start of the record are as stored (all of them, unless an
+    undo or a revealed deployment rewrote the end)."""
+    kept = 0
+    for before, now in zip(stored, commands, strict=False):
+        if before is not now and before != now:
+            break
+        kept += 1
+    return kept
+
+
+async def _append_commands(
+    db: Connection, match_id: int, first: int, commands: list[dict[str, Any]]
+) -> None:
+    """Store `commands` as the match's commands from position `first` on."""
+    await db.executemany(
+        "INSERT INTO match_commands (match_id, seq, command) VALUES (?, ?, ?)",
+        [(match_id, first + n, _dumps(command)) for n, command in enumerate(commands)],
+    )
+
+
+def _chunks(values: list[int], size: int) -> Iterable[list[int]]:
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
 
 
 def _check_match_fields(status: str, players: list[int | None], names: list[str]) -> None:
@@ -158,7 +217,7 @@ class SquadRow:
 _SQUAD_COLUMNS = "id, owner_id, guild_id, name, data, created_at, updated_at"
 
 
-def _squad_from_row(row: sqlite3.Row) -> SquadRow:
+def _squad_from_row(row: Row) -> SquadRow:
     return SquadRow(
         id=int(row["id"]),
         owner_id=int(row["owner_id"]),
@@ -284,7 +343,7 @@ _GAME_COLUMNS = (
 )
 
 
-def _league_from_row(row: sqlite3.Row) -> LeagueRow:
+def _league_from_row(row: Row) -> LeagueRow:
     return LeagueRow(
         id=int(row["id"]),
         guild_id=int(row["guild_id"]),
@@ -300,7 +359,7 @@ def _league_from_row(row: sqlite3.Row) -> LeagueRow:
     )
 
 
-def _league_player_from_row(row: sqlite3.Row) -> LeaguePlayerRow:
+def _league_player_from_row(row: Row) -> LeaguePlayerRow:
     return LeaguePlayerRow(
         league_id=int(row["league_id"]),
         user_id=int(row["user_id"]),
@@ -314,7 +373,7 @@ def _league_player_from_row(row: sqlite3.Row) -> LeaguePlayerRow:
     )
 
 
-def _round_from_row(row: sqlite3.Row) -> LeagueRoundRow:
+def _round_from_row(row: Row) -> LeagueRoundRow:
     return LeagueRoundRow(
         league_id=int(row["league_id"]),
         number=int(row["number"]),
@@ -336,7 +395,7 @@ def _optional_float(value: Any) -> float | None:
     return None if value is None else float(value)
 
 
-def _game_from_row(row: sqlite3.Row) -> LeagueGameRow:
+def _game_from_row(row: Row) -> LeagueGameRow:
     mp = json.loads(row["decision_mp"]) if row["decision_mp"] is not None else None
     ended = _optional_float(row["m_ended_at"])
     scores = (
@@ -369,8 +428,12 @@ def _game_from_row(row: sqlite3.Row) -> LeagueGameRow:
     )
 
 
-def _is_channel_busy(error: sqlite3.IntegrityError) -> bool:
-    return "UNIQUE" in str(error) and "matches.channel_id" in str(error)
+def _is_channel_busy(error: UniqueViolation) -> bool:
+    """The unique index that keeps one active match per channel (SQLite names its column,
+    PostgreSQL the index)."""
+    return "matches.channel_id" in error.constraint or (
+        "matches_one_active_per_channel" in error.constraint
+    )
 
 
 # Settings that belong to one match, keyed `<kind>:<match id>:<rest>` (the buttons' saved
@@ -393,13 +456,13 @@ def _setting_match(key: str) -> int | None:
 
 
 class Store:
-    """Matches, their records, players and per-guild settings, kept safely in SQLite."""
+    """Matches, their records, players, squads, leagues and per-guild settings, kept safely in
+    SQLite or PostgreSQL."""
 
-    def __init__(self, db: aiosqlite.Connection, clock: Callable[[], float]) -> None:
-        # Use Store.open(): it configures the connection and applies the migrations.
-        self._db = db
+    def __init__(self, database: Database, clock: Callable[[], float]) -> None:
+        # Use Store.open(): it connects to the database and applies the migrations.
+        self._database = database
         self._clock = clock
-        self._lock = asyncio.Lock()
         self._closed = False
 
     # -- life cycle ---------------------------------------------------------------------------
@@ -407,36 +470,35 @@ class Store:
     @classmethod
     async def open(
         cls,
-        path: str | Path,
+        url: str | Path,
         clock: Callable[[], float] = time.time,
         *,
         migrations: Traversable | None = None,
     ) -> Store:
-        """Open (creating if needed) the database at `path` (":memory:" allowed) and bring its
-        schema up to date. `migrations` overrides the migrations folder (tests)."""
-        db = await aiosqlite.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+        """Open the database `url` names (a file path, ":memory:", ``sqlite:///file`` or
+        ``postgresql://...``; a SQLite file is created if needed) and bring its schema up to
+        date. `migrations` overrides the migrations folder (tests)."""
+        database = await open_database(str(url))
         try:
-            db.row_factory = sqlite3.Row
-            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            await db.execute("PRAGMA foreign_keys = ON")
-            if str(path) != ":memory:":
-                async with db.execute("PRAGMA journal_mode = WAL") as cursor:
-                    mode = await cursor.fetchone()
-                if mode is None or str(mode[0]).lower() != "wal":
-                    log.warning("SQLite could not use WAL for %s (journal mode %r)", path, mode)
-                # In WAL mode FULL makes every commit durable, not only consistent.
-                await db.execute("PRAGMA synchronous = FULL")
-            await migrate(db, migrations, clock)
+            await migrate(database, migrations, clock)
         except BaseException:
-            await db.close()
+            await database.close()
             raise
-        return cls(db, clock)
+        return cls(database, clock)
+
+    @property
+    def database(self) -> Database:
+        return self._database
+
+    @property
+    def dialect(self) -> str:
+        """ "sqlite" or "postgresql"."""
+        return self._database.dialect.name
 
     async def close(self) -> None:
         if not self._closed:
             self._closed = True
-            async with self._lock:
-                await self._db.close()
+            await self._database.close()
 
     async def __aenter__(self) -> Store:
         return self
@@ -449,32 +511,48 @@ class Store:
     ) -> None:
         await self.close()
 
-    @asynccontextmanager
-    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            yield self._db
+    def _reading(self) -> AbstractAsyncContextManager[Connection]:
+        return self._database.reading()
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    def _transaction(self) -> AbstractAsyncContextManager[Connection]:
         """One write transaction: committed if the block succeeds, rolled back otherwise."""
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-                await self._db.execute("COMMIT")
-            except BaseException:
-                # (suppressed: SQLite may already have rolled back by itself)
-                with suppress(sqlite3.Error):
-                    await self._db.execute("ROLLBACK")
-                raise
+        return self._database.transaction()
 
     async def _fetch_matches(
-        self, db: aiosqlite.Connection, where: str, parameters: Iterable[Any] = ()
+        self,
+        db: Connection,
+        where: str,
+        parameters: Iterable[Any] = (),
+        *,
+        last: bool = False,
+        commands: bool = True,
     ) -> list[MatchRow]:
-        rows = await db.execute_fetchall(
-            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {where} ORDER BY id", tuple(parameters)
+        """The matches `where` selects, by id (`last`: only the one with the highest id), each
+        with its commands (unless the caller has them) and its latest snapshot's position."""
+        order = "ORDER BY id DESC LIMIT 1" if last else "ORDER BY id"
+        rows = await db.fetch(
+            f"SELECT {_MATCH_COLUMNS}, "
+            "(SELECT seq FROM match_snapshots s WHERE s.match_id = matches.id) AS snapshot_seq "
+            f"FROM matches WHERE {where} {order}",
+            tuple(parameters),
         )
-        return [_match_from_row(row) for row in rows]
+        found = [_match_from_row(row) for row in rows]
+        if commands:
+            await self._attach_commands(db, found)
+        return found
+
+    async def _attach_commands(self, db: Connection, matches: list[MatchRow]) -> None:
+        """Put each match's command rows into its record, in order."""
+        by_id = {row.id: row for row in matches}
+        for ids in _chunks(list(by_id), 500):
+            for command in await db.fetch(
+                "SELECT match_id, command FROM match_commands "
+                f"WHERE match_id IN ({placeholders(len(ids))}) ORDER BY match_id, seq",
+                ids,
+            ):
+                by_id[int(command[0])].record["commands"].append(json.loads(command[1]))
+        for row in matches:
+            row.saved_commands = list(row.record["commands"])
 
     # -- matches ------------------------------------------------------------------------------
 
@@ -490,24 +568,26 @@ class Store:
     ) -> MatchRow:
         """A new match (version 1); ChannelBusy if the channel already has an active match."""
         _check_match_fields(status, players, names)
-        values = (_dumps(players), _dumps(names), _dumps(record), _dumps(setup or {}))
+        header, commands = _split_record(record)
+        values = (_dumps(players), _dumps(names), _dumps(header), _dumps(setup or {}))
         now = self._clock()
         try:
             async with self._transaction() as db:
-                if status in ACTIVE_STATUSES and await self._fetch_matches(
-                    db, f"channel_id = ? AND {_ACTIVE}", (channel_id,)
+                if status in ACTIVE_STATUSES and await db.fetchone(
+                    f"SELECT id FROM matches WHERE channel_id = ? AND {_ACTIVE}", (channel_id,)
                 ):
                     raise ChannelBusy(f"Channel {channel_id} already has an active match.")
-                cursor = await db.execute(
+                created = await db.fetchone(
                     "INSERT INTO matches (guild_id, channel_id, status, players, names, record, "
-                    "setup, version, created_at, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
-                    (guild_id, channel_id, status, *values, now, now),
+                    "setup, version, created_at, updated_at, ruleset) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?) RETURNING id",
+                    (guild_id, channel_id, status, *values, now, now, _ruleset_of(record)),
                 )
-                match_id = cursor.lastrowid
-                await cursor.close()
+                assert created is not None
+                match_id = int(created[0])
+                await _append_commands(db, match_id, 0, commands)
                 rows = await self._fetch_matches(db, "id = ?", (match_id,))
-        except sqlite3.IntegrityError as error:
+        except UniqueViolation as error:
             if _is_channel_busy(error):
                 raise ChannelBusy(f"Channel {channel_id} already has an active match.") from error
             raise
@@ -523,10 +603,24 @@ class Store:
             rows = await self._fetch_matches(db, f"channel_id = ? AND {_ACTIVE}", (channel_id,))
         return rows[0] if rows else None
 
+    async def active_match_id(self, channel_id: int) -> int | None:
+        """The id of the channel's active match, without reading the match."""
+        async with self._reading() as db:
+            found = await db.fetchone(
+                f"SELECT id FROM matches WHERE channel_id = ? AND {_ACTIVE}", (channel_id,)
+            )
+        return None if found is None else int(found[0])
+
+    async def match_version(self, match_id: int) -> int | None:
+        """The match's stored version (None: no such match), without reading the match."""
+        async with self._reading() as db:
+            found = await db.fetchone("SELECT version FROM matches WHERE id = ?", (match_id,))
+        return None if found is None else int(found[0])
+
     async def last_match(self, channel_id: int) -> MatchRow | None:
         """The channel's most recent match, active or not (for exporting a finished one)."""
         async with self._reading() as db:
-            rows = await self._fetch_matches(db, "channel_id = ?", (channel_id,))
+            rows = await self._fetch_matches(db, "channel_id = ?", (channel_id,), last=True)
         return rows[-1] if rows else None
 
     async def active_matches(self) -> list[MatchRow]:
@@ -536,46 +630,56 @@ class Store:
 
     async def matches_of_player(self, user_id: int, active_only: bool = True) -> list[MatchRow]:
         """Matches in which `user_id` holds a seat (only active ones by default), by id."""
-        where = "EXISTS (SELECT 1 FROM json_each(matches.players) WHERE json_each.value = ?)"
+        where = self._database.dialect.json_list_holds.format(column="matches.players")
         if active_only:
             where += f" AND {_ACTIVE}"
         async with self._reading() as db:
             return await self._fetch_matches(db, where, (user_id,))
 
-    async def save_match(self, row: MatchRow, deadline: Deadline | None | _Keep = KEEP) -> MatchRow:
+    async def save_match(
+        self,
+        row: MatchRow,
+        deadline: Deadline | None | _Keep = KEEP,
+        snapshot: Snapshot | None = None,
+    ) -> MatchRow:
         """Write `row`'s status, players, names, record and setup in one transaction, if the
         stored version is still `row.version` (compare-and-swap); return the stored row, with
-        its version bumped. VersionConflict if someone saved first; ChannelBusy if reactivating
-        the match would give its channel two active matches. `row` itself is not changed."""
+        its version bumped. Only the commands taken since `row` was loaded are written (an
+        undo's rewritten end replaces the old one). `snapshot`, if given, is kept as the match's
+        latest. VersionConflict if someone saved first; ChannelBusy if reactivating the match
+        would give its channel two active matches. `row` itself is not changed."""
         _check_match_fields(row.status, row.players, row.names)
-        values = (_dumps(row.players), _dumps(row.names), _dumps(row.record), _dumps(row.setup))
+        header, commands = _split_record(row.record)
+        values = (_dumps(row.players), _dumps(row.names), _dumps(header), _dumps(row.setup))
+        kept = _common_start(row.saved_commands, commands)
         now = self._clock()
         try:
             async with self._transaction() as db:
-                cursor = await db.execute(
+                changed = await db.execute(
                     "UPDATE matches SET status = ?, players = ?, names = ?, record = ?, "
                     "setup = ?, version = version + 1, updated_at = ? "
                     "WHERE id = ? AND version = ?",
                     (row.status, *values, now, row.id, row.version),
                 )
-                changed = cursor.rowcount
-                await cursor.close()
-                stored = await self._fetch_matches(db, "id = ?", (row.id,))
-                if changed == 1 and not isinstance(deadline, _Keep):
-                    # The deadline changes with the match, in the same transaction.
-                    await self._write_deadline(db, row.id, deadline)
-                if changed == 1 and row.status not in ACTIVE_STATUSES:
-                    await self._delete_match_settings(db, row.id)  # the match is over
-                if changed == 1:
-                    await self._write_result(db, row)
                 if changed != 1:
-                    if not stored:
+                    found = await db.fetchone("SELECT version FROM matches WHERE id = ?", (row.id,))
+                    if found is None:
                         raise StoreError(f"Match {row.id} does not exist.")
                     raise VersionConflict(
                         f"Match {row.id} was saved by someone else first (stored version "
-                        f"{stored[0].version}, expected {row.version})."
+                        f"{found[0]}, expected {row.version})."
                     )
-        except sqlite3.IntegrityError as error:
+                await self._write_commands(db, row, kept, commands, snapshot)
+                if not isinstance(deadline, _Keep):
+                    # The deadline changes with the match, in the same transaction.
+                    await self._write_deadline(db, row.id, deadline)
+                if row.status not in ACTIVE_STATUSES:
+                    await self._delete_match_settings(db, row.id)  # the match is over
+                await self._write_result(db, row)
+                stored = await self._fetch_matches(db, "id = ?", (row.id,), commands=False)
+                stored[0].record["commands"] = commands  # as just written
+                stored[0].saved_commands = list(commands)
+        except UniqueViolation as error:
             if _is_channel_busy(error):
                 raise ChannelBusy(
                     f"Channel {row.channel_id} already has another active match."
@@ -583,22 +687,56 @@ class Store:
             raise
         return stored[0]
 
-    async def _write_result(self, db: aiosqlite.Connection, row: MatchRow) -> None:
+    async def _write_commands(
+        self,
+        db: Connection,
+        row: MatchRow,
+        kept: int,
+        commands: list[dict[str, Any]],
+        snapshot: Snapshot | None,
+    ) -> None:
+        """Append the commands after the first `kept` (deleting any stored after them: an
+        undo), drop a snapshot that no longer matches the record, keep the new one."""
+        if kept < len(row.saved_commands):
+            await db.execute(
+                "DELETE FROM match_commands WHERE match_id = ? AND seq >= ?", (row.id, kept)
+            )
+            await db.execute(
+                "DELETE FROM match_snapshots WHERE match_id = ? AND seq > ?", (row.id, kept)
+            )
+        await _append_commands(db, row.id, kept, commands[kept:])
+        if snapshot is not None and snapshot.seq <= len(commands):
+            await db.execute(
+                "INSERT INTO match_snapshots (match_id, seq, code, state) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (match_id) DO UPDATE SET seq = excluded.seq, code = excluded.code, "
+                "state = excluded.state",
+                (row.id, snapshot.seq, snapshot.code, snapshot.state),
+            )
+
+    async def snapshot(self, match_id: int) -> Snapshot | None:
+        """The match's latest snapshot, or None."""
+        async with self._reading() as db:
+            found = await db.fetchone(
+                "SELECT seq, code, state FROM match_snapshots WHERE match_id = ?", (match_id,)
+            )
+        return None if found is None else Snapshot(int(found[0]), str(found[1]), bytes(found[2]))
+
+    async def _write_result(self, db: Connection, row: MatchRow) -> None:
         """The match's ruleset, and its result once it has one, as columns and rows, in the
         transaction of the save that ends it."""
-        ruleset = str(row.record.get("ruleset", "skirm"))
-        await db.execute("UPDATE matches SET ruleset = ? WHERE id = ?", (ruleset, row.id))
+        await db.execute(
+            "UPDATE matches SET ruleset = ? WHERE id = ?", (_ruleset_of(row.record), row.id)
+        )
         result = row.result
         if result is None:
             return
         await db.execute(
-            "UPDATE matches SET ruleset = ?, winner = ?, end_reason = ?, ended_at = ? "
-            "WHERE id = ?",
+            "UPDATE matches SET ruleset = ?, winner = ?, end_reason = ?, ended_at = ? WHERE id = ?",
             (result.ruleset, result.winner, result.reason, result.ended_at, row.id),
         )
         await db.execute("DELETE FROM match_players WHERE match_id = ?", (row.id,))
         await db.executemany(
-            "INSERT INTO match_players (match_id, side, user_id, name, placing, score) "
+            "INSERT INTO match_players (match_id, side, user_id, name, \"placing\", score) "
             "VALUES (?, ?, ?, ?, ?, ?)",
             [(row.id, s.side, s.user_id, s.name, s.placing, s.score) for s in result.seats],
         )
@@ -617,33 +755,37 @@ class Store:
             where.append("m.ruleset = ?")
             parameters.append(ruleset)
         async with self._reading() as db:
-            cursor = await db.execute(
+            rows = await db.fetch(
                 "SELECT m.id, m.ruleset, m.winner, m.end_reason, m.ended_at, "
-                "p.side, p.user_id, p.name, p.placing, p.score "
+                "p.side, p.user_id, p.name, p.\"placing\", p.score "
                 "FROM matches m JOIN match_players p ON p.match_id = m.id "
                 f"WHERE {' AND '.join(where)} ORDER BY m.ended_at, m.id, p.side",
                 tuple(parameters),
             )
-            rows = list(await cursor.fetchall())
-            await cursor.close()
         results: dict[int, MatchResult] = {}
         for r in rows:
-            seat = SeatResult(int(r[5]), r[6], str(r[7]), int(r[8]), int(r[9]))
+            seat = SeatResult(int(r[5]), _optional_int(r[6]), str(r[7]), int(r[8]), int(r[9]))
             found = results.get(int(r[0]))
             seats = (*found.seats, seat) if found else (seat,)
-            results[int(r[0])] = MatchResult(str(r[1]), r[2], str(r[3]), float(r[4]), seats)
+            results[int(r[0])] = MatchResult(
+                str(r[1]), _optional_int(r[2]), str(r[3]), float(r[4]), seats
+            )
         return list(results.items())
 
     # -- deadlines ----------------------------------------------------------------------------
 
     async def _write_deadline(
-        self, db: aiosqlite.Connection, match_id: int, deadline: Deadline | None
+        self, db: Connection, match_id: int, deadline: Deadline | None
     ) -> None:
+        """Replace the match's deadline (a new one is unclaimed) or drop it."""
         if deadline is None:
             await db.execute("DELETE FROM deadlines WHERE match_id = ?", (match_id,))
         else:
             await db.execute(
-                "INSERT OR REPLACE INTO deadlines (match_id, due_at, kind, key) VALUES (?, ?, ?, ?)",
+                "INSERT INTO deadlines (match_id, due_at, kind, key) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (match_id) DO UPDATE SET due_at = excluded.due_at, "
+                "kind = excluded.kind, key = excluded.key, claimed_until = NULL, "
+                "claimed_by = NULL",
                 (match_id, deadline.due_at, deadline.kind, deadline.key),
             )
 
@@ -654,34 +796,62 @@ class Store:
 
     async def deadline(self, match_id: int) -> Deadline | None:
         async with self._reading() as db:
-            rows = list(
-                await db.execute_fetchall(
-                    "SELECT due_at, kind, key FROM deadlines WHERE match_id = ?", (match_id,)
-                )
+            found = await db.fetchone(
+                "SELECT due_at, kind, key FROM deadlines WHERE match_id = ?", (match_id,)
             )
-        return Deadline(float(rows[0][0]), str(rows[0][1]), str(rows[0][2])) if rows else None
+        return None if found is None else Deadline(float(found[0]), str(found[1]), str(found[2]))
 
-    async def pending_deadlines(self) -> list[tuple[int, Deadline]]:
-        """Every pending deadline, soonest first (the scheduler re-arms them at start-up)."""
+    async def pending_deadlines(
+        self, due_before: float | None = None
+    ) -> list[tuple[int, Deadline]]:
+        """Every pending deadline (those due before `due_before`), soonest first: the scheduler
+        re-arms them at start-up, and looks for what other processes armed."""
+        where, parameters = ("", ()) if due_before is None else ("WHERE due_at < ?", (due_before,))
         async with self._reading() as db:
-            rows = await db.execute_fetchall(
-                "SELECT match_id, due_at, kind, key FROM deadlines ORDER BY due_at, match_id"
+            rows = await db.fetch(
+                f"SELECT match_id, due_at, kind, key FROM deadlines {where} "
+                "ORDER BY due_at, match_id",
+                parameters,
             )
         return [(int(r[0]), Deadline(float(r[1]), str(r[2]), str(r[3]))) for r in rows]
+
+    async def claim_deadline(
+        self, match_id: int, deadline: Deadline, claimer: str, lease: float
+    ) -> bool:
+        """Claim the match's deadline to fire it: True for one claimer only, while the
+        deadline is still this one (its activation and kind: a deadline re-armed later after a
+        restart is the same one) and nobody else's claim holds. A claim lapses after `lease`
+        seconds (its process died mid-fire), and another process may claim it then. Firing ends
+        by saving the match with its next deadline, which replaces the claimed one."""
+        now = self._clock()
+        async with self._transaction() as db:
+            changed = await db.execute(
+                "UPDATE deadlines SET claimed_by = ?, claimed_until = ? "
+                "WHERE match_id = ? AND key = ? AND kind = ? "
+                "AND (claimed_until IS NULL OR claimed_until < ?)",
+                (claimer, now + lease, match_id, deadline.key, deadline.kind, now),
+            )
+        return changed == 1
+
+    async def release_deadline(self, match_id: int, claimer: str) -> None:
+        """Give up a claim that did not fire the deadline (it failed): it may be tried again."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE deadlines SET claimed_by = NULL, claimed_until = NULL "
+                "WHERE match_id = ? AND claimed_by = ?",
+                (match_id, claimer),
+            )
 
     # -- settings -----------------------------------------------------------------------------
 
     async def get_setting(self, guild_id: int, key: str) -> str | None:
-        async with (
-            self._reading() as db,
-            db.execute(
+        async with self._reading() as db:
+            row = await db.fetchone(
                 "SELECT value FROM settings WHERE guild_id = ? AND key = ?", (guild_id, key)
-            ) as cursor,
-        ):
-            row = await cursor.fetchone()
+            )
         return None if row is None else str(row[0])
 
-    async def _delete_match_settings(self, db: aiosqlite.Connection, match_id: int) -> None:
+    async def _delete_match_settings(self, db: Connection, match_id: int) -> None:
         for kind in MATCH_SETTING_KINDS:
             await db.execute(
                 "DELETE FROM settings WHERE key LIKE ?", (match_setting_key(kind, match_id, "%"),)
@@ -693,14 +863,11 @@ class Store:
         at start-up; returns how many went."""
         kinds = " OR ".join("key LIKE ?" for _ in MATCH_SETTING_KINDS)
         async with self._transaction() as db:
-            found = await db.execute_fetchall(
+            found = await db.fetch(
                 f"SELECT guild_id, key FROM settings WHERE {kinds}",
                 tuple(f"{kind}:%" for kind in MATCH_SETTING_KINDS),
             )
-            active = {
-                int(r[0])
-                for r in await db.execute_fetchall(f"SELECT id FROM matches WHERE {_ACTIVE}")
-            }
+            active = {int(r[0]) for r in await db.fetch(f"SELECT id FROM matches WHERE {_ACTIVE}")}
             stale = [
                 (int(r[0]), str(r[1])) for r in found if _setting_match(str(r[1])) not in active
             ]
@@ -736,15 +903,12 @@ class Store:
     async def player(self, user_id: int) -> dict[str, Any] | None:
         """{"user_id", "display_name", "dm_reminders" (bool), "dms_closed" (bool: a direct
         message to them was refused since they last chose), "updated_at"}, or None."""
-        async with (
-            self._reading() as db,
-            db.execute(
+        async with self._reading() as db:
+            row = await db.fetchone(
                 "SELECT user_id, display_name, dm_reminders, dms_closed_at, updated_at "
                 "FROM players WHERE user_id = ?",
                 (user_id,),
-            ) as cursor,
-        ):
-            row = await cursor.fetchone()
+            )
         if row is None:
             return None
         return {
@@ -759,13 +923,11 @@ class Store:
         """Turn DM reminders on or off for a player already remembered (StoreError if not);
         choosing again forgets that their direct messages were closed."""
         async with self._transaction() as db:
-            cursor = await db.execute(
+            changed = await db.execute(
                 "UPDATE players SET dm_reminders = ?, dms_closed_at = NULL, updated_at = ? "
                 "WHERE user_id = ?",
                 (int(on), self._clock(), user_id),
             )
-            changed = cursor.rowcount
-            await cursor.close()
             if changed != 1:
                 raise StoreError(f"Player {user_id} is not known; remember_player() them first.")
 
@@ -781,9 +943,9 @@ class Store:
     # -- stored squads (campaigns) -------------------------------------------------------------
 
     async def _fetch_squads(
-        self, db: aiosqlite.Connection, where: str, parameters: Iterable[Any] = ()
+        self, db: Connection, where: str, parameters: Iterable[Any] = ()
     ) -> list[SquadRow]:
-        rows = await db.execute_fetchall(
+        rows = await db.fetch(
             f"SELECT {_SQUAD_COLUMNS} FROM squads WHERE {where} ORDER BY name, id",
             tuple(parameters),
         )
@@ -802,7 +964,9 @@ class Store:
         raises nothing is saved."""
         now = self._clock()
         async with self._transaction() as db:
-            found = await self._fetch_squads(db, "owner_id = ? AND name = ?", (owner_id, name))
+            found = await self._fetch_squads(
+                db, "owner_id = ? AND lower(name) = lower(?)", (owner_id, name)
+            )
             data = _dumps(make(found[0].data if found else None))
             if found:
                 await db.execute(
@@ -812,21 +976,22 @@ class Store:
                 )
                 squad_id = found[0].id
             else:
-                cursor = await db.execute(
+                created = await db.fetchone(
                     "INSERT INTO squads (owner_id, guild_id, name, data, created_at, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
                     (owner_id, guild_id, name, data, now, now),
                 )
-                assert cursor.lastrowid is not None
-                squad_id = cursor.lastrowid
-                await cursor.close()
+                assert created is not None
+                squad_id = int(created[0])
             stored = await self._fetch_squads(db, "id = ?", (squad_id,))
         return stored[0]
 
     async def squad(self, owner_id: int, name: str) -> SquadRow | None:
         """`owner_id`'s stored squad called `name` (without case), or None."""
         async with self._reading() as db:
-            rows = await self._fetch_squads(db, "owner_id = ? AND name = ?", (owner_id, name))
+            rows = await self._fetch_squads(
+                db, "owner_id = ? AND lower(name) = lower(?)", (owner_id, name)
+            )
         return rows[0] if rows else None
 
     async def squad_by_id(self, squad_id: int) -> SquadRow | None:
@@ -842,11 +1007,9 @@ class Store:
     async def delete_squad(self, owner_id: int, name: str) -> bool:
         """Forget a stored squad (and its awards); False if there was none by that name."""
         async with self._transaction() as db:
-            cursor = await db.execute(
-                "DELETE FROM squads WHERE owner_id = ? AND name = ?", (owner_id, name)
+            deleted = await db.execute(
+                "DELETE FROM squads WHERE owner_id = ? AND lower(name) = lower(?)", (owner_id, name)
             )
-            deleted = cursor.rowcount
-            await cursor.close()
         return deleted == 1
 
     async def award_squad(
@@ -862,11 +1025,13 @@ class Store:
         already awarded for that match or no longer exists."""
         async with self._transaction() as db:
             found = await self._fetch_squads(db, "id = ?", (squad_id,))
-            async with db.execute(
-                "SELECT 1 FROM squad_awards WHERE squad_id = ? AND match_id = ?",
-                (squad_id, match_id),
-            ) as cursor:
-                done = await cursor.fetchone() is not None
+            done = (
+                await db.fetchone(
+                    "SELECT 1 FROM squad_awards WHERE squad_id = ? AND match_id = ?",
+                    (squad_id, match_id),
+                )
+                is not None
+            )
             if not found or done:
                 return None
             now = self._clock()
@@ -885,7 +1050,7 @@ class Store:
     async def squad_awards(self, squad_id: int) -> list[tuple[int, dict[str, list[str]]]]:
         """The matches a stored squad was awarded XP for, in order, with each unit's medals."""
         async with self._reading() as db:
-            rows = await db.execute_fetchall(
+            rows = await db.fetch(
                 "SELECT match_id, medals FROM squad_awards WHERE squad_id = ? "
                 "ORDER BY awarded_at, match_id",
                 (squad_id,),
@@ -912,20 +1077,19 @@ class Store:
         now = self._clock()
         try:
             async with self._transaction() as db:
-                cursor = await db.execute(
+                created = await db.fetchone(
                     "INSERT INTO leagues (guild_id, name, ruleset, config, status, creator_id, "
                     "channel_id, organiser_role, version, created_at) "
-                    "VALUES (?, ?, ?, ?, 'signup', ?, ?, ?, 1, ?)",
+                    "VALUES (?, ?, ?, ?, 'signup', ?, ?, ?, 1, ?) RETURNING id",
                     (guild_id, name, ruleset, _dumps(config), creator_id, channel_id,
                      organiser_role, now),
                 )  # fmt: skip
-                league_id = cursor.lastrowid
-                await cursor.close()
-                assert league_id is not None
+                assert created is not None
+                league_id = int(created[0])
                 await self._write_league_log(db, league_id, log)
                 found = await self._fetch_leagues(db, "id = ?", (league_id,))
-        except sqlite3.IntegrityError as error:
-            if "UNIQUE" in str(error) and "leagues" in str(error):
+        except UniqueViolation as error:
+            if "leagues" in error.constraint:
                 raise LeagueNameTaken(f"Guild {guild_id} already has a league {name!r}.") from error
             raise
         return found[0]
@@ -933,7 +1097,9 @@ class Store:
     async def league(self, guild_id: int, name: str) -> LeagueRow | None:
         """The guild's league called `name` (without case), or None."""
         async with self._reading() as db:
-            rows = await self._fetch_leagues(db, "guild_id = ? AND name = ?", (guild_id, name))
+            rows = await self._fetch_leagues(
+                db, "guild_id = ? AND lower(name) = lower(?)", (guild_id, name)
+            )
         return rows[0] if rows else None
 
     async def league_by_id(self, league_id: int) -> LeagueRow | None:
@@ -949,16 +1115,16 @@ class Store:
     async def league_players(self, league_id: int) -> list[LeaguePlayerRow]:
         """The league's players in sign-up order (dropped ones too)."""
         async with self._reading() as db:
-            rows = await db.execute_fetchall(
+            rows = await db.fetch(
                 f"SELECT {_LEAGUE_PLAYER_COLUMNS} FROM league_players WHERE league_id = ? "
-                "ORDER BY joined_at, rowid",
+                f"ORDER BY joined_at, {self._database.dialect.insertion_order}",
                 (league_id,),
             )
         return [_league_player_from_row(row) for row in rows]
 
     async def league_rounds(self, league_id: int) -> list[LeagueRoundRow]:
         async with self._reading() as db:
-            rows = await db.execute_fetchall(
+            rows = await db.fetch(
                 f"SELECT {_ROUND_COLUMNS} FROM league_rounds WHERE league_id = ? ORDER BY number",
                 (league_id,),
             )
@@ -967,7 +1133,7 @@ class Store:
     async def open_league_rounds(self) -> list[tuple[LeagueRow, LeagueRoundRow]]:
         """Every open round of every league, with its league (the bot's timer loop)."""
         async with self._reading() as db:
-            rows = await db.execute_fetchall(
+            rows = await db.fetch(
                 f"SELECT {_ROUND_COLUMNS} FROM league_rounds WHERE status = 'open' "
                 "ORDER BY deadline, league_id"
             )
@@ -986,7 +1152,7 @@ class Store:
             where += " AND g.round = ?"
             parameters.append(round)
         async with self._reading() as db:
-            rows = await db.execute_fetchall(
+            rows = await db.fetch(
                 f"SELECT {_GAME_COLUMNS}, m.status AS m_status, m.winner AS m_winner, "
                 "m.ended_at AS m_ended_at, "
                 "(SELECT score FROM match_players p WHERE p.match_id = m.id AND p.side = 0) "
@@ -1001,14 +1167,12 @@ class Store:
 
     async def league_log(self, league_id: int) -> list[LeagueLogRow]:
         async with self._reading() as db:
-            rows = await db.execute_fetchall(
+            rows = await db.fetch(
                 "SELECT at, actor, action, detail, reason FROM league_log WHERE league_id = ? "
                 "ORDER BY id",
                 (league_id,),
             )
-        return [
-            LeagueLogRow(float(r[0]), r[1], str(r[2]), str(r[3]), str(r[4])) for r in rows
-        ]
+        return [LeagueLogRow(float(r[0]), r[1], str(r[2]), str(r[3]), str(r[4])) for r in rows]
 
     async def add_league_player(
         self, league_id: int, version: int, player: LeaguePlayerRow, log: LeagueLog
@@ -1023,10 +1187,8 @@ class Store:
                      None if player.squad is None else _dumps(player.squad), player.squad_id,
                      player.joined_round, player.dropped_round, self._clock()),
                 )  # fmt: skip
-        except sqlite3.IntegrityError as error:
-            if "UNIQUE" in str(error) or "PRIMARY" in str(error):
-                raise LeagueMemberTaken(f"Player {player.user_id} is already signed up.") from error
-            raise
+        except UniqueViolation as error:
+            raise LeagueMemberTaken(f"Player {player.user_id} is already signed up.") from error
         return await self._league_now(league_id)
 
     async def drop_league_player(
@@ -1131,7 +1293,7 @@ class Store:
             await self._settle(db, game_id)
         return await self._league_now(league_id)
 
-    async def _settle(self, db: aiosqlite.Connection, game_id: int) -> None:
+    async def _settle(self, db: Connection, game_id: int) -> None:
         await db.execute(
             "UPDATE league_games SET settled_at = ? WHERE id = ?", (self._clock(), game_id)
         )
@@ -1182,13 +1344,11 @@ class Store:
         """Note that the organisers were reminded of the round's undecided games: True the
         first time only (whichever process asks first), so the reminder goes out once."""
         async with self._transaction() as db:
-            cursor = await db.execute(
+            changed = await db.execute(
                 "UPDATE league_rounds SET reminded_at = ? "
                 "WHERE league_id = ? AND number = ? AND reminded_at IS NULL",
                 (self._clock(), league_id, number),
             )
-            changed = cursor.rowcount
-            await cursor.close()
         return changed == 1
 
     async def log_league(self, league_id: int, version: int, log: LeagueLog) -> LeagueRow:
@@ -1201,21 +1361,21 @@ class Store:
         self, league_id: int, version: int, role: int | None, log: LeagueLog
     ) -> LeagueRow:
         async with self._league_change(league_id, version, log) as db:
-            await db.execute("UPDATE leagues SET organiser_role = ? WHERE id = ?", (role, league_id))
+            await db.execute(
+                "UPDATE leagues SET organiser_role = ? WHERE id = ?", (role, league_id)
+            )
         return await self._league_now(league_id)
 
     @asynccontextmanager
     async def _league_change(
         self, league_id: int, version: int, log: LeagueLog
-    ) -> AsyncIterator[aiosqlite.Connection]:
+    ) -> AsyncIterator[Connection]:
         """One transaction on a league: its version checked and bumped, its log line written."""
         async with self._transaction() as db:
-            cursor = await db.execute(
+            changed = await db.execute(
                 "UPDATE leagues SET version = version + 1 WHERE id = ? AND version = ?",
                 (league_id, version),
             )
-            changed = cursor.rowcount
-            await cursor.close()
             if changed != 1:
                 if not await self._fetch_leagues(db, "id = ?", (league_id,)):
                     raise StoreError(f"League {league_id} does not exist.")
@@ -1223,9 +1383,7 @@ class Store:
             await self._write_league_log(db, league_id, log)
             yield db
 
-    async def _write_league_log(
-        self, db: aiosqlite.Connection, league_id: int, log: LeagueLog
-    ) -> None:
+    async def _write_league_log(self, db: Connection, league_id: int, log: LeagueLog) -> None:
         await db.execute(
             "INSERT INTO league_log (league_id, at, actor, action, detail, reason) "
             "VALUES (?, ?, ?, ?, ?, ?)",
@@ -1238,9 +1396,9 @@ class Store:
         return found
 
     async def _fetch_leagues(
-        self, db: aiosqlite.Connection, where: str, parameters: Iterable[Any] = ()
+        self, db: Connection, where: str, parameters: Iterable[Any] = ()
     ) -> list[LeagueRow]:
-        rows = await db.execute_fetchall(
+        rows = await db.fetch(
             f"SELECT {_LEAGUE_COLUMNS} FROM leagues WHERE {where} ORDER BY id", tuple(parameters)
         )
         return [_league_from_row(row) for row in rows]
@@ -1251,9 +1409,9 @@ class Store:
         """Ended matches that fielded a stored squad which was not awarded its XP for them
         (the process stopped between the save that ended the match and the award)."""
         where = (
-            "status = 'ended' AND EXISTS (SELECT 1 FROM json_each(matches.setup, "
-            "'$.stored_squads') s JOIN squads q ON q.id = s.value WHERE NOT EXISTS "
-            "(SELECT 1 FROM squad_awards a WHERE a.squad_id = s.value AND a.match_id = matches.id))"
+            f"status = 'ended' AND EXISTS (SELECT 1 FROM {self._database.dialect.stored_squads} "
+            "JOIN squads q ON q.id = CAST(s.value AS BIGINT) WHERE NOT EXISTS "
+            "(SELECT 1 FROM squad_awards a WHERE a.squad_id = q.id AND a.match_id = matches.id))"
         )
         async with self._reading() as db:
             return await self._fetch_matches(db, where)

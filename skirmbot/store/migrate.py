@@ -1,9 +1,11 @@
-"""The schema migration runner.
+"""The schema migration runner, for both databases.
 
 Schema changes are numbered SQL files, ``NNN_name.sql``, in the top-level ``migrations`` package
-(shipped as package data). At start-up every file not yet recorded in ``schema_migrations`` is
+(SQLite) and its ``postgresql`` folder (the same changes in PostgreSQL's dialect, same numbers),
+shipped as package data. At start-up every file not yet recorded in ``schema_migrations`` is
 applied in numeric order, each in its own transaction together with its bookkeeping row, so an
-old database upgrades itself and a crash mid-migration leaves the previous schema intact.
+old database of either kind upgrades itself and a crash mid-migration leaves the previous schema
+intact. Processes starting at once take turns (SQLite's write lock; a PostgreSQL advisory lock).
 
 A migration file must not contain transaction control (BEGIN/COMMIT/ROLLBACK) of its own.
 """
@@ -14,27 +16,33 @@ import re
 import sqlite3
 import time
 from collections.abc import Callable
-from contextlib import suppress
 from dataclasses import dataclass
 from importlib.resources import files
 from importlib.resources.abc import Traversable
+from typing import TYPE_CHECKING
 
-import aiosqlite
+from skirmbot.store.errors import StoreError
+
+if TYPE_CHECKING:
+    from skirmbot.store.sql import Connection, Database
 
 MIGRATIONS_PACKAGE = "skirmbot.migrations"
+# Each backend's folder of migrations, by dialect name.
+MIGRATION_PACKAGES = {
+    "sqlite": MIGRATIONS_PACKAGE,
+    "postgresql": f"{MIGRATIONS_PACKAGE}.postgresql",
+}
+# Any number, the same in every process: the PostgreSQL advisory lock migrations take turns on.
+MIGRATION_LOCK = 7_150_001
 MIGRATION_FILE = re.compile(r"^(\d+)_([A-Za-z0-9_]+)\.sql$")
 
 BOOKKEEPING_TABLE = """
 CREATE TABLE IF NOT EXISTS schema_migrations (
     version     INTEGER PRIMARY KEY,
     name        TEXT    NOT NULL,
-    applied_at  REAL    NOT NULL
+    applied_at  DOUBLE PRECISION NOT NULL
 )
 """
-
-
-class StoreError(Exception):
-    """Something went wrong in the store (base class of every store error)."""
 
 
 class MigrationError(StoreError):
@@ -51,9 +59,9 @@ class Migration:
         return split_statements(self.sql)
 
 
-def default_source() -> Traversable:
-    """The ``migrations`` package shipped with skirmbot (works from site-packages too)."""
-    return files(MIGRATIONS_PACKAGE)
+def default_source(dialect: str = "sqlite") -> Traversable:
+    """The migrations shipped with skirmbot for `dialect` (works from site-packages too)."""
+    return files(MIGRATION_PACKAGES[dialect])
 
 
 def discover(source: Traversable | None = None) -> list[Migration]:
@@ -100,39 +108,41 @@ def split_statements(sql: str) -> list[str]:
     return statements
 
 
-async def ensure_bookkeeping(db: aiosqlite.Connection) -> None:
+async def ensure_bookkeeping(db: Connection) -> None:
     await db.execute(BOOKKEEPING_TABLE)
 
 
-async def recorded_versions(db: aiosqlite.Connection) -> list[int]:
-    rows = await db.execute_fetchall("SELECT version FROM schema_migrations ORDER BY version")
+async def recorded_versions(db: Connection) -> list[int]:
+    rows = await db.fetch("SELECT version FROM schema_migrations ORDER BY version")
     return [int(row[0]) for row in rows]
 
 
-async def schema_version(db: aiosqlite.Connection) -> int:
+async def schema_version(db: Connection) -> int:
     """The highest migration recorded in the database (0 for a fresh one)."""
     await ensure_bookkeeping(db)
-    async with db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cursor:
-        row = await cursor.fetchone()
+    row = await db.fetchone("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
     return 0 if row is None else int(row[0])
 
 
 async def migrate(
-    db: aiosqlite.Connection,
+    database: Database,
     source: Traversable | None = None,
     clock: Callable[[], float] = time.time,
 ) -> list[Migration]:
-    """Apply every migration in `source` that `db` has not recorded; return those applied.
+    """Apply every migration in `source` (default: the database's dialect's) that the
+    database has not recorded; return those applied.
 
-    `db` must be in autocommit mode (``isolation_level=None``): the runner opens its own
-    transactions. Refuses (MigrationError) a database that records a migration this skirmbot
-    does not know, e.g. one written by a newer skirmbot.
+    Refuses (MigrationError) a database that records a migration this skirmbot does not know,
+    e.g. one written by a newer skirmbot.
     """
-    known = discover(source)
+    known = discover(default_source(database.dialect.name) if source is None else source)
     known_versions = {migration.version for migration in known}
     latest = max(known_versions, default=0)
-    await ensure_bookkeeping(db)
-    recorded = await recorded_versions(db)
+    async with database.transaction() as db:
+        await _take_turns(database, db)
+        await ensure_bookkeeping(db)
+    async with database.reading() as db:
+        recorded = await recorded_versions(db)
     newer = [version for version in recorded if version > latest]
     if newer:
         raise MigrationError(
@@ -150,37 +160,51 @@ async def migrate(
     for migration in known:
         if migration.version in recorded:
             continue
-        if await _apply(db, migration, clock):
+        if await _apply(database, migration, clock):
             applied.append(migration)
     return applied
 
 
-async def _apply(
-    db: aiosqlite.Connection, migration: Migration, clock: Callable[[], float]
-) -> bool:
+async def _take_turns(database: Database, db: Connection) -> None:
+    """Hold the migrations' lock until this transaction ends (PostgreSQL; SQLite's
+    ``BEGIN IMMEDIATE`` already is one)."""
+    if database.dialect.name == "postgresql":
+        await db.execute(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+
+
+async def _apply(database: Database, migration: Migration, clock: Callable[[], float]) -> bool:
     """Apply one migration in one transaction; False if another process applied it first."""
-    await db.execute("BEGIN IMMEDIATE")
     try:
-        async with db.execute(
-            "SELECT 1 FROM schema_migrations WHERE version = ?", (migration.version,)
-        ) as cursor:
-            if await cursor.fetchone() is not None:
-                await db.execute("ROLLBACK")
+        async with database.transaction() as db:
+            await _take_turns(database, db)
+            if await db.fetchone(
+                "SELECT 1 FROM schema_migrations WHERE version = ?", (migration.version,)
+            ):
                 return False
-        for statement in migration.statements():
-            await db.execute(statement)
-        await db.execute(
-            "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-            (migration.version, migration.name, clock()),
-        )
-        await db.execute("COMMIT")
-    except BaseException as error:
-        with suppress(sqlite3.Error):  # SQLite may already have rolled back by itself
-            await db.execute("ROLLBACK")
-        if isinstance(error, sqlite3.Error):
+            for statement in migration.statements():
+                await db.execute(statement)
+            await db.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                (migration.version, migration.name, clock()),
+            )
+    except StoreError:
+        raise
+    except Exception as error:
+        if _is_database_error(error):
             raise MigrationError(f"Migration {migration.name} failed: {error}") from error
         raise
     return True
+
+
+def _is_database_error(error: Exception) -> bool:
+    """Whether a migration statement failed in the database itself (either kind)."""
+    if isinstance(error, sqlite3.Error):
+        return True
+    try:
+        import asyncpg
+    except ImportError:  # pragma: no cover - asyncpg is a dependency
+        return False
+    return isinstance(error, asyncpg.PostgresError)
 
 
 __all__ = [

@@ -6,6 +6,12 @@ the due buckets. The cost per fired deadline stays flat however many are pending
 of every deadline would pay its depth on each one. A replaced deadline is forgotten lazily: an
 entry that is no longer its match's current deadline is skipped when its bucket comes due.
 The clock is injected and `fire_due` fires what is due now, so tests move time by hand.
+
+With several bot processes on one database (PostgreSQL), each process's scheduler also looks in
+the database now and then (`poll`) for deadlines another process armed, and claims a due deadline
+in the database before firing it (`StoreClaims`): whichever process claims it fires it, once.
+A claim lapses after `CLAIM_LEASE` seconds, so a deadline whose process died mid-fire is picked
+up by another at its next poll; a handler that fails gives its claim back, to be tried again.
 """
 
 from __future__ import annotations
@@ -15,8 +21,12 @@ import contextlib
 import heapq
 import logging
 import math
+import os
+import secrets
+import socket
 import time
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from skirmbot.store import Deadline, Store
 
@@ -30,12 +40,42 @@ MAX_ROUNDS = 10  # a match re-arms at most a couple of due deadlines in a row (r
 # suspended and ignores clock corrections; waking now and then keeps a deadline from firing
 # long after it fell due. (The wire tests, whose clock runs faster, make it shorter.)
 MAX_SLEEP = 60.0
+POLL_SECONDS = 15.0  # how often the database is searched for deadlines other processes armed
+CLAIM_LEASE = 120.0  # how long a claim holds: longer than any deadline takes to fire
+
+
+class Claims(Protocol):
+    """Who fires a due deadline, when several processes might."""
+
+    async def claim(self, match_id: int, deadline: Deadline) -> bool: ...
+
+    async def release(self, match_id: int) -> None: ...
+
+
+class StoreClaims:
+    """Claims kept in the database (`Store.claim_deadline`), in this process's name."""
+
+    def __init__(self, store: Store, lease: float = CLAIM_LEASE) -> None:
+        self.store, self.lease = store, lease
+        self.name = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+    async def claim(self, match_id: int, deadline: Deadline) -> bool:
+        return await self.store.claim_deadline(match_id, deadline, self.name, self.lease)
+
+    async def release(self, match_id: int) -> None:
+        await self.store.release_deadline(match_id, self.name)
 
 
 class Scheduler:
-    def __init__(self, handler: Handler, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        handler: Handler,
+        clock: Callable[[], float] = time.time,
+        claims: Claims | None = None,
+    ) -> None:
         self._handler = handler
         self._clock = clock
+        self.claims = claims  # None: this process alone fires deadlines
         self._current: dict[int, Deadline] = {}
         self._buckets: dict[int, list[tuple[int, Deadline]]] = {}
         self._seconds: list[int] = []  # heap of the buckets that hold entries
@@ -75,6 +115,19 @@ class Scheduler:
             self._put(match_id, deadline)
         self._wake.set()
         return len(pending)
+
+    async def poll(self, store: Store, horizon: float = 2 * POLL_SECONDS) -> int:
+        """Arm the deadlines due within `horizon` seconds that this process does not hold
+        (another process armed them, or its own firing failed); how many."""
+        due = await store.pending_deadlines(due_before=self._clock() + horizon)
+        added = 0
+        for match_id, deadline in due:
+            held = self._current.get(match_id)
+            if held is not None and (held.key, held.kind) == (deadline.key, deadline.kind):
+                continue  # already armed here (perhaps later, after a start-up's grace)
+            self.arm(match_id, deadline)
+            added += 1
+        return added
 
     def next_due(self) -> float | None:
         """When the earliest current deadline falls (None: nothing pending)."""
@@ -118,12 +171,31 @@ class Scheduler:
             if not fired:
                 break
             for match_id, deadline in fired:
+                if self.claims is not None and not await self._claimed(match_id, deadline):
+                    continue  # another process fires it
                 try:
                     await self._handler(match_id, deadline)
                 except Exception:
                     log.exception("Deadline %s of match %s failed", deadline, match_id)
-            total += len(fired)
+                    if self.claims is not None:
+                        await self._release(match_id)
+                total += 1
         return total
+
+    async def _claimed(self, match_id: int, deadline: Deadline) -> bool:
+        assert self.claims is not None
+        try:
+            return await self.claims.claim(match_id, deadline)
+        except Exception:  # the database is away: the next poll tries again
+            log.exception("Could not claim deadline %s of match %s", deadline, match_id)
+            return False
+
+    async def _release(self, match_id: int) -> None:
+        assert self.claims is not None
+        try:
+            await self.claims.release(match_id)
+        except Exception:  # it lapses by itself after the lease
+            log.exception("Could not give back the claim on match %s's deadline", match_id)
 
     async def run(self) -> None:
         """Sleep until the next deadline (or an earlier one is armed), fire, repeat."""

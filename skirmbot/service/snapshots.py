@@ -1,0 +1,98 @@
+"""Snapshots of live matches, so that loading a match never replays the whole game.
+
+A match is its record: replaying the commands rebuilds it exactly. Replaying is the slow part
+of loading a match that is not in memory (a few milliseconds per dozen commands), so every
+`SNAPSHOT_EVERY` commands the save keeps a copy of the live match, and loading replays only the
+commands after the latest copy. A snapshot is a cache, never the truth:
+
+- it is the live match pickled (the rules' objects as they are: nothing to keep in step with a
+  hand-written format) and compressed; the database is ours, so unpickling it trusts nothing
+  that could not already change the matches themselves;
+- it is stamped with a fingerprint of the rules code and the Python that made it, and a
+  snapshot made by other code is ignored: the match is replayed from its commands instead, so
+  a new release never reads an old release's objects;
+- anything wrong with it (it does not load, its command count is not where it says) is the
+  same: replay from the commands.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import pickle
+import sys
+import zlib
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+
+from skirmbot.rules.record import MatchRecord, continue_replay, replay
+from skirmbot.rules.ruleset import PlayedMatch
+from skirmbot.store import Snapshot
+
+log = logging.getLogger(__name__)
+
+SNAPSHOT_EVERY = 20  # commands between snapshots: at most this many are replayed on a load
+RULES_PACKAGE = "skirmbot.rules"
+
+
+@functools.cache
+def rules_fingerprint() -> str:
+    """A hash of every source file of the rules and of the Python version: what a snapshot
+    may only be read back by."""
+    digest = hashlib.sha256(f"python {sys.version_info[0]}.{sys.version_info[1]}".encode())
+    for name, data in sorted(_sources(files(RULES_PACKAGE), "")):
+        digest.update(name.encode())
+        digest.update(data)
+    return digest.hexdigest()[:32]
+
+
+def _sources(folder: Traversable, prefix: str) -> list[tuple[str, bytes]]:
+    found: list[tuple[str, bytes]] = []
+    for entry in folder.iterdir():
+        if entry.is_dir() and entry.name != "__pycache__":
+            found += _sources(entry, f"{prefix}{entry.name}/")
+        elif entry.name.endswith(".py"):
+            found.append((prefix + entry.name, entry.read_bytes()))
+    return found
+
+
+def due(commands: int, latest: int | None) -> bool:
+    """Whether a match with `commands` commands, whose latest snapshot stands at `latest`,
+    should keep a new one."""
+    return commands - (latest or 0) >= SNAPSHOT_EVERY
+
+
+def take(match: PlayedMatch) -> Snapshot:
+    """A snapshot of the live match as it stands (its commands so far)."""
+    state = zlib.compress(pickle.dumps(match, protocol=pickle.HIGHEST_PROTOCOL), 1)
+    return Snapshot(len(match.commands), rules_fingerprint(), state)
+
+
+def restore(snapshot: Snapshot | None, record: MatchRecord) -> PlayedMatch:
+    """The live match of `record`: from the snapshot, with the commands after it replayed,
+    when the snapshot is usable; else the whole record replayed."""
+    start = _unpickled(snapshot, len(record.commands))
+    if start is None or not _fits(start, record):
+        return replay(record)
+    return continue_replay(record, start)
+
+
+def _unpickled(snapshot: Snapshot | None, commands: int) -> PlayedMatch | None:
+    if snapshot is None or snapshot.code != rules_fingerprint() or snapshot.seq > commands:
+        return None
+    try:
+        match = pickle.loads(zlib.decompress(snapshot.state))
+    except Exception:  # a cache: whatever is wrong with it, the commands are the truth
+        log.warning("A match snapshot could not be read; replaying the match instead")
+        return None
+    return match  # type: ignore[no-any-return]
+
+
+def _fits(match: PlayedMatch, record: MatchRecord) -> bool:
+    """Whether the snapshot's match took exactly the record's first commands."""
+    taken = [command.to_json() for command in match.commands]
+    return taken == record.commands[: len(taken)]
+
+
+__all__ = ["SNAPSHOT_EVERY", "due", "restore", "rules_fingerprint", "take"]
