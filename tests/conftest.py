@@ -15,11 +15,27 @@ import pg_server  # noqa: E402
 
 from skirmbot.store import Store  # noqa: E402
 
+BOTH_BACKENDS = ["sqlite", "postgresql"]
+
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    """A fresh SQLite store in the test's own folder."""
-    opened = await Store.open(tmp_path / "skirm.db")
+def backend() -> str:
+    """The database the `store` fixture opens: SQLite, unless a module runs on both (it
+    overrides this fixture with `params=BOTH_BACKENDS`)."""
+    return "sqlite"
+
+
+@pytest.fixture
+def store_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    if backend == "postgresql":
+        return str(request.getfixturevalue("postgres_url"))
+    return str(tmp_path / "skirm.db")
+
+
+@pytest.fixture
+async def store(store_url: str) -> AsyncIterator[Store]:
+    """A fresh store: a SQLite file in the test's own folder, or a PostgreSQL database."""
+    opened = await Store.open(store_url)
     yield opened
     await opened.close()
 

@@ -8,6 +8,7 @@ import copy
 from typing import Any
 
 import pytest
+from conftest import BOTH_BACKENDS
 from service_setup import ALICE, BOB, CHANNEL, GUILD, end_activations
 from service_setup import started as start_match
 
@@ -19,6 +20,13 @@ from skirmbot.rules.skirm.squads import squad_from_json
 from skirmbot.service import MatchService, Reply, ServiceError
 from skirmbot.service.campaigns import CampaignService, keep_progress
 from skirmbot.store import Store
+
+
+@pytest.fixture(params=BOTH_BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Every test here runs on SQLite and on PostgreSQL (issue 14)."""
+    return str(request.param)
+
 
 VICTOR, VETERAN = Medal("Victor", 1, "its squad won"), Medal("Veteran", 1, "was still Standing")
 ASSASSIN = Medal("Assassin", 2, "took out Vex, the enemy Leader")

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import BOTH_BACKENDS
 
 from skirmbot import content
 from skirmbot.service import MatchService, Member, ServiceError
@@ -17,6 +18,13 @@ from skirmbot.service.campaigns import CampaignService
 from skirmbot.service.leagues import LeagueService
 from skirmbot.service.replies import PLACE, channel, person
 from skirmbot.store import Store
+
+
+@pytest.fixture(params=BOTH_BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Every test here runs on SQLite and on PostgreSQL (issue 14)."""
+    return str(request.param)
+
 
 GUILD, HOME = 900, 500
 ORG = Member(1, "Olive")
@@ -128,9 +136,7 @@ async def test_refusals_change_nothing(store: Store) -> None:
     await refused(
         env, env.leagues.decide(GUILD, "Spring", ORG, PLAYERS[0].id, "win"), "still being played"
     )
-    await refused(
-        env, env.leagues.close_round(GUILD, "Spring", ORG, "draw"), "still being played"
-    )
+    await refused(env, env.leagues.close_round(GUILD, "Spring", ORG, "draw"), "still being played")
     await refused(
         env, env.leagues.correct(GUILD, "Spring", ORG, 1, PLAYERS[0].id, "win", "x"), "no result"
     )
@@ -258,7 +264,9 @@ async def test_swiss_late_entry_joins_the_next_round(store: Store) -> None:
     reply = await env.leagues.sign_up(GUILD, "Spring", PLAYERS[4], "ash-runners")
     assert "from round 2" in reply.text
     league_id = await env.league_id()
-    assert all(PLAYERS[4].id not in (g.first, g.second) for g in await store.league_games(league_id, 1))
+    assert all(
+        PLAYERS[4].id not in (g.first, g.second) for g in await store.league_games(league_id, 1)
+    )
 
 
 async def test_campaign_league_fields_stored_squads(store: Store) -> None:
@@ -335,5 +343,7 @@ async def test_xp_lost_to_a_stop_between_the_end_and_the_award_is_completed(
     assert await campaigns.complete_awards() == [row.id]  # what a restart runs
     for member in PLAYERS[:2]:
         stored = await store.squad(member.id, "Mine")
-        assert stored is not None and [m for m, _ in await store.squad_awards(stored.id)] == [row.id]
+        assert stored is not None and [m for m, _ in await store.squad_awards(stored.id)] == [
+            row.id
+        ]
     assert await campaigns.complete_awards() == []  # idempotent

@@ -7,12 +7,20 @@ import copy
 from typing import Any
 
 import pytest
+from conftest import BOTH_BACKENDS
 
 from skirmbot import content
 from skirmbot.rules.skirm.spoils import spoils_from_json
 from skirmbot.service import ServiceError
 from skirmbot.service.progress import SquadProgress
 from skirmbot.store import Store
+
+
+@pytest.fixture(params=BOTH_BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Every test here runs on SQLite and on PostgreSQL (issue 14)."""
+    return str(request.param)
+
 
 OWNER, GUILD = 11, 900
 

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from conftest import BOTH_BACKENDS
 from service_setup import ALICE, BOB, EVE, GUILD
 
 from skirmbot.service import MatchService, Member, ServiceError
 from skirmbot.service.ratings import RatingService
 from skirmbot.store import Store
+
+
+@pytest.fixture(params=BOTH_BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Every test here runs on SQLite and on PostgreSQL (issue 14)."""
+    return str(request.param)
 
 
 async def played(service: MatchService, channel: int, winner: Member, loser: Member) -> None:
