@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skirmbot.demo import play_demo
-from skirmbot.rules.record import MatchRecord, replay, start_match
+from skirmbot.rules.record import MatchRecord, faces_rolled, replay, start_match
 from skirmbot.rules.ruleset import PlayedMatch, ruleset
 from skirmbot.service import snapshots
 
@@ -38,7 +38,7 @@ def test_a_snapshot_on_every_prefix_loads_the_same_match_as_a_full_replay(
     parse = ruleset(record.ruleset).parse_command
     running = start_match(record)
     for position in range(len(record.commands) + 1):
-        snapshot = snapshots.take(running)
+        snapshot = snapshots.take(running, record)
         assert snapshot.seq == position
         cut = replace(record, commands=record.commands[:position])
         assert view(snapshots.restore(snapshot, cut)) == view(running)
@@ -54,20 +54,22 @@ def a_record() -> MatchRecord:
 
 def test_a_snapshot_from_other_rules_code_is_not_read() -> None:
     record = a_record()
-    taken = snapshots.take(replay(record, upto=30))
+    taken = snapshots.take(replay(record, upto=30), record)
     # A snapshot that would say something else: if it were read, the match would differ.
-    lying = replace(taken, code="another release", state=snapshots.take(replay(record, 29)).state)
+    lying = replace(
+        taken, code="another release", state=snapshots.take(replay(record, 29), record).state
+    )
     assert view(snapshots.restore(lying, record)) == view(replay(record))
 
 
 def test_a_snapshot_that_does_not_fit_the_record_is_not_read() -> None:
     record = a_record()
     other = play_demo(12)[1]
-    foreign = snapshots.take(replay(other, upto=30))  # another match's, at the same position
+    foreign = snapshots.take(replay(other, upto=30), other)  # another match's, at the same position
     assert view(snapshots.restore(foreign, record)) == view(replay(record))
-    broken = replace(snapshots.take(replay(record, upto=30)), state=b"not a snapshot")
+    broken = replace(snapshots.take(replay(record, upto=30), record), state=b"not a snapshot")
     assert view(snapshots.restore(broken, record)) == view(replay(record))
-    ahead = snapshots.take(replay(record, upto=30))
+    ahead = snapshots.take(replay(record, upto=30), record)
     assert view(snapshots.restore(ahead, replace(record, commands=record.commands[:20]))) == view(
         replay(record, upto=20)
     )
@@ -76,9 +78,23 @@ def test_a_snapshot_that_does_not_fit_the_record_is_not_read() -> None:
 def test_a_snapshot_keeps_no_board_memo() -> None:
     match = replay(a_record(), upto=40)
     assert match.state.board._memo  # sight and paths were worked out while playing
-    restored = pickle.loads(zlib.decompress(snapshots.take(match).state))
+    restored = pickle.loads(zlib.decompress(snapshots.take(match, a_record()).state))
     assert restored.state.board._memo == {}
     restored.state.board.doors[next(iter(restored.state.board.doors))] = True  # still tells
+
+
+def test_a_snapshot_of_the_same_commands_with_other_dice_is_not_read() -> None:
+    """A record whose dice changed (a fork with scripted dice, as tests/test_secrecy.py makes)
+    is not the match its old snapshot kept, even where the commands are the same."""
+    record = replace(a_record(), commands=a_record().commands[:30])
+    taken = snapshots.take(replay(record), record)
+    scripted = replace(record, dice={"script": faces_rolled(record)})  # the same faces, so far
+    assert snapshots.stamp(scripted) != taken.code
+    restored = snapshots.restore(taken, scripted)
+    assert view(restored) == view(replay(scripted))
+    assert (
+        restored.dice.to_json() == replay(scripted).dice.to_json()
+    )  # its own dice, not the seed's
 
 
 def test_snapshots_are_due_every_few_commands() -> None:

@@ -8,9 +8,10 @@ commands after the latest copy. A snapshot is a cache, never the truth:
 - it is the live match pickled (the rules' objects as they are: nothing to keep in step with a
   hand-written format) and compressed; the database is ours, so unpickling it trusts nothing
   that could not already change the matches themselves;
-- it is stamped with a fingerprint of the rules code and the Python that made it, and a
-  snapshot made by other code is ignored: the match is replayed from its commands instead, so
-  a new release never reads an old release's objects;
+- it is stamped with a fingerprint of the rules code and the Python that made it, and of the
+  record it was made from (its ruleset, content and dice), and a snapshot made by other code
+  or from another record is ignored: the match is replayed from its commands instead, so a new
+  release never reads an old release's objects;
 - anything wrong with it (it does not load, its command count is not where it says) is the
   same: replay from the commands.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import logging
 import pickle
 import sys
@@ -63,23 +65,31 @@ def due(commands: int, latest: int | None) -> bool:
     return commands - (latest or 0) >= SNAPSHOT_EVERY
 
 
-def take(match: PlayedMatch) -> Snapshot:
-    """A snapshot of the live match as it stands (its commands so far)."""
+def stamp(record: MatchRecord) -> str:
+    """What a snapshot of `record`'s match may only be read back by: the rules code, and the
+    record's ruleset, version, content and dice (not its commands: they are counted)."""
+    made_from = [record.ruleset, record.version, record.content, record.dice]
+    digest = hashlib.sha256(json.dumps(made_from, sort_keys=True).encode()).hexdigest()
+    return f"{rules_fingerprint()}:{digest[:32]}"
+
+
+def take(match: PlayedMatch, record: MatchRecord) -> Snapshot:
+    """A snapshot of the live match of `record` as it stands (its commands so far)."""
     state = zlib.compress(pickle.dumps(match, protocol=pickle.HIGHEST_PROTOCOL), 1)
-    return Snapshot(len(match.commands), rules_fingerprint(), state)
+    return Snapshot(len(match.commands), stamp(record), state)
 
 
 def restore(snapshot: Snapshot | None, record: MatchRecord) -> PlayedMatch:
     """The live match of `record`: from the snapshot, with the commands after it replayed,
     when the snapshot is usable; else the whole record replayed."""
-    start = _unpickled(snapshot, len(record.commands))
+    start = _unpickled(snapshot, stamp(record), len(record.commands))
     if start is None or not _fits(start, record):
         return replay(record)
     return continue_replay(record, start)
 
 
-def _unpickled(snapshot: Snapshot | None, commands: int) -> PlayedMatch | None:
-    if snapshot is None or snapshot.code != rules_fingerprint() or snapshot.seq > commands:
+def _unpickled(snapshot: Snapshot | None, code: str, commands: int) -> PlayedMatch | None:
+    if snapshot is None or snapshot.code != code or snapshot.seq > commands:
         return None
     try:
         match = pickle.loads(zlib.decompress(snapshot.state))
@@ -95,4 +105,4 @@ def _fits(match: PlayedMatch, record: MatchRecord) -> bool:
     return taken == record.commands[: len(taken)]
 
 
-__all__ = ["SNAPSHOT_EVERY", "due", "restore", "rules_fingerprint", "take"]
+__all__ = ["SNAPSHOT_EVERY", "due", "restore", "rules_fingerprint", "stamp", "take"]

@@ -286,7 +286,8 @@ class MatchWork:
         deadline = await self.advance_clock()
         snapshot = None
         if self._match is not None and snapshots.due(len(row.record["commands"]), row.snapshot_seq):
-            snapshot = await asyncio.to_thread(snapshots.take, self._match)
+            record = MatchRecord.from_json(row.record)
+            snapshot = await asyncio.to_thread(snapshots.take, self._match, record)
         try:
             saved = await self._matches.store.save_match(row, deadline=deadline, snapshot=snapshot)
         except VersionConflict as error:
