@@ -4,6 +4,9 @@
 the cogs and syncs the slash commands. `run` is the process: token and settings from the
 environment (or a `.env` file), optional endpoints of a local fake of Discord, and a clean stop
 on SIGTERM/SIGINT (what `docker stop` and Ctrl-C send), which `Client.run` does not give.
+
+With `SKIRMBOT_SHARDS` (skirmbot/shards.py) the process runs only those of Discord's shards,
+as discord.py's AutoShardedBot (`ShardedSkirmBot`); several such processes share one database.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import signal
 import sqlite3
 import sys
@@ -20,17 +24,21 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import asyncpg
 import discord
 import yarl
 from discord.ext import commands
 
+from skirmbot.loopwatch import LoopWatch
 from skirmbot.service import MatchService, timing
 from skirmbot.service.leagues import LeagueService
 from skirmbot.service.links import PageLinks
 from skirmbot.service.pages import Pages
+from skirmbot.shards import Shards, ShardsError, parse_shards
 from skirmbot.store import Deadline, Store, StoreError
+from skirmbot.store.sql import SQLITE, database_url
 from skirmbot.timers.clock import STARTUP_GRACE
-from skirmbot.timers.scheduler import Scheduler
+from skirmbot.timers.scheduler import POLL_SECONDS, Scheduler, StoreClaims
 
 log = logging.getLogger("skirmbot.bot")
 
@@ -49,10 +57,13 @@ EXTENSIONS: tuple[str, ...] = (
 DEFAULT_DB = "skirmbot.db"
 EXIT_OK, EXIT_FAILED, EXIT_CONFIG = 0, 1, 2
 LEAGUE_CHECK_SECONDS = 300.0  # how often the leagues' rounds are checked (closed, reminded)
+STALL_LOOK_SECONDS = 0.05  # how often the event loop is looked at for stalls
+STALL_WARNING_SECONDS = 0.5  # a stall this long is logged
 
 
 class SkirmBot(commands.Bot):
-    """The Discord bot: one store and one match service shared by every cog."""
+    """The Discord bot: one store and one match service shared by every cog. This class runs
+    one gateway session for every guild; `ShardedSkirmBot` runs some of the shards."""
 
     def __init__(
         self,
@@ -65,6 +76,7 @@ class SkirmBot(commands.Bot):
         clock: Callable[[], float] = time.time,
         web: str | None = None,
         web_url: str | None = None,
+        own_shards: Shards | None = None,
         **options: Any,
     ) -> None:
         # Slash commands only: no prefix commands, no privileged intents, no voice (so no
@@ -77,6 +89,8 @@ class SkirmBot(commands.Bot):
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
         self.store_path = str(store_path)
+        # Not `shards`: AutoShardedClient has a property of that name (the running shards).
+        self.own_shards = own_shards  # None: the only process, every guild is its own
         self.seed_source = seed_source
         self.sync_commands = sync_commands
         self.extension_names = tuple(extensions)
@@ -93,6 +107,11 @@ class SkirmBot(commands.Bot):
         self._league_checks: asyncio.Task[None] | None = None
         self.scheduler = Scheduler(self.on_deadline, clock=clock)
         self._timers: asyncio.Task[None] | None = None
+        self.deadline_poll_seconds = POLL_SECONDS
+        self._deadline_polls: asyncio.Task[None] | None = None
+        # Long stalls of the event loop are logged: they hold up the gateway's heartbeat.
+        self.loop_watch = LoopWatch(STALL_LOOK_SECONDS, report_above=STALL_WARNING_SECONDS,
+                                    on_stall=self._log_stall)  # fmt: skip
 
     @property
     def store(self) -> Store:
@@ -133,6 +152,8 @@ class SkirmBot(commands.Bot):
             host, port = listen_address(self.web)
             self._web_runner = await serve(self._store, host, port, self._pages)
         await self._complete_what_ended()
+        # Claimed in the database before firing: with several processes, each fires once.
+        self.scheduler.claims = StoreClaims(self._store)
         rearmed = await self.scheduler.load(self._store, STARTUP_GRACE)
         log.info(
             "Re-armed %d turn deadlines (overdue ones fire after %d minutes)",
@@ -141,14 +162,32 @@ class SkirmBot(commands.Bot):
         )
         if self.run_timers:
             self._timers = asyncio.create_task(self.scheduler.run(), name="skirmbot turn timers")
+            self._deadline_polls = asyncio.create_task(
+                self._poll_deadlines(), name="skirmbot deadlines of other processes"
+            )
+            self.loop_watch.start()
             self._league_checks = asyncio.create_task(
                 self._check_leagues(), name="skirmbot league rounds"
             )
         for name in self.extension_names:
             await self.load_extension(name)
-        if self.sync_commands:
+        if self.sync_commands and self.leads:
             synced = await self.tree.sync()
             log.info("Synced %d slash commands", len(synced))
+        elif self.sync_commands:  # the commands are global: the process with shard 0 syncs
+            log.info("Slash commands are synced by the process running shard 0")
+
+    def owns(self, guild_id: int) -> bool:
+        """Is the guild on one of this process's shards (its events come here, not to another
+        process)? Guild 0 stands for no guild (direct messages), on shard 0 as Discord has it."""
+        return self.own_shards is None or self.own_shards.owns(guild_id)
+
+    @property
+    def leads(self) -> bool:
+        """Does this process do what is done once for the whole bot: syncing the slash commands
+        (global, the same for every shard; N processes uploading them at every start would
+        spend Discord's rate limit for nothing)?"""
+        return self.own_shards is None or self.own_shards.leads
 
     def _own_address(self) -> str | None:
         """The pages' address when the bot serves them and no public address is given."""
@@ -179,7 +218,10 @@ class SkirmBot(commands.Bot):
 
     async def on_deadline(self, match_id: int, deadline: Deadline) -> None:
         """A turn deadline came due: apply it (the match is saved), and let the timers cog post
-        what happened (event `skirm_timer`: the match id, its channel id and the reply)."""
+        what happened (event `skirm_timer`: the match id, its channel id and the reply).
+        With several processes, whichever claimed the deadline in the database fires it (the
+        scheduler's claims), whatever its guild's shard: posting needs no gateway session, so a
+        deadline fires once while any process is up."""
         reply = await timing.on_deadline(self.service, match_id, deadline)
         row = await self.store.match(match_id)
         if reply is not None and row is not None:
@@ -199,7 +241,27 @@ class SkirmBot(commands.Bot):
             for notice in notices:
                 self.dispatch("skirm_league", notice)
 
+    async def _poll_deadlines(self) -> None:
+        """Now and then, arm the deadlines other processes saved (sharded bots on one
+        database), and those whose firing failed or whose process died mid-fire."""
+        while True:
+            await asyncio.sleep(self.deadline_poll_seconds)
+            try:
+                await self.scheduler.poll(self.store)
+            except Exception:  # the database is away for a moment: look again next time
+                log.exception("Looking for other processes' deadlines failed")
+
+    def _log_stall(self, seconds: float) -> None:
+        log.warning(
+            "The event loop stalled for %.0f ms (Discord's heartbeat and other players' "
+            "commands waited that long)",
+            seconds * 1000,
+        )
+
     async def close(self) -> None:
+        await self.loop_watch.stop()
+        if self._deadline_polls is not None:
+            self._deadline_polls.cancel()
         if self._timers is not None:
             self._timers.cancel()
         if self._league_checks is not None:
@@ -215,6 +277,24 @@ class SkirmBot(commands.Bot):
                 log.info("Store closed")
 
 
+class ShardedSkirmBot(SkirmBot, commands.AutoShardedBot):
+    """The bot on some of Discord's shards: discord.py's AutoShardedBot opens one gateway
+    session per shard id, identifying as `[id, count]`, and Discord sends each session only
+    its shard's guilds. The shard count is given, so discord.py does not ask Discord for one
+    (`GET /gateway/bot`): every process must agree on it, and it connects to
+    `DiscordWebSocket.DEFAULT_GATEWAY`. (commands.Bot adds nothing to BotBase and Client, so
+    in this class's order AutoShardedClient's methods stand before Client's.)"""
+
+    def __init__(self, store_path: str | Path, *, own_shards: Shards, **options: Any) -> None:
+        super().__init__(
+            store_path,
+            own_shards=own_shards,
+            shard_ids=list(own_shards.ids),
+            shard_count=own_shards.count,
+            **options,
+        )
+
+
 def make_bot(
     store_path: str | Path,
     *,
@@ -225,13 +305,14 @@ def make_bot(
     clock: Callable[[], float] = time.time,
     web: str | None = None,
     web_url: str | None = None,
+    shards: Shards | None = None,
     **options: Any,
 ) -> SkirmBot:
     """The bot, not yet logged in. `seed_source` fixes the dice of new matches (tests);
     `run_timers` False leaves the deadline scheduler's task unstarted (in-process tests);
-    `clock` is the turn timers' time (tests run it faster)."""
-    return SkirmBot(
-        store_path,
+    `clock` is the turn timers' time (tests run it faster); `shards` (SKIRMBOT_SHARDS) runs
+    only those shards, as a ShardedSkirmBot."""
+    common: dict[str, Any] = dict(
         seed_source=seed_source,
         sync_commands=sync_commands,
         extensions=extensions,
@@ -239,8 +320,10 @@ def make_bot(
         clock=clock,
         web=web,
         web_url=web_url,
-        **options,
     )
+    if shards is None:
+        return SkirmBot(store_path, **common, **options)
+    return ShardedSkirmBot(store_path, own_shards=shards, **common, **options)
 
 
 # --- configuration --------------------------------------------------------------------------
@@ -316,34 +399,52 @@ def run() -> int:
             file=sys.stderr,
         )
         return EXIT_CONFIG
+    shards_text = config.get("SKIRMBOT_SHARDS", "").strip()
+    try:
+        shards = parse_shards(shards_text) if shards_text else None
+    except ShardsError as error:
+        print(f"skirmbot: SKIRMBOT_SHARDS={shards_text}: {error}", file=sys.stderr)
+        return EXIT_CONFIG
     db_path = config.get("SKIRMBOT_DB") or DEFAULT_DB
     problem = asyncio.run(_database_problem(db_path))
     if problem is not None:
-        print(f"skirmbot: SKIRMBOT_DB={db_path}: {problem}", file=sys.stderr)
+        print(f"skirmbot: SKIRMBOT_DB={shown(db_path)}: {problem}", file=sys.stderr)
         return EXIT_CONFIG
     gateway_url = config.get("DISCORD_GATEWAY_URL") or None
     point_at(config.get("DISCORD_API_BASE") or None, gateway_url)
     try:
         web, web_url = config.get("SKIRMBOT_WEB") or None, config.get("SKIRMBOT_WEB_URL") or None
-        return asyncio.run(_serve(token, db_path, gateway_url, web, web_url))
+        return asyncio.run(_serve(token, db_path, gateway_url, web, web_url, shards))
     except KeyboardInterrupt:  # a second Ctrl-C while shutting down
         return EXIT_OK
 
 
-async def _database_problem(db_path: str) -> str | None:
-    """Why the bot cannot keep its matches at `db_path`, in one line (None: it can), checked
-    before connecting to Discord so that a wrong setting is not a traceback after login."""
-    path = Path(db_path)
-    if db_path != ":memory:" and path.is_dir():
-        return f"that is a folder; give a file name, such as {path / DEFAULT_DB}."
+async def _database_problem(db_url: str) -> str | None:
+    """Why the bot cannot keep its matches in `db_url` (a SQLite file or a PostgreSQL URL), in
+    one line (None: it can), checked before connecting to Discord so that a wrong setting is
+    not a traceback after login."""
     try:
-        if db_path != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
-        store = await Store.open(db_path)
-    except (OSError, sqlite3.Error, StoreError) as error:
-        return f"cannot keep the matches there: {error}."
+        kind, target = database_url(db_url)
+    except ValueError as error:
+        return f"{error}"
+    if kind == SQLITE:
+        path = Path(target)
+        if target != ":memory:" and path.is_dir():
+            return f"that is a folder; give a file name, such as {path / DEFAULT_DB}."
+    try:
+        if kind == SQLITE and target != ":memory:":
+            Path(target).parent.mkdir(parents=True, exist_ok=True)
+        store = await Store.open(db_url)
+    except (OSError, sqlite3.Error, StoreError, asyncpg.PostgresError) as error:
+        where = "there" if kind == SQLITE else "in that PostgreSQL database"
+        return f"cannot keep the matches {where}: {error}."
     await store.close()
     return None
+
+
+def shown(db_url: str) -> str:
+    """The database's address as it may be logged: without a password."""
+    return re.sub(r"(://[^:/@]+):[^@/]*@", r"\1:***@", db_url)
 
 
 async def _serve(
@@ -352,15 +453,21 @@ async def _serve(
     gateway_url: str | None,
     web: str | None = None,
     web_url: str | None = None,
+    shards: Shards | None = None,
 ) -> int:
-    bot = make_bot(db_path, web=web, web_url=web_url)
+    bot = make_bot(db_path, web=web, web_url=web_url, shards=shards)
     if gateway_url:
         _gateway_override(bot, gateway_url)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    log.info("Starting skirmbot (database %s, API %s)", db_path, discord.http.Route.BASE)
+    log.info(
+        "Starting skirmbot (database %s, API %s, shards %s)",
+        shown(db_path),
+        discord.http.Route.BASE,
+        shards or "all",
+    )
     async with bot:
         running = asyncio.create_task(bot.start(token), name="skirmbot")
         stopping = asyncio.create_task(stop.wait(), name="skirmbot-signals")

@@ -55,8 +55,8 @@ class Claims(Protocol):
 class StoreClaims:
     """Claims kept in the database (`Store.claim_deadline`), in this process's name."""
 
-    def __init__(self, store: Store, lease: float = CLAIM_LEASE) -> None:
-        self.store, self.lease = store, lease
+    def __init__(self, store: Store, lease: float | None = None) -> None:
+        self.store, self.lease = store, CLAIM_LEASE if lease is None else lease
         self.name = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
     async def claim(self, match_id: int, deadline: Deadline) -> bool:

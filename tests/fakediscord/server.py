@@ -37,6 +37,19 @@ And Discord refusing messages, as it answers them (issue 11):
   on the gateway); every later request for it answers 404 `{"code": 10003, "message":
   "Unknown Channel"}`.
 Each refusal is kept in `refusals` as (method, path, status, code).
+
+And shards, for a bot run as several processes (each one a range of shards):
+- `add_guild` adds a guild (with one text channel) whose id puts it on a chosen shard, as
+  Discord has it: shard = (guild_id >> 22) % shard_count. `shard_count` is what
+  `GET /gateway/bot` recommends (1 unless a test sets it).
+- every gateway connection is a `Session` in `sessions`; an IDENTIFY with `shard: [id, count]`
+  makes it that shard's session (a shard id outside 0..count-1 is closed with 4010, "Invalid
+  shard"), READY carries the `shard` back and only that shard's guilds, and a GUILD_CREATE
+  follows for each of them. A session identified without `shard` gets every guild.
+- an event about a guild (`guild_id` in its data: interactions, threads, channel deletes)
+  goes to the newest open session whose shard owns the guild; an event without a guild goes
+  to shard 0's, as Discord sends direct messages. `Interaction.session` is the session that
+  got it, so a test can tell which process answered.
 """
 
 from __future__ import annotations
@@ -94,6 +107,51 @@ def _json(data: Any, status: int = 200) -> web.Response:
 
 def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S.000000+00:00", time.gmtime())
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord sends a guild's events to."""
+    return (guild_id >> 22) % shard_count
+
+
+def guild_id_on(shard: int, shard_count: int) -> int:
+    """A new snowflake whose guild would be on `shard` of `shard_count`."""
+    # Snowflakes from `snowflake()` differ only in their low bits, so they sit on one shard:
+    # move the high part (the "timestamp" Discord shards by) up to the wanted shard instead.
+    base = snowflake()
+    high = base >> 22
+    high += (shard - high) % shard_count
+    return (high << 22) | (base & ((1 << 22) - 1))
+
+
+@dataclass
+class Guild:
+    """A guild of the fake and its one text channel."""
+
+    id: int
+    name: str
+    channel_id: int
+
+
+@dataclass
+class Session:
+    """One gateway connection (one shard of one bot process, or a whole unsharded bot)."""
+
+    ws: web.WebSocketResponse
+    number: int  # 0, 1, ... in the order the sessions connected
+    shard: tuple[int, int] | None = None  # (id, count) from IDENTIFY; None: unsharded
+    identify: dict[str, Any] | None = None
+    guild_ids: list[int] = field(default_factory=list)  # the guilds READY announced
+    events: list[str] = field(default_factory=list)  # every dispatch sent, by name
+    seq: int = 0
+
+    @property
+    def open(self) -> bool:
+        return not self.ws.closed
+
+    def owns(self, guild_id: int) -> bool:
+        """Does Discord send this guild's events to this session?"""
+        return self.shard is None or shard_of(guild_id, self.shard[1]) == self.shard[0]
 
 
 @dataclass
@@ -237,6 +295,7 @@ class Interaction:
     callback: dict[str, Any] | None = None  # {"type": N, "data": {...}}
     messages: list[Message] = field(default_factory=list)
     original: Message | None = None
+    session: Session | None = None  # the gateway session (shard, process) it was sent to
 
     @property
     def callback_type(self) -> int | None:
@@ -258,7 +317,7 @@ class Interaction:
 
 class FakeDiscord:
     """One bot user and application, one guild with one text channel and three human members
-    (carol makes a third player for a league)."""
+    (carol makes a third player for a league); `add_guild` adds more guilds, on any shard."""
 
     def __init__(self, token: str = "fake") -> None:
         self.token = token
@@ -267,23 +326,11 @@ class FakeDiscord:
         self.alice = User(snowflake(), "alice")
         self.bob = User(snowflake(), "bob")
         self.carol = User(snowflake(), "carol")
-        self.guild_id = snowflake()
-        self.channel_id = snowflake()
-        self.channels: dict[int, dict[str, Any]] = {
-            self.channel_id: {
-                "id": str(self.channel_id),
-                "type": 0,
-                "guild_id": str(self.guild_id),
-                "name": "skirm",
-                "position": 0,
-                "parent_id": None,
-                "topic": None,
-                "nsfw": False,
-                "rate_limit_per_user": 0,
-                "permission_overwrites": [],
-                "last_message_id": None,
-            }
-        }
+        self.channels: dict[int, dict[str, Any]] = {}
+        self.guilds: dict[int, Guild] = {}
+        first = self._add_guild(snowflake(), "Skirm club")
+        self.guild_id, self.channel_id = first.id, first.channel_id
+        self.shard_count = 1  # what GET /gateway/bot recommends
         self.commands: list[dict[str, Any]] = []  # the last synced command list
         self.command_syncs = 0
         self.identifies: list[dict[str, Any]] = []  # IDENTIFY payloads, one per gateway session
@@ -298,14 +345,48 @@ class FakeDiscord:
         self.dms_closed: set[int] = set()  # users whose DMs refuse the bot (403, code 50007)
         self.deleted: set[int] = set()  # channels and threads deleted (404, code 10003)
         self.refusals: list[tuple[str, str, int, int]] = []  # (method, path, status, code)
-        self._ws: web.WebSocketResponse | None = None
-        self._seq = 0
+        self.sessions: list[Session] = []  # every gateway connection, in order
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         # While this is an unset Event, every REST request is recorded and then left waiting
         # for it (10 s at most) before it is answered: a test kills the bot meanwhile.
         self.hold: asyncio.Event | None = None
         self.port = 0
+
+    def add_guild(self, name: str, shard: int = 0, shard_count: int = 1) -> Guild:
+        """A new guild with one text channel, on `shard` of `shard_count` (its id puts it
+        there). Add guilds before the bot connects: a bot already connected is not told."""
+        return self._add_guild(guild_id_on(shard, shard_count), name)
+
+    def _add_guild(self, guild_id: int, name: str) -> Guild:
+        guild = Guild(guild_id, name, snowflake())
+        self.guilds[guild.id] = guild
+        self.channels[guild.channel_id] = {
+            "id": str(guild.channel_id),
+            "type": 0,
+            "guild_id": str(guild.id),
+            "name": "skirm",
+            "position": 0,
+            "parent_id": None,
+            "topic": None,
+            "nsfw": False,
+            "rate_limit_per_user": 0,
+            "permission_overwrites": [],
+            "last_message_id": None,
+        }
+        return guild
+
+    def _guild_of_channel(self, channel_id: int) -> int:
+        """The guild a channel or thread is in (the first guild for DMs and unknown ones, as
+        the fake always answered)."""
+        guild_id = (self.channels.get(channel_id) or {}).get("guild_id")
+        return int(guild_id) if guild_id else self.guild_id
+
+    def session_of(self, guild_id: int) -> Session | None:
+        """The open session Discord would send the guild's events to (the newest, if a bot
+        restarted and the old connection is not closed yet)."""
+        owners = [s for s in self.sessions if s.open and s.owns(guild_id)]
+        return owners[-1] if owners else None
 
     # --- lifecycle ---------------------------------------------------------------------------
     async def start(self) -> None:
@@ -320,8 +401,9 @@ class FakeDiscord:
         self.port = self._runner.addresses[0][1]
 
     async def stop(self) -> None:
-        if self._ws is not None and not self._ws.closed:
-            await self._ws.close()
+        for session in self.sessions:
+            if session.open:
+                await session.ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -369,14 +451,15 @@ class FakeDiscord:
 
     @property
     def connected(self) -> bool:
-        return self._ws is not None and not self._ws.closed
+        return any(session.open for session in self.sessions)
 
     # --- gateway -----------------------------------------------------------------------------
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
         self.gateway_queries.append(dict(request.query))
-        self._ws, self._seq = ws, 0
+        session = Session(ws, len(self.sessions))
+        self.sessions.append(session)
         await ws.send_json({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
         async for frame in ws:
             if frame.type != WSMsgType.TEXT:
@@ -389,46 +472,80 @@ class FakeDiscord:
                 if data.get("token") != self.token:
                     await ws.close(code=4004, message=b"Authentication failed.")
                     break
-                await self._ready(ws, data)
+                if not self._valid_shard(data.get("shard")):
+                    await ws.close(code=4010, message=b"Invalid shard.")
+                    break
+                await self._ready(session, data)
             elif op == 6:  # resume: sessions are not kept, ask for a fresh IDENTIFY
                 await ws.send_json({"op": 9, "d": False, "s": None, "t": None})
             elif op == 8:  # request guild members
-                await self.dispatch("GUILD_MEMBERS_CHUNK", self._members_chunk(data))
+                chunk = self._members_chunk(data)
+                await self.dispatch("GUILD_MEMBERS_CHUNK", chunk, session=session)
         self.gateway_close_codes.append(ws.close_code)
         await self._touch()
         return ws
 
-    async def _ready(self, ws: web.WebSocketResponse, identify: dict[str, Any]) -> None:
-        await self.dispatch(
-            "READY",
-            {
-                "v": 10,
-                "user": {**self.bot.to_json(), "verified": True, "mfa_enabled": False, "flags": 0},
-                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
-                "session_id": f"session-{snowflake()}",
-                "resume_gateway_url": self.gateway_url,
-                "application": {"id": str(self.application_id), "flags": 0},
-                "private_channels": [],
-                "relationships": [],
-                "_trace": ["fakediscord"],
-            },
+    @staticmethod
+    def _valid_shard(shard: Any) -> bool:
+        """No shard (the whole bot), or [id, count] with 0 <= id < count."""
+        if shard is None:
+            return True
+        return (
+            isinstance(shard, list)
+            and len(shard) == 2
+            and all(isinstance(n, int) for n in shard)
+            and 0 <= shard[0] < shard[1]
         )
-        await self.dispatch("GUILD_CREATE", self._guild_json())
+
+    async def _ready(self, session: Session, identify: dict[str, Any]) -> None:
+        shard = identify.get("shard")
+        session.shard = None if shard is None else (shard[0], shard[1])
+        session.identify = identify
+        session.guild_ids = [g for g in self.guilds if session.owns(g)]
+        ready: dict[str, Any] = {
+            "v": 10,
+            "user": {**self.bot.to_json(), "verified": True, "mfa_enabled": False, "flags": 0},
+            "guilds": [{"id": str(g), "unavailable": True} for g in session.guild_ids],
+            "session_id": f"session-{snowflake()}",
+            "resume_gateway_url": self.gateway_url,
+            "application": {"id": str(self.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "_trace": ["fakediscord"],
+        }
+        if shard is not None:  # discord.py's sharded client reads READY's shard id
+            ready["shard"] = shard
+        await self.dispatch("READY", ready, session=session)
+        for guild_id in session.guild_ids:
+            await self.dispatch("GUILD_CREATE", self._guild_json(guild_id), session=session)
         self.ready_at.append(time.monotonic())
         self.identifies.append(identify)
         await self._touch()
 
-    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a gateway DISPATCH to the connected bot."""
-        if self._ws is None or self._ws.closed:
-            raise AssertionError(f"fake Discord: cannot send {event}, the bot is not connected")
-        self._seq += 1
-        await self._ws.send_json({"op": 0, "t": event, "s": self._seq, "d": data})
+    async def dispatch(
+        self, event: str, data: dict[str, Any], session: Session | None = None
+    ) -> Session:
+        """Send a gateway DISPATCH to the bot: to `session`, or else to the session whose
+        shard owns the event's guild (no guild: shard 0, like a DM). Returns the session."""
+        guild_id = int(data.get("guild_id") or 0)
+        target = session or self.session_of(guild_id)
+        if target is None or not target.open:
+            where = f" (no open session has the shard of guild {guild_id})" if guild_id else ""
+            raise AssertionError(
+                f"fake Discord: cannot send {event}, the bot is not connected{where}"
+            )
+        target.seq += 1
+        target.events.append(event)
+        await target.ws.send_json({"op": 0, "t": event, "s": target.seq, "d": data})
+        return target
 
-    def _guild_json(self) -> dict[str, Any]:
+    def _guild_json(self, guild_id: int) -> dict[str, Any]:
+        def here(channel: dict[str, Any], kind: int) -> bool:
+            return channel["type"] == kind and channel.get("guild_id") == str(guild_id)
+
         return {
-            "id": str(self.guild_id),
-            "name": "Skirm club",
+            "id": str(guild_id),
+            "name": self.guilds[guild_id].name,
             "owner_id": str(self.alice.id),
             "unavailable": False,
             "large": False,
@@ -438,7 +555,7 @@ class FakeDiscord:
             "preferred_locale": "en-US",
             "roles": [
                 {
-                    "id": str(self.guild_id),
+                    "id": str(guild_id),
                     "name": "@everyone",
                     "permissions": str(MEMBER_PERMISSIONS),
                     "position": 0,
@@ -449,8 +566,8 @@ class FakeDiscord:
                     "flags": 0,
                 }
             ],
-            "channels": [c for c in self.channels.values() if c["type"] == 0],
-            "threads": [c for c in self.channels.values() if c["type"] == 11],
+            "channels": [c for c in self.channels.values() if here(c, 0)],
+            "threads": [c for c in self.channels.values() if here(c, 11)],
             "members": [u.member_json() for u in (self.bot, self.alice, self.bob, self.carol)],
             "presences": [],
             "voice_states": [],
@@ -463,7 +580,7 @@ class FakeDiscord:
 
     def _members_chunk(self, request: dict[str, Any]) -> dict[str, Any]:
         chunk = {
-            "guild_id": str(self.guild_id),
+            "guild_id": str(request.get("guild_id") or self.guild_id),
             "members": [u.member_json() for u in (self.bot, self.alice, self.bob, self.carol)],
             "chunk_index": 0,
             "chunk_count": 1,
@@ -477,14 +594,15 @@ class FakeDiscord:
         self, type_: int, data: dict[str, Any], user: User, channel_id: int | None, **extra: Any
     ) -> Interaction:
         channel = self.channels[channel_id or self.channel_id]
+        guild_id = self._guild_of_channel(int(channel["id"]))
         iid, token = snowflake(), f"token-{snowflake()}"
         payload = {
             "id": str(iid),
             "application_id": str(self.application_id),
             "type": type_,
             "data": data,
-            "guild_id": str(self.guild_id),
-            "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
+            "guild_id": str(guild_id),
+            "guild": {"id": str(guild_id), "locale": "en-US", "features": []},
             "channel_id": channel["id"],
             "channel": {**channel, "permissions": str(user.permissions)},
             "member": user.member_json(with_permissions=True),
@@ -494,7 +612,7 @@ class FakeDiscord:
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(guild_id)},
             "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
             **extra,
@@ -559,7 +677,7 @@ class FakeDiscord:
         """Send an INTERACTION_CREATE for /command (words: "match new") with typed options."""
         data = self._command_data(command, options, None)
         interaction = self._interaction(2, data, user or self.alice, channel_id)
-        await self.dispatch("INTERACTION_CREATE", interaction.payload)
+        interaction.session = await self.dispatch("INTERACTION_CREATE", interaction.payload)
         return interaction
 
     async def autocomplete(
@@ -574,7 +692,7 @@ class FakeDiscord:
         options.setdefault(focused, "")
         data = self._command_data(command, options, focused)
         interaction = self._interaction(4, data, user or self.alice, channel_id)
-        await self.dispatch("INTERACTION_CREATE", interaction.payload)
+        interaction.session = await self.dispatch("INTERACTION_CREATE", interaction.payload)
         return interaction
 
     async def click(
@@ -586,7 +704,7 @@ class FakeDiscord:
             3, data, user or self.alice, message.channel_id, message=self._message_json(message)
         )
         interaction.original = message  # @original of a component interaction is its message
-        await self.dispatch("INTERACTION_CREATE", interaction.payload)
+        interaction.session = await self.dispatch("INTERACTION_CREATE", interaction.payload)
         return interaction
 
     @staticmethod
@@ -651,7 +769,8 @@ class FakeDiscord:
                 return _json(self._application_json())
             case "GET", ["gateway", *_]:
                 limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-                return _json({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+                body = {"url": self.gateway_url, "shards": self.shard_count}
+                return _json({**body, "session_start_limit": limit})
             case "PUT", ["applications", _, "commands"] | [
                 "applications",
                 _,
@@ -796,7 +915,7 @@ class FakeDiscord:
         thread = {
             "id": str(thread_id),
             "type": body.get("type", 11),
-            "guild_id": str(self.guild_id),
+            "guild_id": str(self._guild_of_channel(parent_id)),
             "parent_id": str(parent_id),
             "owner_id": str(self.bot.id),
             "name": body.get("name", "thread"),
@@ -848,7 +967,7 @@ class FakeDiscord:
         return {
             "id": str(message.id),
             "channel_id": str(message.channel_id),
-            "guild_id": str(self.guild_id),
+            "guild_id": str(self._guild_of_channel(message.channel_id)),
             "type": 0,
             "author": self.bot.to_json(),
             "content": message.content,

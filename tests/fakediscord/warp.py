@@ -5,11 +5,17 @@ times faster than real time, so a wire test plays a whole match on a 1-hour cloc
 Only the timers' clock is warped (the bot's `clock`, shared by the match service and the
 scheduler, see skirmbot.bot.make_bot); discord.py, aiohttp and the log keep real time. The
 scheduler looks at the clock every few milliseconds instead of every minute
-(skirmbot.timers.scheduler.MAX_SLEEP), since its sleeps are in real seconds.
+(skirmbot.timers.scheduler.MAX_SLEEP), since its sleeps are in real seconds, and looks in the
+database for other processes' deadlines every tenth of a second.
+
+Several processes share one warped clock when they are given the same origin
+(`SKIRMBOT_WARP_START`, a Unix time). A claim on a deadline lasts `SKIRMBOT_WARP_LEASE` warped
+seconds (default: two real seconds' worth), longer than firing one takes in real time.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import Any
@@ -20,7 +26,7 @@ from skirmbot.timers import scheduler
 
 def main() -> int:
     speed = float(sys.argv[1])
-    start = time.time()
+    start = float(os.environ.get("SKIRMBOT_WARP_START") or time.time())
 
     def warped() -> float:
         return start + (time.time() - start) * speed
@@ -33,6 +39,8 @@ def main() -> int:
 
     bot.make_bot = make_bot  # type: ignore[assignment]
     scheduler.MAX_SLEEP = 0.02
+    scheduler.CLAIM_LEASE = float(os.environ.get("SKIRMBOT_WARP_LEASE") or 2 * speed)
+    bot.POLL_SECONDS = 0.1
     return cli.main(["run"])
 
 
