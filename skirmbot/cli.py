@@ -3,6 +3,8 @@
 A mistake in what the user asked for (a missing or unreadable file, a folder given as a file, a
 record that is not one, a bad number, an unknown unit) prints one plain line to stderr and exits
 with 2; a record whose replay meets an illegal command exits with 1 and says which command.
+`db copy` exits with 2 when it refuses (no source, a destination that is not empty) and with 1
+when the copy fails or does not verify.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, ruleset, rulese
 from skirmbot.rules.skirm.state import DEPLOYMENT
 
 EXIT_ILLEGAL = 1  # a replay met an illegal command
+EXIT_UNVERIFIED = 1  # db copy: the copy was made but does not verify
 EXIT_USAGE = 2  # the user's mistake: arguments, files
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report it
 MAX_SEED = 2**63 - 1  # seeds are kept in SQLite and JSON as whole numbers
@@ -132,6 +135,20 @@ def _parser() -> argparse.ArgumentParser:
         "--quick", action="store_true", help="draw results with the seed instead of playing"
     )
     p_sim.add_argument("--ruleset", type=_ruleset, default=DEFAULT_RULESET, help=RULESET_HELP)
+    p_db = sub.add_parser("db", help="the database: copy a community's data to another one")
+    db_sub = p_db.add_subparsers(dest="db_command")
+    p_copy = db_sub.add_parser(
+        "copy",
+        help="copy every table from SRC_URL into the empty DST_URL (SQLite to PostgreSQL or back)",
+        description=(
+            "Copy a community's data, ids included, from one database into another, empty one, "
+            "and verify the copy. SRC_URL and DST_URL are SKIRMBOT_DB values: a file path, "
+            "sqlite:///file.db or postgresql://user:password@host/name. Stop the bot first: "
+            "what it writes to SRC_URL after the copy begins is not copied."
+        ),
+    )
+    p_copy.add_argument("source", metavar="SRC_URL", help="the database to copy (must exist)")
+    p_copy.add_argument("destination", metavar="DST_URL", help="the empty database to fill")
     return parser
 
 
@@ -179,6 +196,12 @@ def main(argv: list[str] | None = None) -> int:
             if args.league_command != "simulate":
                 raise UsageError("use 'skirmbot league simulate' (see 'skirmbot league --help')")
             return _league_simulate(args)
+        if args.command == "db":
+            if args.db_command != "copy":
+                raise UsageError(
+                    "use 'skirmbot db copy SRC_URL DST_URL' (see 'skirmbot db --help')"
+                )
+            return _db_copy(args.source, args.destination)
         return _default()
     except SystemExit as done:  # --help
         return done.code if isinstance(done.code, int) else EXIT_USAGE
@@ -421,6 +444,36 @@ def _web(db: str | None, listen: str) -> int:
 
     asyncio.run(serving())
     return 0
+
+
+def _db_copy(source: str, destination: str) -> int:
+    """Copy one database into another, empty one; a line per table, then the verification."""
+    import asyncio
+
+    from skirmbot.store.copy import CopyError, CopyRefused, copy_database
+
+    try:
+        report = asyncio.run(copy_database(source, destination, _say))
+    except CopyRefused as error:
+        raise UsageError(str(error)) from error
+    except CopyError as error:
+        print(f"skirmbot: the copy failed, nothing was written: {error}", file=sys.stderr)
+        return EXIT_UNVERIFIED
+    if not report.ok:
+        more = len(report.problems) - 1
+        also = f" (and {more} more problem{'s' if more > 1 else ''}" if more else ""
+        if more and len(report.unreplayable) > 1:
+            ids = ", ".join(str(match_id) for match_id in report.unreplayable)
+            also += f"; the matches that do not replay: {ids}"
+        also += ")" if more else ""
+        print(f"skirmbot: the copy does not verify: {report.problems[0]}{also}", file=sys.stderr)
+        return EXIT_UNVERIFIED
+    print(f"verified: every table's rows are there, {report.replayed:,} match records replay")
+    return 0
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
 
 
 def _default() -> int:
