@@ -643,3 +643,11 @@ async def test_a_database_url_names_its_backend(tmp_path: Path) -> None:
         database_url("mysql://bot@db/skirm")
     async with await Store.open(f"sqlite:///{tmp_path / 'url.db'}") as store:
         assert store.dialect == "sqlite" and (tmp_path / "url.db").is_file()
+
+
+async def test_a_match_that_ends_keeps_no_snapshot(store: Store) -> None:
+    match = await store.create_match(GUILD, CHANNEL, [ALICE, BOB], ["A", "B"], a_record(6))
+    saved = await store.save_match(match, snapshot=Snapshot(5, "code", b"state"))
+    assert saved.snapshot_seq == 5
+    ended = await store.save_match(replace(saved, status="ended"), snapshot=Snapshot(6, "c", b"s"))
+    assert ended.snapshot_seq is None and await store.snapshot(match.id) is None

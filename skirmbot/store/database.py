@@ -673,8 +673,10 @@ class Store:
                 if not isinstance(deadline, _Keep):
                     # The deadline changes with the match, in the same transaction.
                     await self._write_deadline(db, row.id, deadline)
-                if row.status not in ACTIVE_STATUSES:
-                    await self._delete_match_settings(db, row.id)  # the match is over
+                if row.status not in ACTIVE_STATUSES:  # the match is over
+                    await self._delete_match_settings(db, row.id)
+                    # Nobody plays it again: loading it to look at it may replay it whole.
+                    await db.execute("DELETE FROM match_snapshots WHERE match_id = ?", (row.id,))
                 await self._write_result(db, row)
                 stored = await self._fetch_matches(db, "id = ?", (row.id,), commands=False)
                 stored[0].record["commands"] = commands  # as just written
