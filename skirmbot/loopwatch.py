@@ -62,7 +62,7 @@ class LoopWatch:
     """Watches the running event loop's stalls while it is started (`async with`, or
     `start`/`stop`). `on_stall(seconds)` is called, in the loop, for every stall of at least
     `report_above` seconds (None: never); with no `on_stall`, such stalls are logged as
-    warnings."""
+    warnings. An error in `on_stall` is logged, and the watching goes on."""
 
     def __init__(
         self,
@@ -94,7 +94,7 @@ class LoopWatch:
         """Stop watching; what was seen stays readable."""
         task, self._task = self._task, None
         if task is not None:
-            task.cancel()  # (a watcher that failed, in `on_stall`, raises its error here)
+            task.cancel()
             try:
                 await task
             except asyncio.CancelledError:
@@ -180,10 +180,13 @@ class LoopWatch:
         self._total += late
         self._longest = max(self._longest, late)
         if self.report_above is not None and late >= self.report_above:
-            if self.on_stall is not None:
-                self.on_stall(late)
-            else:
+            if self.on_stall is None:
                 log.warning("The event loop stalled for %.0f ms", late * 1000)
+                return
+            try:
+                self.on_stall(late)
+            except Exception:  # the watching goes on whatever the listener does
+                log.exception("A LoopWatch listener failed")
 
     async def _watch(self) -> None:
         loop = asyncio.get_running_loop()

@@ -92,3 +92,17 @@ def test_bad_arguments_are_refused() -> None:
         LoopWatch(interval=0)
     with pytest.raises(ValueError):
         LoopWatch().percentile(1.5)
+
+
+async def test_a_failing_listener_does_not_stop_the_watching(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def fail(late: float) -> None:
+        raise RuntimeError("listener broke")
+
+    async with LoopWatch(interval=0.005, report_above=0.1, on_stall=fail) as watch:
+        await until_looked(watch)
+        time.sleep(BLOCK)
+        await until_looked(watch, 2)  # it looked again after the failure
+        assert watch.running
+    assert "listener failed" in caplog.text

@@ -1,0 +1,620 @@
+"""Many matches at once in one bot process: activations per second and an activation's latency.
+
+Run: `python benchmarks/concurrency.py [--quick] [--levels 1,10,200,1000]`, or
+`python benchmarks/concurrency.py --profile FILE` for where the time goes with 200 at once.
+
+A temporary SQLite store is filled with 2,000 matches being played: copies, saved through the
+Store, of a few matches the automatic player played out beforehand, each stopped at a random
+activation of its first two thirds (so their records have different lengths), between players
+of their own, in channels of their own. One MatchService plays them as the bot does: every
+command is `MatchService.act` (what the cogs' slash commands and buttons call), and the
+battlemap picture is drawn after each activation (`reply_to`). An activation is a unit's
+commands (move, shoot, melee, the rolls' accept and re-rolls) up to and including its end. The
+commands are the automatic player's choices (the ruleset's `automatic_command`), decided
+beforehand, so the players' thinking is not timed and every command is legal. Each level plays
+matches not played before (more are stored when the 2,000 run out); where the level's matches
+all fit in the service's memory of live matches, each plays one activation untimed first, so
+they are timed in memory, as while they are being played; where they do not fit, every
+command loads its match from the store, and that is what is timed.
+
+At each level of N matches playing at once it measures:
+
+(a) saturated throughput, closed loop: each of the N matches always has its next activation in
+    flight (the next begins when the previous ends), so the server is never idle, until each
+    has played its share of a fixed number of activations (a time window would not do: N
+    matches started together advance nearly in step, each command waiting for the others' at
+    the store and in the loop, so a window shorter than N commands' work may see none end).
+    Activations per second, and the ratio to the single-match figure (a single match is
+    measured first and again after the other levels: the figure is the mean of the two). Its
+    latencies are printed but mean little: with N activations always in flight, Little's law
+    makes an activation take N / throughput (p95 with 200 matches is about 200 / throughput),
+    whatever the server does.
+(b) latency under an open-loop load: activations arrive at 60% of the single-match throughput
+    in all, spread over the N matches (a Poisson process for each match; an activation that
+    arrives while its match's previous one runs waits for it, and the wait counts), and p50 and
+    p95 of the time from an activation's arrival to its picture. Below saturation this says how
+    the server serves each request. Arrivals stop after the window; an activation not begun a
+    quarter of the window after that (or still running then) is counted unserved, with the time
+    it had waited as its latency (a lower bound: the percentiles are then marked `>=`).
+
+Each level also prints the longest event-loop stall seen (skirmbot.loopwatch): a stall holds up
+Discord's gateway heartbeat and every other player's acknowledgement; and the garbage
+collector's pauses, whose full collections walk every live object, in whichever thread
+allocates when one is due. "CPU" is the process's CPU time (all threads) over wall time.
+
+The run keeps to about 3 minutes: a level that would take longer than the time left (at the
+throughput of the level before) is left out, and said so. The last line, `ratio: X`, is the
+single-match throughput over the throughput with 200 matches at once, both measured in the same
+run (the target is at most 1.5). This machine is noisy, and shared: the load average is printed
+at the start and the end; compare ratios, not raw figures.
+
+`--profile FILE` runs, instead, the 200-match closed loop under cProfile (after one activation
+each unprofiled, which loads them), writes the profile to FILE and prints the top costs of the
+event loop's thread as shares of the wall time, and beside them the time spent in
+`asyncio.to_thread` workers (which cProfile does not see), per function.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import cProfile
+import functools
+import gc
+import math
+import os
+import pstats
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, TypeVar
+
+from skirmbot.demo import default_content
+from skirmbot.loopwatch import LoopWatch, Stalls
+from skirmbot.rules.commands import Command
+from skirmbot.rules.record import MatchRecord, start_match
+from skirmbot.rules.ruleset import DEFAULT_RULESET, ruleset
+from skirmbot.rules.skirm.state import ENDED
+from skirmbot.service import MatchService, Member, ServiceError
+from skirmbot.store import Store
+from skirmbot.timers.clock import Clock, TimeControls
+
+STORED = 2000  # matches in the store at the start
+TEMPLATES = 8  # distinct matches (dice seeds) the stored ones are copies of
+GUILD = 1
+FIRST_CHANNEL = 10_000_000
+FIRST_PLAYER = 20_000_000
+OFFERED = 0.6  # the open loop offers this share of the single-match throughput
+ENDS = {"activation_ended", "turn_started", "match_ended"}  # a picture is drawn after these
+COMPARED = 200  # the level whose throughput the last line compares with a single match's
+T = TypeVar("T")
+
+
+# --- the matches ---------------------------------------------------------------------------
+@dataclass
+class Script:
+    """A match the automatic player played out: its record before the first activation, and
+    each activation's commands with the side that sends them."""
+
+    record: dict[str, Any]  # the record as stored once both squads are deployed
+    activations: list[list[tuple[int, Command]]]
+
+
+def play_out(seed: int) -> Script:
+    """Play a whole match between two automatic players (as `skirmbot.demo` does), keeping
+    the commands: the set-up ones go into the record, the others are cut into activations."""
+    rules = ruleset(DEFAULT_RULESET)
+    record = MatchRecord(content=default_content(), dice={"seed": seed}, ruleset=rules.name)
+    match = start_match(record)
+    state = match.state
+    set_up: list[dict[str, Any]] = []
+    activations: list[list[tuple[int, Command]]] = []
+    current: list[tuple[int, Command]] = []
+    while state.phase != ENDED:
+        side = state.waiting_for()
+        assert side is not None
+        in_set_up = rules.set_up_stage(state) is not None
+        command = rules.automatic_command(state, side)
+        events = match.apply(command)
+        if in_set_up:
+            set_up.append(command.to_json())
+            continue
+        current.append((side, command))
+        if any(event.kind in ENDS for event in events):
+            activations.append(current)
+            current = []
+    assert not current, "a match ends with an activation's end"
+    record.commands = set_up
+    return Script(record.to_json(), activations)
+
+
+@dataclass
+class Playing:
+    """One stored match and the activations left to play in it."""
+
+    channel: int
+    members: tuple[Member, Member]
+    script: Script
+    next: int  # the activation to play next
+
+    @property
+    def over(self) -> bool:
+        return self.next >= len(self.script.activations)
+
+
+class Matches:
+    """The stored matches not played yet, handed out one by one (new ones are stored when they
+    run out)."""
+
+    def __init__(self, store: Store, scripts: list[Script], rng: random.Random) -> None:
+        self.store, self.scripts, self.rng = store, scripts, rng
+        self.fresh: list[Playing] = []
+        self.stored = 0
+
+    async def add(self) -> Playing:
+        """Store one more match: a copy of a script stopped at a random activation of its first
+        two thirds, between two new players, in a channel of its own."""
+        number = self.stored
+        self.stored += 1
+        script = self.scripts[number % len(self.scripts)]
+        start = self.rng.randrange(0, 2 * len(script.activations) // 3)
+        members = (
+            Member(FIRST_PLAYER + 2 * number, f"Player {2 * number}"),
+            Member(FIRST_PLAYER + 2 * number + 1, f"Player {2 * number + 1}"),
+        )
+        record = dict(script.record)
+        record["players"] = [member.name for member in members]
+        record["commands"] = list(script.record["commands"]) + [
+            command.to_json() for done in script.activations[:start] for _, command in done
+        ]
+        setup = {
+            "challenged": None,
+            "squads": [squad["name"] for squad in record["content"]["squads"]],
+            "clock": Clock(TimeControls()).to_json(),
+        }
+        channel = FIRST_CHANNEL + number
+        await self.store.create_match(
+            GUILD,
+            channel,
+            [member.id for member in members],
+            [member.name for member in members],
+            record,
+            setup,
+            status="playing",
+        )
+        return Playing(channel, members, script, start)
+
+    async def fill(self, count: int) -> None:
+        for _ in range(count):
+            self.fresh.append(await self.add())
+        self.fresh.reverse()  # handed out in the order stored
+
+    async def take(self, count: int) -> list[Playing]:
+        return [self.fresh.pop() if self.fresh else await self.add() for _ in range(count)]
+
+
+# --- the garbage collector ---------------------------------------------------------------
+class Collections:
+    """The garbage collector's pauses while open (a full collection walks every object in
+    the heap, in the event loop's thread when that is where it triggers)."""
+
+    def __init__(self) -> None:
+        self.pauses: list[tuple[int, float]] = []  # (generation, seconds)
+        self._start = 0.0
+
+    def _hear(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.pauses.append((int(info["generation"]), time.perf_counter() - self._start))
+
+    def __enter__(self) -> Collections:
+        gc.callbacks.append(self._hear)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        gc.callbacks.remove(self._hear)
+
+    def describe(self) -> str:
+        full = [seconds for generation, seconds in self.pauses if generation == 2]
+        return (
+            f"GC: {len(self.pauses)} collections, {ms(sum(s for _, s in self.pauses))} in all; "
+            f"{len(full)} full, longest {ms(max(full, default=0))}"
+        )
+
+
+# --- playing -------------------------------------------------------------------------------
+@dataclass
+class Tally:
+    """What the matches did while counted: commands done (each as its share of its
+    activation), activations done with their latencies, refusals."""
+
+    counting: bool = False
+    activations: float = 0.0  # the sum of 1/k over the commands done of k-command activations
+    latencies: list[float] = field(default_factory=list)  # of the activations done
+    unserved: list[float] = field(default_factory=list)  # the waits of those never begun
+    errors: list[str] = field(default_factory=list)
+
+
+async def activation(
+    service: MatchService, playing: Playing, tally: Tally, stop: asyncio.Event | None = None
+) -> bool:
+    """Play the match's next activation as its players would, command by command; whether it
+    was played to its end (not when `stop` is set before, or a command was refused)."""
+    commands = playing.script.activations[playing.next]
+    playing.next += 1
+    for number, (side, command) in enumerate(commands, start=1):
+        if stop is not None and stop.is_set():
+            playing.next = len(playing.script.activations)  # left in the middle: not played on
+            return False
+        try:
+            reply = await service.act(playing.channel, playing.members[side], command)
+        except ServiceError as error:  # a script out of step with its match: leave it
+            tally.errors.append(f"match in channel {playing.channel}: {error}")
+            playing.next = len(playing.script.activations)
+            return False
+        if tally.counting:
+            tally.activations += 1 / len(commands)
+        if number == len(commands) and reply.picture is None and not reply.match_over:
+            tally.errors.append(f"no picture after an activation in {playing.channel}")
+    return True
+
+
+@dataclass
+class Level:
+    """One level's figures."""
+
+    matches: int
+    seconds: float  # counted
+    tally: Tally
+    stalls: Stalls
+    cpu: float  # the process's CPU seconds (all threads) over wall seconds
+    collections: Collections
+
+    @property
+    def rate(self) -> float:
+        return self.tally.activations / self.seconds
+
+    def latency(self, fraction: float) -> float:
+        return quantile(self.tally.latencies + self.tally.unserved, fraction)
+
+
+@contextlib.asynccontextmanager
+async def watched() -> AsyncIterator[Callable[[Tally, int], Level]]:
+    """Watch the loop, the collector and the CPU while open; the Level of what was done is
+    made by the function yielded, called before the block ends."""
+    began, cpu = time.perf_counter(), time.process_time()
+    async with LoopWatch() as watch:
+        with Collections() as collections:
+
+            def level(tally: Tally, count: int) -> Level:
+                wall = time.perf_counter() - began
+                used = (time.process_time() - cpu) / wall
+                return Level(count, wall, tally, watch.stalls(), used, collections)
+
+            yield level
+
+
+async def closed_loop(
+    service: MatchService,
+    matches: Matches,
+    playing: list[Playing],
+    each: int,
+    warm: int,
+    timing: Callable[[], None] | None = None,
+) -> Level:
+    """The matches `playing` at once, each always with its next activation in flight, until
+    each has played `each` activations (timed, after `warm` each untimed); a match that ends
+    is replaced, in `playing` too, by one not played yet. `timing` is called when the timed
+    part begins."""
+    tally = Tally()
+
+    async def play(match: Playing, activations: int) -> Playing:
+        for _ in range(activations):
+            if match.over:
+                match = (await matches.take(1))[0]
+            started = time.perf_counter()
+            if await activation(service, match, tally) and tally.counting:
+                tally.latencies.append(time.perf_counter() - started)
+        return match
+
+    if warm:
+        playing[:] = await asyncio.gather(*(play(match, warm) for match in playing))
+    tally.counting = True
+    async with watched() as level:
+        if timing is not None:
+            timing()
+        playing[:] = await asyncio.gather(*(play(match, each) for match in playing))
+        return level(tally, len(playing))
+
+
+async def open_loop(
+    service: MatchService, matches: Matches, playing: list[Playing], rate: float, seconds: float
+) -> Level:
+    """Activations arriving at `rate` per second in all, spread evenly over the matches
+    `playing` (a Poisson process each), for `seconds`; each activation's latency is from its
+    arrival. An activation not begun a quarter of `seconds` after the last arrival is
+    unserved, and one in flight then is stopped at its next command (unserved too)."""
+    tally = Tally(counting=True)
+    each = rate / len(playing)
+    rng = random.Random(len(playing))
+    stop = asyncio.Event()
+
+    async def play(match: Playing) -> None:
+        due = began + rng.expovariate(each)
+        while due < end:
+            if not stop.is_set():
+                if due > time.perf_counter():
+                    await asyncio.sleep(due - time.perf_counter())
+                if match.over:
+                    match = (await matches.take(1))[0]
+                if await activation(service, match, tally, stop):
+                    tally.latencies.append(time.perf_counter() - due)
+                    due += rng.expovariate(each)
+                    continue
+            tally.unserved.append(time.perf_counter() - due)
+            due += rng.expovariate(each)
+
+    async def cut_off() -> None:
+        await asyncio.sleep(1.25 * seconds)
+        stop.set()
+
+    async with watched() as level:
+        began = time.perf_counter()
+        end = began + seconds
+        cutting = asyncio.create_task(cut_off())
+        await asyncio.gather(*(play(match) for match in playing))
+        cutting.cancel()
+        return level(tally, len(playing))
+
+
+# --- the figures ---------------------------------------------------------------------------
+def quantile(samples: list[float], fraction: float) -> float:
+    """The nearest-rank quantile (0 with no samples)."""
+    if not samples:
+        return 0.0
+    ordered = sorted(samples)
+    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
+
+
+def load() -> str:
+    return " ".join(f"{figure:.1f}" for figure in os.getloadavg())
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:,.0f} ms"
+
+
+def stalled(stalls: Stalls) -> str:
+    return f"loop stalls: longest {ms(stalls.longest)}, p99 {ms(stalls.p99)}"
+
+
+def refused(tally: Tally) -> str:
+    if not tally.errors:
+        return ""
+    return f"; {len(tally.errors)} refused, e.g. {tally.errors[0]}"
+
+
+def show_closed(level: Level, single: float, label: str = "") -> None:
+    print(
+        f"closed loop, {level.matches:>4} at once{label}: {level.rate:6.1f} activations/s "
+        f"(x{level.rate / single:.2f} of 1 match; {len(level.tally.latencies)} activations in "
+        f"{level.seconds:.1f} s, p50 {ms(level.latency(0.5))}, p95 {ms(level.latency(0.95))}); "
+        f"CPU {level.cpu:.0%}; {stalled(level.stalls)}; {level.collections.describe()}"
+        f"{refused(level.tally)}",
+        flush=True,
+    )
+
+
+def show_open(level: Level, offered: float) -> None:
+    tally = level.tally
+    mark = ">=" if tally.unserved else ""
+    unserved = f", {len(tally.unserved)} unserved" if tally.unserved else ""
+    print(
+        f"open loop,   {level.matches:>4} at once: {offered:5.1f} activations/s offered; "
+        f"latency p50 {mark}{ms(level.latency(0.5))}, p95 {mark}{ms(level.latency(0.95))}, "
+        f"max {mark}{ms(max(tally.latencies + tally.unserved, default=0))} "
+        f"({len(tally.latencies)} served{unserved} in {level.seconds:.0f} s); CPU "
+        f"{level.cpu:.0%}; {stalled(level.stalls)}; {level.collections.describe()}"
+        f"{refused(tally)}",
+        flush=True,
+    )
+
+
+@dataclass
+class Plan:
+    levels: list[int]
+    closed: float  # seconds of work the closed loop aims at, at each level
+    opened: float  # seconds of arrivals in the open loop at each level
+    budget: float  # seconds the whole run aims to stay within
+
+
+def plan_of(args: argparse.Namespace) -> Plan:
+    if args.quick:
+        plan = Plan([1, 10, 200], closed=4.0, opened=6.0, budget=90.0)
+    else:
+        plan = Plan([1, 10, 200, 1000], closed=7.0, opened=12.0, budget=175.0)
+    if args.levels:
+        plan.levels = sorted({int(level) for level in args.levels.split(",")} | {1})
+    return plan
+
+
+async def measure(args: argparse.Namespace) -> int:
+    plan = plan_of(args)
+    started = time.perf_counter()
+    print(f"load average {load()} on {os.cpu_count()} CPUs (the figures share them)")
+    scripts = [play_out(seed) for seed in range(TEMPLATES)]
+    sizes = [len(script.activations) for script in scripts]
+    lengths = [len(done) for script in scripts for done in script.activations]
+    print(
+        f"{TEMPLATES} matches played out by the automatic player beforehand: {min(sizes)} to "
+        f"{max(sizes)} activations, {statistics.mean(lengths):.1f} commands an activation "
+        f"({time.perf_counter() - started:.1f} s)"
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        store = await Store.open(Path(folder) / "concurrency.db")
+        try:
+            filling = time.perf_counter()
+            matches = Matches(store, scripts, random.Random(7))
+            await matches.fill(STORED)
+            print(f"{STORED} matches stored in {time.perf_counter() - filling:.1f} s", flush=True)
+            service = MatchService(store)
+            kept = int(getattr(service.live, "size", 0))  # live matches the service keeps
+            print(f"the service keeps {kept or 'an unknown number of'} live matches in memory")
+            if args.profile:
+                await profiled(service, matches, kept, Path(args.profile))
+                return 0
+            levels = await closed_levels(service, matches, plan, kept, started)
+            single = levels[1].rate
+            for count in plan.levels:
+                if count in levels:
+                    playing = await matches.take(count)
+                    if count <= kept:  # in memory, as they would be while played
+                        await closed_loop(service, matches, playing, 0, 1)
+                    offered = OFFERED * single
+                    level = await open_loop(service, matches, playing, offered, plan.opened)
+                    show_open(level, offered)
+            print(f"{matches.stored} matches stored in the end")
+        finally:
+            await store.close()
+    print(f"whole run: {time.perf_counter() - started:.0f} s; load average {load()}")
+    compared = COMPARED if COMPARED in levels else max(levels)
+    if compared != COMPARED:
+        print(f"(no {COMPARED}-match level in this run: the ratio is against {compared})")
+    print(f"ratio: {single / levels[compared].rate:.2f}")
+    return 0
+
+
+async def closed_levels(
+    service: MatchService, matches: Matches, plan: Plan, kept: int, started: float
+) -> dict[int, Level]:
+    """The closed loop at every level that fits in the time budget, a single match first and
+    last (levels[1]: the two together)."""
+    one = await matches.take(1)
+    warm = await closed_loop(service, matches, one, 20, 0)  # loads it; tells how fast it goes
+    each = max(20, round(plan.closed * warm.rate))
+    first = await closed_loop(service, matches, one, each, 0)
+    show_closed(first, first.rate)
+    levels, previous = {1: first}, first.rate
+    for count in plan.levels[1:]:
+        warming = 1 if count <= kept else 0  # more than kept: loaded from the store all along
+        timed = max(1, round(plan.closed * previous / count))
+        opened = (len(levels) + 1) * (1.25 * plan.opened + 2)  # the open loops to come
+        left = plan.budget - (time.perf_counter() - started) - opened - plan.closed
+        guess = (warming + timed) * count / previous
+        if guess > left:
+            print(
+                f"closed loop, {count:>4} at once: left out, it would take about {guess:.0f} s "
+                f"at {previous:.1f} activations/s, over the run's budget"
+            )
+            break
+        playing = await matches.take(count)
+        levels[count] = await closed_loop(service, matches, playing, timed, warming)
+        show_closed(levels[count], first.rate)
+        previous = levels[count].rate
+    again = await closed_loop(service, matches, await matches.take(1), each, 1)
+    show_closed(again, first.rate, ", again")
+    single = (first.rate + again.rate) / 2
+    print(f"single-match throughput: {single:.1f} activations/s (the mean of the two)")
+    levels[1] = replace(first, tally=replace(first.tally, activations=single * first.seconds))
+    return levels
+
+
+# --- profiling -------------------------------------------------------------------------------
+@contextlib.contextmanager
+def thread_time() -> Iterator[dict[str, list[float]]]:
+    """While open: the wall seconds every function run through `asyncio.to_thread` took, by
+    its name (the loop's profiler does not see those threads)."""
+    spent: dict[str, list[float]] = defaultdict(list)
+    original = asyncio.to_thread
+    lock = threading.Lock()
+
+    def timed(function: Callable[..., T], name: str) -> Callable[..., T]:
+        @functools.wraps(function)
+        def run(*args: Any, **kwargs: Any) -> T:
+            start = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                with lock:
+                    spent[name].append(time.perf_counter() - start)
+
+        return run
+
+    async def to_thread(function: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        name = getattr(function, "__qualname__", repr(function))
+        return await original(timed(function, name), *args, **kwargs)
+
+    asyncio.to_thread = to_thread
+    try:
+        yield spent
+    finally:
+        asyncio.to_thread = original
+
+
+async def profiled(service: MatchService, matches: Matches, kept: int, out: Path) -> None:
+    """The 200-match closed loop under cProfile (after one activation each unprofiled, which
+    loads the matches), and the top costs."""
+    playing = await matches.take(COMPARED)
+    warm = await closed_loop(service, matches, playing, 1, 0)  # loads them; how fast it goes
+    each = min(5, max(1, round(10 * warm.rate / COMPARED)))  # about 10 s unprofiled
+    print(f"unprofiled first, {COMPARED} at once, one activation each: {warm.rate:.1f}/s")
+    profile = cProfile.Profile()
+    with thread_time() as spent:
+
+        def timing() -> None:
+            spent.clear()
+            profile.enable()
+
+        level = await closed_loop(service, matches, playing, each, 0, timing)
+        profile.disable()
+    wall = level.seconds
+    profile.dump_stats(out)
+    print(
+        f"profiled closed loop, {COMPARED} at once ({wall:.0f} s, cProfile slows it): "
+        f"{level.rate:.1f} activations/s; profile in {out}"
+    )
+    stats: dict[tuple[str, int, str], tuple[int, int, float, float, object]]
+    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+
+    def where(key: tuple[str, int, str]) -> str:
+        path, line, name = key
+        short = path.split("/site-packages/")[-1].split("/skirmbot/")[-1]
+        return f"{name} ({short}:{line})"
+
+    print("event loop thread, by time inside (share of the wall time; a coroutine's calls")
+    print("count each time it resumes):")
+    for key, (_, calls, inside, _, _) in sorted(stats.items(), key=lambda i: -i[1][2])[:25]:
+        print(f"  {inside / wall:6.1%} {inside:7.2f} s {calls:>9} calls  {where(key)}")
+    print("event loop thread, by time inside and below (share of the wall time):")
+    skirmbot = [item for item in stats.items() if "skirmbot" in item[0][0]]
+    for key, (_, calls, _, below, _) in sorted(skirmbot, key=lambda i: -i[1][3])[:40]:
+        print(f"  {below / wall:6.1%} {below:7.2f} s {calls:>9} calls  {where(key)}")
+    print("worker threads (asyncio.to_thread), wall seconds by function:")
+    for name, times in sorted(spent.items(), key=lambda i: -sum(i[1])):
+        print(
+            f"  {sum(times) / wall:6.1%} {sum(times):7.2f} s {len(times):>9} calls  {name} "
+            f"(mean {ms(statistics.mean(times))})"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="shorter windows, up to 200")
+    parser.add_argument("--levels", help="matches at once, comma-separated (1,10,200,1000)")
+    parser.add_argument(
+        "--profile", help="instead: profile the 200-match closed loop, into this file"
+    )
+    return asyncio.run(measure(parser.parse_args(argv)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
