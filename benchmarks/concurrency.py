@@ -48,10 +48,10 @@ single-match throughput over the throughput with 200 matches at once, both measu
 run (the target is at most 1.5). This machine is noisy, and shared: the load average is printed
 at the start and the end; compare ratios, not raw figures.
 
-`--profile FILE` runs, instead, the 200-match closed loop under cProfile (after one activation
-each unprofiled, which loads them), writes the profile to FILE and prints the top costs of the
-event loop's thread as shares of the wall time, and beside them the time spent in
-`asyncio.to_thread` workers (which cProfile does not see), per function.
+`--profile FILE [--profile-at N]` runs, instead, the closed loop of 200 (N) matches under
+cProfile (after one activation each unprofiled, which loads them), writes the profile to FILE
+and prints the top costs of the event loop's thread as shares of the wall time, and beside them
+the time spent in `asyncio.to_thread` workers (which cProfile does not see), per function.
 """
 
 from __future__ import annotations
@@ -77,6 +77,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+from skirmbot.collector import settle_collector
 from skirmbot.demo import default_content
 from skirmbot.loopwatch import LoopWatch, Stalls
 from skirmbot.rules.commands import Command
@@ -467,10 +468,13 @@ async def measure(args: argparse.Namespace) -> int:
             await matches.fill(STORED)
             print(f"{STORED} matches stored in {time.perf_counter() - filling:.1f} s", flush=True)
             service = MatchService(store)
+            if not args.default_gc:  # as the bot does once it has started
+                settle_collector()
+            print(f"garbage collector thresholds {gc.get_threshold()}")
             kept = int(getattr(service.live, "size", 0))  # live matches the service keeps
             print(f"the service keeps {kept or 'an unknown number of'} live matches in memory")
             if args.profile:
-                await profiled(service, matches, kept, Path(args.profile))
+                await profiled(service, matches, args.profile_at, kept, Path(args.profile))
                 return 0
             levels = await closed_levels(service, matches, plan, kept, started)
             single = levels[1].rate
@@ -530,22 +534,24 @@ async def closed_levels(
 
 # --- profiling -------------------------------------------------------------------------------
 @contextlib.contextmanager
-def thread_time() -> Iterator[dict[str, list[float]]]:
-    """While open: the wall seconds every function run through `asyncio.to_thread` took, by
-    its name (the loop's profiler does not see those threads)."""
-    spent: dict[str, list[float]] = defaultdict(list)
+def thread_time() -> Iterator[dict[str, list[tuple[float, float]]]]:
+    """While open: the wall and CPU seconds every function run through `asyncio.to_thread`
+    took, by its name (the loop's profiler does not see those threads; the wall time includes
+    waiting for the GIL, the CPU time does not)."""
+    spent: dict[str, list[tuple[float, float]]] = defaultdict(list)
     original = asyncio.to_thread
     lock = threading.Lock()
 
     def timed(function: Callable[..., T], name: str) -> Callable[..., T]:
         @functools.wraps(function)
         def run(*args: Any, **kwargs: Any) -> T:
-            start = time.perf_counter()
+            wall, cpu = time.perf_counter(), time.thread_time()
             try:
                 return function(*args, **kwargs)
             finally:
+                took = (time.perf_counter() - wall, time.thread_time() - cpu)
                 with lock:
-                    spent[name].append(time.perf_counter() - start)
+                    spent[name].append(took)
 
         return run
 
@@ -560,13 +566,15 @@ def thread_time() -> Iterator[dict[str, list[float]]]:
         asyncio.to_thread = original
 
 
-async def profiled(service: MatchService, matches: Matches, kept: int, out: Path) -> None:
-    """The 200-match closed loop under cProfile (after one activation each unprofiled, which
-    loads the matches), and the top costs."""
-    playing = await matches.take(COMPARED)
+async def profiled(
+    service: MatchService, matches: Matches, count: int, kept: int, out: Path
+) -> None:
+    """The closed loop of `count` matches under cProfile (after one activation each
+    unprofiled, which loads the matches), and the top costs."""
+    playing = await matches.take(count)
     warm = await closed_loop(service, matches, playing, 1, 0)  # loads them; how fast it goes
-    each = min(5, max(1, round(10 * warm.rate / COMPARED)))  # about 10 s unprofiled
-    print(f"unprofiled first, {COMPARED} at once, one activation each: {warm.rate:.1f}/s")
+    each = min(5, max(1, round(10 * warm.rate / count)))  # about 10 s unprofiled
+    print(f"unprofiled first, {count} at once, one activation each: {warm.rate:.1f}/s")
     profile = cProfile.Profile()
     with thread_time() as spent:
 
@@ -579,9 +587,11 @@ async def profiled(service: MatchService, matches: Matches, kept: int, out: Path
     wall = level.seconds
     profile.dump_stats(out)
     print(
-        f"profiled closed loop, {COMPARED} at once ({wall:.0f} s, cProfile slows it): "
+        f"profiled closed loop, {count} at once ({wall:.0f} s, cProfile slows it): "
         f"{level.rate:.1f} activations/s; profile in {out}"
     )
+    print(f"{level.collections.describe()} (inside whichever functions allocated)")
+    print(f"{stalled(level.stalls)}")
     stats: dict[tuple[str, int, str], tuple[int, int, float, float, object]]
     stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
 
@@ -598,11 +608,14 @@ async def profiled(service: MatchService, matches: Matches, kept: int, out: Path
     skirmbot = [item for item in stats.items() if "skirmbot" in item[0][0]]
     for key, (_, calls, _, below, _) in sorted(skirmbot, key=lambda i: -i[1][3])[:40]:
         print(f"  {below / wall:6.1%} {below:7.2f} s {calls:>9} calls  {where(key)}")
-    print("worker threads (asyncio.to_thread), wall seconds by function:")
-    for name, times in sorted(spent.items(), key=lambda i: -sum(i[1])):
+    print("worker threads (asyncio.to_thread), by function: CPU seconds (share of the wall time),")
+    print("and wall seconds, waiting for the GIL included:")
+    for name, times in sorted(spent.items(), key=lambda i: -sum(cpu for _, cpu in i[1])):
+        cpu = sum(used for _, used in times)
+        waited = sum(took for took, _ in times)
         print(
-            f"  {sum(times) / wall:6.1%} {sum(times):7.2f} s {len(times):>9} calls  {name} "
-            f"(mean {ms(statistics.mean(times))})"
+            f"  {cpu / wall:6.1%} {cpu:7.2f} s CPU, {waited:7.2f} s wall, {len(times):>6} calls  "
+            f"{name} (mean {ms(cpu / len(times))} CPU, {ms(waited / len(times))} wall)"
         )
 
 
@@ -612,6 +625,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", help="matches at once, comma-separated (1,10,200,1000)")
     parser.add_argument(
         "--profile", help="instead: profile the 200-match closed loop, into this file"
+    )
+    parser.add_argument(
+        "--profile-at", type=int, default=COMPARED, help="matches at once when profiling (200)"
+    )
+    parser.add_argument(
+        "--default-gc", action="store_true", help="CPython's collector settings, not the bot's"
     )
     return asyncio.run(measure(parser.parse_args(argv)))
 

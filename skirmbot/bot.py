@@ -29,6 +29,7 @@ import discord
 import yarl
 from discord.ext import commands
 
+from skirmbot.collector import settle_collector
 from skirmbot.loopwatch import LoopWatch
 from skirmbot.service import MatchService, timing
 from skirmbot.service.leagues import LeagueService
@@ -171,6 +172,7 @@ class SkirmBot(commands.Bot):
             )
         for name in self.extension_names:
             await self.load_extension(name)
+        settle_collector()  # what start-up made stays: the collector need not walk it again
         if self.sync_commands and self.leads:
             synced = await self.tree.sync()
             log.info("Synced %d slash commands", len(synced))

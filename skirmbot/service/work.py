@@ -73,6 +73,7 @@ DEPLOY, INFILTRATE = "deploy", "infiltrate"  # the two stages of a deployment
 # Live matches kept in memory; others are rebuilt from their latest snapshot on demand.
 LIVE_CACHE = 256
 BUSY = "Someone else changed this match at the same moment; please try again."
+NO_MATCH = "There is no match in this channel. Start one with /match new."
 
 
 class NeedsConfirmation(ServiceError):
@@ -105,17 +106,23 @@ class LiveMatches:
     # --- units of work -------------------------------------------------------------------
     def work(self, channel_id: int) -> MatchWork:
         """The channel's active match, as a unit of work (ServiceError: there is none)."""
-        return MatchWork(self, lambda: self.find(channel_id))
+
+        async def find() -> int:
+            match_id = await self.store.active_match_id(channel_id)
+            if match_id is None:
+                raise ServiceError(NO_MATCH)
+            return match_id
+
+        return MatchWork(self, find)
 
     def work_on(self, match_id: int) -> MatchWork:
         """A match by id, as a unit of work (the turn timers and leagues know matches, not
         channels); ServiceError when there is no such match."""
 
-        async def find() -> MatchRow:
-            row = await self.store.match(match_id)
-            if row is None:
+        async def find() -> int:
+            if await self.store.match_version(match_id) is None:
                 raise ServiceError(f"There is no match #{match_id}.")
-            return row
+            return match_id
 
         return MatchWork(self, find)
 
@@ -126,7 +133,7 @@ class LiveMatches:
         if row is None and not active_only:
             row = await self.store.last_match(channel_id)
         if row is None:
-            raise ServiceError("There is no match in this channel. Start one with /match new.")
+            raise ServiceError(NO_MATCH)
         return row
 
     async def match(self, row: MatchRow) -> PlayedMatch:
@@ -161,20 +168,21 @@ class LiveMatches:
 class MatchWork:
     """One request's work on one match, under the match's lock (see the module's text)."""
 
-    def __init__(self, matches: LiveMatches, find: Callable[[], Awaitable[MatchRow]]) -> None:
+    def __init__(self, matches: LiveMatches, find: Callable[[], Awaitable[int]]) -> None:
         self._matches, self._find = matches, find
         self._lock: asyncio.Lock | None = None
         self._row: MatchRow | None = None
         self._match: PlayedMatch | None = None  # the live match, once loaded
         self._touched = False  # a command changed the live match since it was last saved
-        self._stored = ""  # the row as last read or saved, to tell whether it changed
+        # The row as last read or saved, to tell whether it changed.
+        self._stored: tuple[str, list[dict[str, Any]]] = ("", [])
 
     async def __aenter__(self) -> MatchWork:
-        found = await self._find()
-        lock = self._matches.lock(found.id)
+        match_id = await self._find()  # (only its id: the row is read once, under the lock)
+        lock = self._matches.lock(match_id)
         await lock.acquire()
         try:
-            row = await self._matches.store.match(found.id)  # what it is now, under the lock
+            row = await self._matches.store.match(match_id)  # what it is now, under the lock
         except BaseException:
             lock.release()
             raise
@@ -213,7 +221,8 @@ class MatchWork:
     @property
     def changed(self) -> bool:
         """Whether the row differs from what was last read or saved."""
-        return _content(self.row) != self._stored
+        text, commands = _content(self.row)
+        return text != self._stored[0] or not _same_commands(commands, self._stored[1])
 
     def seat(self, user_id: int) -> int:
         """The player's side; NotAllowed when they do not play in this match."""
@@ -305,9 +314,18 @@ class MatchWork:
             self._matches.on_deadline(row.id, deadline)
 
 
-def _content(row: MatchRow) -> str:
-    """What a save writes, to tell whether anything changed."""
-    return json.dumps([row.status, row.players, row.names, row.record, row.setup], default=str)
+def _content(row: MatchRow) -> tuple[str, list[dict[str, Any]]]:
+    """What a save writes, to tell whether anything changed: the row without its commands as
+    text, and the commands (compared one by one: most are the very objects read)."""
+    header = {key: value for key, value in row.record.items() if key != "commands"}
+    text = json.dumps([row.status, row.players, row.names, header, row.setup], default=str)
+    return text, list(row.record["commands"])
+
+
+def _same_commands(now: list[dict[str, Any]], before: list[dict[str, Any]]) -> bool:
+    return len(now) == len(before) and all(
+        a is b or a == b for a, b in zip(now, before, strict=True)
+    )
 
 
 def seat(row: MatchRow, user_id: int) -> int:

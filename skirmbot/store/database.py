@@ -543,15 +543,17 @@ class Store:
 
     async def _attach_commands(self, db: Connection, matches: list[MatchRow]) -> None:
         """Put each match's command rows into its record, in order."""
-        by_id = {row.id: row for row in matches}
-        for ids in _chunks(list(by_id), 500):
+        texts: dict[int, list[str]] = {row.id: [] for row in matches}
+        for ids in _chunks(list(texts), 500):
             for command in await db.fetch(
                 "SELECT match_id, command FROM match_commands "
                 f"WHERE match_id IN ({placeholders(len(ids))}) ORDER BY match_id, seq",
                 ids,
             ):
-                by_id[int(command[0])].record["commands"].append(json.loads(command[1]))
+                texts[int(command[0])].append(str(command[1]))
         for row in matches:
+            # One JSON list to decode, not a call per command (a long match has hundreds).
+            row.record["commands"] = json.loads("[" + ",".join(texts[row.id]) + "]")
             row.saved_commands = list(row.record["commands"])
 
     # -- matches ------------------------------------------------------------------------------
@@ -726,9 +728,10 @@ class Store:
     async def _write_result(self, db: Connection, row: MatchRow) -> None:
         """The match's ruleset, and its result once it has one, as columns and rows, in the
         transaction of the save that ends it."""
-        await db.execute(
-            "UPDATE matches SET ruleset = ? WHERE id = ?", (_ruleset_of(row.record), row.id)
-        )
+        if _ruleset_of(row.record) != row.ruleset:  # (the column is set when it is created)
+            await db.execute(
+                "UPDATE matches SET ruleset = ? WHERE id = ?", (_ruleset_of(row.record), row.id)
+            )
         result = row.result
         if result is None:
             return
@@ -738,7 +741,7 @@ class Store:
         )
         await db.execute("DELETE FROM match_players WHERE match_id = ?", (row.id,))
         await db.executemany(
-            "INSERT INTO match_players (match_id, side, user_id, name, \"placing\", score) "
+            'INSERT INTO match_players (match_id, side, user_id, name, "placing", score) '
             "VALUES (?, ?, ?, ?, ?, ?)",
             [(row.id, s.side, s.user_id, s.name, s.placing, s.score) for s in result.seats],
         )
@@ -759,7 +762,7 @@ class Store:
         async with self._reading() as db:
             rows = await db.fetch(
                 "SELECT m.id, m.ruleset, m.winner, m.end_reason, m.ended_at, "
-                "p.side, p.user_id, p.name, p.\"placing\", p.score "
+                'p.side, p.user_id, p.name, p."placing", p.score '
                 "FROM matches m JOIN match_players p ON p.match_id = m.id "
                 f"WHERE {' AND '.join(where)} ORDER BY m.ended_at, m.id, p.side",
                 tuple(parameters),
