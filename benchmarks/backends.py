@@ -69,6 +69,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skirmbot.collector import settle_collector
 from skirmbot.demo import MAX_COMMANDS, new_demo_match
 from skirmbot.loopwatch import LoopWatch
 from skirmbot.rules.commands import Command
@@ -915,6 +916,7 @@ async def measure(args: argparse.Namespace, server: pg_server.Server, folder: Pa
             backends.append(backend)
         for backend in backends:
             print(f"{backend.name}: {await durability(backend)}")
+        settle_collector()  # as the bot does once it has started
         for label, cold in (("cold", True), ("warm", False)):
             report_single(backends, await single_commands(backends, chosen.commands, cold), label)
         for backend in backends:
