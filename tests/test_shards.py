@@ -8,13 +8,10 @@ guilds of its own shard; and the Compose file of docs/deploy.md.
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import signal
-import subprocess
-import sys
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +19,7 @@ import pytest
 from discord.ext import commands
 from fakediscord import FakeDiscord, Interaction
 from fakediscord.server import Session
+from test_wire import Bot
 
 from skirmbot.bot import EXIT_CONFIG, ShardedSkirmBot, SkirmBot, make_bot, run
 from skirmbot.shards import Shards, ShardsError, parse_shards, shard_of
@@ -114,75 +112,29 @@ def test_the_bot_is_sharded_only_when_told_which_shards() -> None:
 
 
 # --- two processes on the wire -------------------------------------------------------------------
-class BotProcess:
+class BotProcess(Bot):
     """One `skirmbot run` process against the fake, running `shards` on the database `db`
-    (a file path or URL, as SKIRMBOT_DB takes it), its log in a file."""
+    (a file path or URL, as SKIRMBOT_DB takes it), its log in a file. With `warp`
+    (SKIRMBOT_WARP_SPEED, and SKIRMBOT_WARP_START that every process shares) the turn timers'
+    clock runs faster (tests/fakediscord/warp.py)."""
 
     def __init__(
         self, fake: FakeDiscord, db: str, shards: str, log: Path, warp: dict[str, str] | None = None
     ) -> None:
-        self.fake, self.shards, self.log_path = fake, shards, log
-        self.session: Session | None = None  # its gateway session, once it has identified
-        env = {
-            **os.environ,
-            "DISCORD_TOKEN": fake.token,
-            "SKIRMBOT_DB": db,
-            "SKIRMBOT_SHARDS": shards,
-            "DISCORD_API_BASE": fake.api_base,
-            "DISCORD_GATEWAY_URL": fake.gateway_url,
-            # The working tree's code, and the tests' fakediscord for its clock warp.
-            "PYTHONPATH": os.pathsep.join(
-                filter(None, [str(REPO), str(REPO / "tests"), os.environ.get("PYTHONPATH")])
-            ),
-            "PYTHONUNBUFFERED": "1",
-            **(warp or {}),
-        }
-        self._log_file = log.open("wb")
-        # With `warp` (SKIRMBOT_WARP_SPEED and the origin every process shares) the turn
-        # timers' clock runs faster (tests/fakediscord/warp.py).
-        command = ["-m", "skirmbot.cli", "run"]
-        if warp:
-            command = ["-m", "fakediscord.warp", warp["SKIRMBOT_WARP_SPEED"]]
-        self.process = subprocess.Popen(  # cwd: the test's folder, where no .env lies
-            [sys.executable, *command],
-            cwd=log.parent,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=self._log_file,
-            stderr=subprocess.STDOUT,
+        speed = float(warp["SKIRMBOT_WARP_SPEED"]) if warp else None
+        super().__init__(
+            fake, db, log, fake.token, speed, {"SKIRMBOT_SHARDS": shards, **(warp or {})}
         )
+        self.shards = shards
+        self.session: Session | None = None  # its gateway session, once it has identified
 
-    def log(self) -> str:
-        self._log_file.flush()
-        return self.log_path.read_text(encoding="utf-8", errors="replace")
-
-    async def until(self, predicate: Callable[[], Any], what: str, timeout: float) -> Any:
-        """Wait for predicate on the fake's state; fail at once if the process dies."""
-
-        def check() -> Any:
-            if self.process.poll() is not None:
-                code = self.process.returncode
-                raise AssertionError(f"{self.shards}: the bot exited with {code}")
-            return predicate()
-
-        try:
-            return await self.fake.wait_until(check, what, timeout)
-        except AssertionError as error:
-            raise AssertionError(f"{error}\nlog of {self.shards}:\n{self.log()[-4000:]}") from None
-
-    async def stop(self) -> int:
-        """SIGTERM, as `docker stop` sends; the exit code."""
+    async def terminate(self) -> int:
+        """SIGTERM, as `docker stop` sends; the exit code (-1: still running after 10 s)."""
         self.process.send_signal(signal.SIGTERM)
-        deadline = time.monotonic() + 10
-        while self.process.poll() is None and time.monotonic() < deadline:
-            await asyncio.sleep(0.05)
-        return self.process.poll() if self.process.poll() is not None else -1
+        code = await self.wait_exit(10)
+        return -1 if code is None else code
 
-    def kill(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(5)
-        self._log_file.close()
+    kill = Bot.stop  # SIGKILL, at once
 
 
 async def start_processes(
@@ -294,7 +246,7 @@ async def test_each_process_answers_the_guilds_of_its_own_shard(
         assert a.log().count("Shard ID 0 has connected") == 1 and "Shard ID 1" not in a.log()
         assert b.log().count("Shard ID 1 has connected") == 1 and "Shard ID 0" not in b.log()
         for process in (a, b):
-            assert await process.stop() == 0, process.log()
+            assert await process.terminate() == 0, process.log()
             log = process.log()
             assert "Traceback" not in log and " ERROR " not in log, log
         assert not fake.unknown, f"routes the fake does not know: {fake.unknown}"
@@ -397,5 +349,5 @@ async def test_two_processes_on_postgresql_fire_each_deadline_once_and_lose_noth
         roll = await fake.slash("roll", channel_id=zero.channel_id, expression="1d6")
         await answered(a, roll)
         for process in (a, restarted):
-            assert await process.stop() == 0, process.log()
+            assert await process.terminate() == 0, process.log()
             assert "Traceback" not in process.log(), process.log()

@@ -41,8 +41,15 @@ class Bot:
     """One `skirmbot run` process, its log in a file."""
 
     def __init__(
-        self, fake: FakeDiscord, db: Path, log: Path, token: str = "fake", warp: float | None = None
+        self,
+        fake: FakeDiscord,
+        db: Path | str,
+        log: Path,
+        token: str = "fake",
+        warp: float | None = None,
+        settings: dict[str, str] | None = None,
     ) -> None:
+        """`db`: SKIRMBOT_DB (a file or a postgresql:// URL); `settings`: more of them."""
         self.fake = fake
         self.log_path = log
         env = {
@@ -57,6 +64,7 @@ class Bot:
                 filter(None, [str(REPO), str(REPO / "tests"), os.environ.get("PYTHONPATH")])
             ),
             "PYTHONUNBUFFERED": "1",
+            **(settings or {}),
         }
         self._log_file = log.open("wb")
         # cwd is the test's tmp dir, so no .env lying in the repository is read. With `warp`
