@@ -179,11 +179,6 @@ class SkirmBot(commands.Bot):
         elif self.sync_commands:  # the commands are global: the process with shard 0 syncs
             log.info("Slash commands are synced by the process running shard 0")
 
-    def owns(self, guild_id: int) -> bool:
-        """Is the guild on one of this process's shards (its events come here, not to another
-        process)? Guild 0 stands for no guild (direct messages), on shard 0 as Discord has it."""
-        return self.own_shards is None or self.own_shards.owns(guild_id)
-
     @property
     def leads(self) -> bool:
         """Does this process do what is done once for the whole bot: syncing the slash commands

@@ -102,12 +102,13 @@ def test_run_refuses_a_bad_shards_setting_in_one_line(
 def test_the_bot_is_sharded_only_when_told_which_shards() -> None:
     one = make_bot(":memory:", sync_commands=False)
     assert type(one) is SkirmBot and not isinstance(one, commands.AutoShardedBot)
-    assert one.owns(12345 << 22) and one.leads
+    assert one.own_shards is None and one.leads  # every guild is this process's
 
     sharded = make_bot(":memory:", sync_commands=False, shards=parse_shards("1,3/4"))
     assert isinstance(sharded, ShardedSkirmBot) and isinstance(sharded, commands.AutoShardedBot)
     assert (sharded.shard_ids, sharded.shard_count) == ([1, 3], 4)
-    assert [sharded.owns(n << 22) for n in range(4)] == [False, True, False, True]
+    assert sharded.own_shards is not None
+    assert [sharded.own_shards.owns(n << 22) for n in range(4)] == [False, True, False, True]
     assert not sharded.leads
 
 

@@ -1330,17 +1330,22 @@ def _game_line(game: LeagueGameRow, names: dict[int | None, str]) -> str:
     where = f" ({channel(game.channel_id)})" if game.channel_id is not None else ""
     if decided is None:
         return f"Board {game.board}: {a} v {b}, playing{where}"
-    played = decided.game
+    result = result_words(decided.game, game, names)
+    disputed = " · disputed" if game.disputed_at is not None and game.settled_at is None else ""
+    return f"Board {game.board}: {a} v {b}: {result}{disputed}{where}"
+
+
+def result_words(played: Game, game: LeagueGameRow, names: dict[int | None, str]) -> str:
+    """A played game's result as a line shows it: "Ana wins 12-7 (organiser)", "draw"."""
     if played.double_loss:
         result = "double loss"
     elif played.winner is None:
         result = "draw"
     else:
         result = f"{names.get(played.winner, '?')} wins"
-    score = f" {played.mp[0]}-{played.mp[1]}" if played.mp != (0, 0) else ""
-    by = " (organiser)" if game.decision is not None else ""
-    disputed = " · disputed" if game.disputed_at is not None and game.settled_at is None else ""
-    return f"Board {game.board}: {a} v {b}: {result}{score}{by}{disputed}{where}"
+    if played.mp != (0, 0):
+        result += f" {played.mp[0]}-{played.mp[1]}"
+    return result + (" (organiser)" if game.decision is not None else "")
 
 
 def _history_line(game: LeagueGameRow, player: int, names: dict[int | None, str]) -> str:

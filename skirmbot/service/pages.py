@@ -22,7 +22,7 @@ from skirmbot.render.replay import activation_steps
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.record import MatchRecord, so_far
 from skirmbot.service.errors import ServiceError
-from skirmbot.service.leagues import MAX_NAME, LeagueService, game_result
+from skirmbot.service.leagues import MAX_NAME, LeagueService, game_result, result_words
 from skirmbot.service.links import PUBLISHED
 from skirmbot.service.matches import ABORTED, PLAYING, MatchService
 from skirmbot.service.replies import describe
@@ -247,17 +247,7 @@ def _game(game: LeagueGameRow, names: dict[int | None, str]) -> GameLine:
     elif decided is None:
         result = "playing"
     else:
-        played = decided.game
-        if played.double_loss:
-            result = "double loss"
-        elif played.winner is None:
-            result = "draw"
-        else:
-            result = f"{names.get(played.winner, '?')} wins"
-        if played.mp != (0, 0):
-            result += f" {played.mp[0]}-{played.mp[1]}"
-        if game.decision is not None:
-            result += " (organiser)"
+        result = result_words(decided.game, game, names)
     return GameLine(game.round, game.board, game.first, a, game.second, b, result, game.match_id)
 
 

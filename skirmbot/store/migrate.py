@@ -21,6 +21,8 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING
 
+import asyncpg
+
 from skirmbot.store.errors import StoreError
 
 if TYPE_CHECKING:
@@ -198,13 +200,7 @@ async def _apply(database: Database, migration: Migration, clock: Callable[[], f
 
 def _is_database_error(error: Exception) -> bool:
     """Whether a migration statement failed in the database itself (either kind)."""
-    if isinstance(error, sqlite3.Error):
-        return True
-    try:
-        import asyncpg
-    except ImportError:  # pragma: no cover - asyncpg is a dependency
-        return False
-    return isinstance(error, asyncpg.PostgresError)
+    return isinstance(error, sqlite3.Error | asyncpg.PostgresError)
 
 
 __all__ = [

@@ -84,7 +84,6 @@ class SqliteDatabase:
         self._connection = SqliteConnection(db)
         self._lock = asyncio.Lock()
         self.url = path
-        self.path = path
 
     @classmethod
     async def connect(cls, path: str) -> SqliteDatabase:

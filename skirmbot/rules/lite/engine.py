@@ -36,7 +36,7 @@ from skirmbot.rules.maps import BattleMap
 from skirmbot.rules.skirm import actions, combat, environment
 from skirmbot.rules.skirm.cards import MELEE, RANGED
 from skirmbot.rules.skirm.costs import check_payment, pay
-from skirmbot.rules.skirm.engine import Match, unit_states
+from skirmbot.rules.skirm.engine import Match, state_before_deployment
 from skirmbot.rules.skirm.missions import Mission, check_map_fits, mission_items
 from skirmbot.rules.skirm.squads import Squad
 from skirmbot.rules.skirm.state import (
@@ -44,7 +44,6 @@ from skirmbot.rules.skirm.state import (
     ItemState,
     MatchState,
     PendingRoll,
-    SquadState,
     UnitState,
 )
 from skirmbot.words import possessive
@@ -58,18 +57,9 @@ def new_state(battle_map: BattleMap, mission: Mission, squads: tuple[Squad, Squa
     for squad in squads:
         check_building_rules(squad)
     check_map_fits(mission, battle_map.board, (len(squads[0].units), len(squads[1].units)))
-    units = unit_states(squads)
     markers = mission_items(mission, battle_map)
     items = {n: ItemState(n, p.kind, p.square) for n, p in enumerate(markers)}
-    return MatchState(
-        battle_map=battle_map,
-        mission=mission,
-        board=battle_map.board.copy(),
-        squads=[SquadState(0, squads[0]), SquadState(1, squads[1])],
-        units=units,
-        items=items,
-        objectives=list(battle_map.objectives),
-    )
+    return state_before_deployment(battle_map, mission, squads, items)
 
 
 class LiteMatch(Match):

@@ -66,17 +66,26 @@ def new_state(battle_map: BattleMap, mission: Mission, squads: tuple[Squad, Squa
     for squad in squads:
         check_building_rules(squad, mission.ep_limit)
     check_map_fits(mission, battle_map.board, (len(squads[0].units), len(squads[1].units)))
-    units = unit_states(squads)
     items = {
         n: ItemState(n, p.kind, p.square, p.turret_type, TURRET_HIT if p.kind == TURRET_ITEM else 0)
         for n, p in enumerate([*battle_map.items, *mission_items(mission, battle_map)])
     }
+    return state_before_deployment(battle_map, mission, squads, items)
+
+
+def state_before_deployment(
+    battle_map: BattleMap,
+    mission: Mission,
+    squads: tuple[Squad, Squad],
+    items: dict[int, ItemState],
+) -> MatchState:
+    """A match before deployment, with these items on the map: the squads' units off it."""
     return MatchState(
         battle_map=battle_map,
         mission=mission,
         board=battle_map.board.copy(),
         squads=[SquadState(0, squads[0]), SquadState(1, squads[1])],
-        units=units,
+        units=unit_states(squads),
         items=items,
         objectives=list(battle_map.objectives),
     )
