@@ -78,7 +78,7 @@ def _with_leader(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [first, *cards[1:]]
 
 
-def _order_faces(count: int, orders: int) -> list[int]:
+def order_faces(count: int, orders: int) -> list[int]:
     """`count` TO dice giving exactly `orders` Tactical Orders (1-3 count, 4-6 do not)."""
     return [1] * orders + [6] * (count - orders)
 
@@ -125,7 +125,7 @@ def skirm_match(
     setup = list(draws) if mission_data.get("secondaries") else []
     setup += [1, 2] if initiative == 0 else [2, 1]
     first, second = initiative, 1 - initiative
-    setup += _order_faces(3 + leader_dice[first], orders[first]) + _order_faces(
+    setup += order_faces(3 + leader_dice[first], orders[first]) + order_faces(
         3 + leader_dice[second], orders[second]
     )
     if mission_data.get("events"):

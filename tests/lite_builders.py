@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from builders import order_faces
+
 from skirmbot.rules.dice import ScriptedDice
 from skirmbot.rules.lite import turns
 from skirmbot.rules.lite.engine import LiteMatch
@@ -63,10 +65,6 @@ def gun(name: str, kind: str, roa: int, skl: int, dam: int, *specials: str) -> d
         "dam": dam,
         "specials": list(specials),
     }
-
-
-def order_faces(count: int, orders: int) -> list[int]:
-    return [1] * orders + [6] * (count - orders)
 
 
 def lite_match(
