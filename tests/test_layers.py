@@ -1,4 +1,5 @@
-"""The layers of docs/architecture.md: cogs talk to the service only, the rules do no I/O."""
+"""The layers of docs/architecture.md: cogs talk to the service only, the rules do no I/O and
+import nothing above them."""
 
 from __future__ import annotations
 
@@ -38,3 +39,17 @@ def test_the_rules_import_no_io_clock_or_global_random(path: Path) -> None:
         name for name in imported(path) if name.split(".")[0] in banned or name.startswith(banned)
     )
     assert reached == [], f"{path.name} imports {reached}"
+
+
+@pytest.mark.parametrize("path", RULES, ids=[p.name for p in RULES])
+def test_the_rules_import_nothing_above_them(path: Path) -> None:
+    """Calls go cogs -> service -> rules: of skirmbot, the rules use only the rules and the
+    words (not the dice commands, the service, the store, the render, ...)."""
+    allowed = ("skirmbot.rules", "skirmbot.words")
+    reached = sorted(
+        name
+        for name in imported(path)
+        if name.startswith("skirmbot.")
+        and not any(name == top or name.startswith(f"{top}.") for top in allowed)
+    )
+    assert reached == [], f"{path.name} reaches above the rules: {reached}"

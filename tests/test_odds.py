@@ -18,25 +18,27 @@ from builders import KNIFE, RIFLE, skirm_match, unit, weapon
 from skirmbot.dice.expressions import DiceError
 from skirmbot.dice.odds import (
     Attack,
-    Roll,
-    Saves,
-    Step,
-    Table,
     attack_odds,
     format_attack_odds,
     format_target_odds,
     parse_rules,
     percent,
-    resolve,
-    save_outcomes,
-    strike_outcomes,
-    target_odds,
 )
 from skirmbot.rules.commands import Accept, Command, Melee, Reroll, SetStandingOrders, Shoot
 from skirmbot.rules.dice import ScriptedDice
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.skirm.cards import MELEE, RANGED
 from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.odds import (
+    Roll,
+    Saves,
+    Step,
+    Table,
+    resolve,
+    save_outcomes,
+    strike_outcomes,
+    target_odds,
+)
 from skirmbot.rules.skirm.rolls import succeeds
 from skirmbot.rules.skirm.state import TAKEN_OUT
 

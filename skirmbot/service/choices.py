@@ -12,13 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from skirmbot.dice.odds import format_target_odds, target_odds
+from skirmbot.dice.odds import format_target_odds
 from skirmbot.rules import commands
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.ruleset import Ruleset
 from skirmbot.rules.skirm.actions import CRATE_OPTIONS
 from skirmbot.rules.skirm.cards import MELEE, RANGED
 from skirmbot.rules.skirm.legal import attack_targets, usable_weapons
+from skirmbot.rules.skirm.odds import target_odds
 from skirmbot.rules.skirm.state import MatchState, UnitState
 from skirmbot.rules.squares import Square
 from skirmbot.service.actions import encode
