@@ -1,10 +1,12 @@
-"""Persistent buttons: End activation, Accept / Re-roll after a roll, Accept draw, Agree to undo,
-Concede, and "Spend N TO" when an action needs Tactical Orders.
+"""Persistent buttons: End activation, Preview (the activating unit's options, only for its
+player), Accept / Re-roll after a roll, Accept draw, Agree to undo, Concede, and "Spend N TO"
+when an action needs Tactical Orders.
 
 Every button is a `DynamicItem`: all it needs is in its custom_id, so a button on a message
 posted before a restart still works (discord.py matches the id against the template, no view
 has to be kept in memory). Ids look like `skirm:end:<match>:<at>`, `skirm:reroll:<match>:<die>:<at>`,
-`skirm:draw:<match>`, `skirm:undo:<match>:<at>`, `skirm:spend:<match>:<at>:<command>`; `<at>`
+`skirm:draw:<match>`, `skirm:undo:<match>:<at>`, `skirm:spend:<match>:<at>:<command>`,
+`skirm:preview:<match>:<at>`; `<at>`
 is how far the match was when the button was posted (`service.moment`: the commands accepted,
 an undo moving it on too), so a button from before the match moved on says it expired instead
 of acting on a different situation (an undo button from before undo buttons carried `<at>`,
@@ -57,10 +59,12 @@ LABELS = {
     "undo": ("Agree to undo", discord.ButtonStyle.secondary),
     "concede": ("Concede the match", discord.ButtonStyle.danger),
     "spend": ("Spend {arg} TO", discord.ButtonStyle.primary),
+    "preview": ("Preview", discord.ButtonStyle.secondary),
 }
 # Which buttons are tied to the exact moment they were posted (see <at> above). An undo
 # request is too: an old "Agree to undo" must not agree to a later request.
-TIMED = {"end", "accept", "reroll", "spend", "undo"}
+# A Preview button shows the unit activating when it was posted, so it is timed too.
+TIMED = {"end", "accept", "reroll", "spend", "undo", "preview"}
 
 
 class MatchButton(
@@ -155,6 +159,8 @@ class MatchButton(
             return service.accept_undo(channel, member)
         if action == "concede":
             return service.concede(channel, member)
+        if action == "preview":  # the activating unit's options, for its player only
+            return service.preview(channel, member)
         if action == "spend" and arg is not None:
             command = await _spend_command(interaction, self.match_id, arg)
             return service.act(channel, member, command)
@@ -174,11 +180,12 @@ def button(action: str, match_id: int, rest: str | None = None, arg: object = ""
 
 
 def choice_view(choices: list[str], match_id: int, at: int) -> discord.ui.View | None:
-    """Buttons for the service's `Reply.choices` ("end", "accept", "reroll:2", "draw", "undo")."""
+    """Buttons for the service's `Reply.choices` ("end", "preview", "accept", "reroll:2", "draw",
+    "undo")."""
     view = discord.ui.View(timeout=None)
     for choice in choices[:COMPONENTS_LIMIT]:
         name, _, arg = choice.partition(":")
-        if name in ("end", "accept", "undo"):
+        if name in ("end", "accept", "undo", "preview"):
             view.add_item(button(name, match_id, str(at)))
         elif name == "reroll" and arg.isdigit():
             view.add_item(button(name, match_id, f"{arg}:{at}", arg))

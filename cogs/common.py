@@ -207,9 +207,13 @@ async def send(
 
 
 def picture_files(reply: Reply) -> list[discord.File]:
-    if reply.picture is None:
-        return []
-    return [discord.File(io.BytesIO(reply.picture), filename=reply.picture_name)]
+    """The reply's files: the picture, then the animation (a catch-up recap) as a second file."""
+    files = []
+    if reply.picture is not None:
+        files.append(discord.File(io.BytesIO(reply.picture), filename=reply.picture_name))
+    if reply.animation is not None:
+        files.append(discord.File(io.BytesIO(reply.animation), filename=reply.animation_name))
+    return files
 
 
 async def answer(

@@ -31,6 +31,7 @@ from .common import (
     UNKNOWN_CHANNEL,
     ChannelGone,
     mentions,
+    picture_files,
     post_to_channel,
     with_mention,
 )
@@ -132,6 +133,7 @@ async def _direct_message(
         user = bot.get_user(reply.ping) or await bot.fetch_user(reply.ping)
         await user.send(
             _with_channel(with_mention(reply.text, reply.ping), channel_id),
+            files=picture_files(reply),  # a reminder's catch-up recap goes along
             allowed_mentions=mentions(reply.ping),
         )
     except discord.Forbidden as error:

@@ -12,6 +12,8 @@ from discord.ext import commands
 
 from skirmbot import content
 from skirmbot.service import MatchRow, Member, NotAllowed, Reply, ServiceError
+from skirmbot.service import recap as recaps
+from skirmbot.service.choices import Situation
 from skirmbot.service.matches import (
     DEFAULT_RULESET,
     SETUP,
@@ -19,11 +21,21 @@ from skirmbot.service.matches import (
     ruleset_title,
     shipped_choices,
 )
-from skirmbot.timers.clock import HOUR, ON_MISS, ControlsError, TimeControls
+from skirmbot.service.orderline import line_choices
+from skirmbot.service.preview import preview_squares, preview_units
+from skirmbot.timers.clock import (
+    ACTIVATION,
+    MODES,
+    ON_MISS,
+    ControlsError,
+    TimeControls,
+    controls_for,
+)
 
 from .buttons import concede_view
 from .common import (
     NAME_LENGTH,
+    SQUARE_LENGTH,
     Text,
     answer,
     asker,
@@ -34,12 +46,27 @@ from .common import (
     send,
     service_of,
 )
-from .text import listed, short
+from .text import NAME_LIMIT, choice, listed, short
 
 
-def time_controls(hours: int, excuses: int, on_miss: str) -> TimeControls:
+def time_controls(
+    hours: int,
+    excuses: int,
+    on_miss: str,
+    mode: str = ACTIVATION,
+    *,
+    bank: int = 72,
+    increment: int = 12,
+    cap: int | None = None,
+    days: int = 14,
+) -> TimeControls:
+    """The clock `/match new` chose (the bank, increment and cap count with Fischer only, the
+    days with days per player only)."""
     try:
-        return TimeControls(activation_seconds=hours * HOUR, excuses=excuses, on_miss=on_miss)
+        return controls_for(
+            mode, hours, excuses, on_miss,
+            bank_hours=bank, increment_hours=increment, cap_hours=cap, days=days,
+        )  # fmt: skip
     except ControlsError as error:
         raise ServiceError(str(error)) from error
 
@@ -48,7 +75,10 @@ SQUAD_FILE_LIMIT = 64_000  # bytes; a squad file is a few kB
 # A shipped squad's name, or `my:NAME` (a stored squad's name has at most 50 characters).
 SquadName = app_commands.Transform[str, Text(60, "squad name")]
 UnitName = app_commands.Transform[str, Text(NAME_LENGTH, "unit name")]
+PreviewSquare = app_commands.Transform[str, Text(SQUARE_LENGTH, "square")]
 MissionName = app_commands.Transform[str, Text(60, "mission name")]
+OrdersLine = app_commands.Transform[str, Text(1000, "line of orders")]  # a dozen steps
+SaltText = app_commands.Transform[str, Text(32, "salt")]  # the service checks what it holds
 
 
 async def squad_choices(
@@ -113,9 +143,15 @@ class Matches(
         battle_map="The battlefield",
         practice="Play against the automatic player",
         thread="Open a thread for the match and play there",
-        hours="Time per activation and deployment, 1 to 168 hours (default 24)",
+        hours="Time per activation (with a bank: to deploy), 1 to 168 hours (default 24)",
         excuses="Missed deadlines forgiven per player before a miss forfeits (default 2)",
         on_miss="What a forgiven miss does (default: the activation ends where it stands)",
+        clock="The clock: time per activation (default), Fischer, or days per player",
+        bank="Fischer: each player's bank at the start, 1 to 1440 hours (default 72)",
+        increment="Fischer: hours added to the bank after each activation (default 12)",
+        cap="Fischer: the most hours a bank holds (default: the starting bank)",
+        days="Days per player for the whole match, 1 to 60 (default 14)",
+        salt="Your salt for the dice, up to 32 letters, digits, - _ . (default: the bot makes one)",
     )
     @app_commands.rename(battle_map="map")
     @app_commands.autocomplete(mission=mission_choices)
@@ -123,6 +159,7 @@ class Matches(
         ruleset=RULESETS,
         battle_map=shipped("maps"),
         on_miss=[app_commands.Choice(name=short(text), value=key) for key, text in ON_MISS.items()],
+        clock=[app_commands.Choice(name=short(text), value=key) for key, text in MODES.items()],
     )
     async def new(
         self,
@@ -136,8 +173,16 @@ class Matches(
         hours: app_commands.Range[int, 1, 168] = 24,
         excuses: app_commands.Range[int, 0, 10] = 2,
         on_miss: str = "skip",
+        clock: str = ACTIVATION,
+        bank: app_commands.Range[int, 1, 1440] = 72,
+        increment: app_commands.Range[int, 0, 168] = 12,
+        cap: app_commands.Range[int, 1, 1440] | None = None,
+        days: app_commands.Range[int, 1, 60] = 14,
+        salt: SaltText | None = None,
     ) -> None:
-        controls = time_controls(hours, excuses, on_miss)
+        controls = time_controls(
+            hours, excuses, on_miss, clock, bank=bank, increment=increment, cap=cap, days=days
+        )
         if opponent is not None and practice:
             raise ServiceError(
                 "Choose an opponent or practice against the automatic player, not both."
@@ -150,13 +195,14 @@ class Matches(
             work = service_of(interaction).create(
                 interaction.guild_id or 0, channel_of(interaction), creator,
                 opponent=challenged, practice=practice, mission=mission, battle_map=battle_map,
-                controls=controls, rules=ruleset,
+                controls=controls, rules=ruleset, salt=salt,
             )  # fmt: skip
             await answer(interaction, work)
             return
         await self._new_in_thread(
-            interaction, creator, challenged, practice, mission, battle_map, controls, ruleset
-        )
+            interaction, creator, challenged, practice, mission, battle_map, controls, ruleset,
+            salt,
+        )  # fmt: skip
 
     async def _new_in_thread(
         self,
@@ -168,6 +214,7 @@ class Matches(
         battle_map: str,
         controls: TimeControls,
         ruleset: str,
+        salt: str | None = None,
     ) -> None:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
@@ -184,7 +231,7 @@ class Matches(
             reply = await service_of(interaction).create(
                 interaction.guild_id or 0, created.id, creator,
                 opponent=opponent, practice=practice, mission=mission, battle_map=battle_map,
-                controls=controls, rules=ruleset,
+                controls=controls, rules=ruleset, salt=salt,
             )  # fmt: skip
         except Exception:
             await created.delete()  # no empty thread left behind by a refused match
@@ -196,9 +243,16 @@ class Matches(
     @app_commands.command(
         name="join", description="Take the open seat of the match in this channel"
     )
-    async def join(self, interaction: discord.Interaction[Any]) -> None:
+    @app_commands.describe(
+        salt="Your salt for the dice, up to 32 letters, digits, - _ . (default: the bot makes one)"
+    )
+    async def join(
+        self, interaction: discord.Interaction[Any], salt: SaltText | None = None
+    ) -> None:
         member = await player(interaction)
-        await answer(interaction, service_of(interaction).join(channel_of(interaction), member))
+        await answer(
+            interaction, service_of(interaction).join(channel_of(interaction), member, salt)
+        )
 
     @app_commands.command(
         name="squad", description="Field a shipped squad, or upload your own squad file"
@@ -243,6 +297,28 @@ class Matches(
         await answer(
             interaction, service_of(interaction).log(channel_of(interaction), count), private=True
         )
+
+    @app_commands.command(
+        name="recap", description="What happened since you last acted, as a GIF and a summary"
+    )
+    @app_commands.describe(
+        activation="Start from this activation (/match log numbers them); default: your last",
+        public="Post it for the channel (default: only you see it)",
+    )
+    async def recap(
+        self,
+        interaction: discord.Interaction[Any],
+        activation: app_commands.Range[int, 1, 10_000] | None = None,
+        public: bool = False,
+    ) -> None:
+        caught_up = recaps.show(
+            service_of(interaction),
+            channel_of(interaction),
+            await player(interaction),
+            activation,
+            private=not public,
+        )
+        await answer(interaction, caught_up, private=not public)
 
     @app_commands.command(
         name="rules", description="The actions of this match's rules and what they cost"
@@ -293,6 +369,39 @@ class Matches(
         )
 
     @app_commands.command(
+        name="preview",
+        description="Where one of your units can go and its odds (or as if on a square); only you see it",
+    )
+    @app_commands.describe(
+        unit="Your unit (default: the one activating)",
+        square="Preview it as if it stood on this square (default: where it stands)",
+    )
+    async def preview(
+        self,
+        interaction: discord.Interaction[Any],
+        unit: UnitName | None = None,
+        square: PreviewSquare | None = None,
+    ) -> None:
+        member = await player(interaction)
+        work = service_of(interaction).preview(channel_of(interaction), member, unit, square)
+        await answer(interaction, work, private=True)
+
+    @preview.autocomplete("unit")
+    async def preview_unit(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        found = await _situation(interaction)
+        return [] if found is None else _offer(preview_units(found), current)
+
+    @preview.autocomplete("square")
+    async def preview_square(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        found = await _situation(interaction)
+        unit = str(getattr(interaction.namespace, "unit", "") or "") or None
+        return [] if found is None else _offer(preview_squares(found, unit), current)
+
+    @app_commands.command(
         name="export", description="The match record as a file (replay it with skirmbot replay)"
     )
     async def export(self, interaction: discord.Interaction[Any]) -> None:
@@ -311,14 +420,14 @@ class Matches(
 
     # --- managing ------------------------------------------------------------------------
     @app_commands.command(
-        name="orders",
+        name="standing",
         description="Standing orders: spend TO to re-roll failed saves while you are away",
     )
     @app_commands.describe(
         reroll_saves="Re-roll failed saves with TO when your squad has more than `above` TO",
         above="Keep at least this many TO for your own activations (default 0)",
     )
-    async def orders(
+    async def standing(
         self,
         interaction: discord.Interaction[Any],
         reroll_saves: bool,
@@ -329,6 +438,32 @@ class Matches(
             channel_of(interaction), member, above if reroll_saves else None
         )
         await answer(interaction, work, private=True)
+
+    @app_commands.command(
+        name="orders",
+        description="A whole activation in one line: Halden move C5; shoot Kor with Oathkeeper; end",
+    )
+    @app_commands.describe(
+        line="Steps separated by ';', the unit named first; stops at a refused step or a roll",
+    )
+    async def orders(self, interaction: discord.Interaction[Any], line: OrdersLine) -> None:
+        member = await player(interaction)
+        work = service_of(interaction).orders(channel_of(interaction), member, line)
+        await answer(interaction, work)
+
+    @orders.autocomplete("line")
+    async def orders_line(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """What the line can go on with: the asker's units and what each can do now."""
+        try:
+            found = await service_of(interaction).situation(
+                channel_of(interaction), asker(interaction)
+            )
+        except ServiceError:
+            return []
+        offered = [text for text in line_choices(found, current) if len(text) <= NAME_LIMIT]
+        return listed([choice(text, text) for text in offered])
 
     @app_commands.command(name="concede", description="Concede the match (asks you to confirm)")
     async def concede(self, interaction: discord.Interaction[Any]) -> None:
@@ -389,6 +524,20 @@ class Matches(
             else "The moderator role is cleared."
         )
         await send(interaction, text + " (Manage Server always may.)", private=True)
+
+
+async def _situation(interaction: discord.Interaction[Any]) -> Situation | None:
+    """The match here as the asker sees it, for /match preview's autocomplete (None: nothing
+    to offer: no match in play, or the asker does not play it)."""
+    try:
+        return await service_of(interaction).situation(channel_of(interaction), asker(interaction))
+    except ServiceError:
+        return None
+
+
+def _offer(options: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
+    typed = current.strip().casefold()
+    return listed([choice(label, value) for value, label in options if typed in label.casefold()])
 
 
 async def past_setup(interaction: discord.Interaction[Any]) -> MatchRow:

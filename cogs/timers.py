@@ -2,12 +2,14 @@
 
 Deadlines fire from the bot's one scheduler (skirmbot/bot.py), which posts what they did
 through skirmbot.cogs.delivery; this cog lets players see the clock, ask for more time, pause
-and resume together, choose DM reminders, and lets moderators move a deadline.
+and resume together, choose DM reminders, go on vacation, get their deadlines as a calendar,
+and lets moderators move a deadline and set the server's vacation days and weekends.
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from typing import TYPE_CHECKING, Any, cast
 
@@ -16,8 +18,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from skirmbot.service import Reply, timing
+from skirmbot.service.calendar import Calendars
+from skirmbot.service.replies import when
 
-from .common import answer, channel_of, player, send, service_of
+from .common import answer, channel_of, in_time, player, send, service_of
 from .delivery import deliver
 
 if TYPE_CHECKING:
@@ -100,6 +104,72 @@ class Timers(
             else "in the match's channel"
         )
         await send(interaction, f"Your turn reminders will come {where}.", private=True)
+
+    @app_commands.command(
+        name="vacation",
+        description="Go on vacation: your clocks in this server stand still for whole days",
+    )
+    @app_commands.describe(
+        days="Whole days from now (0 ends your vacation early and gives back the days not used)"
+    )
+    async def vacation(
+        self, interaction: discord.Interaction[Any], days: app_commands.Range[int, 0, 60]
+    ) -> None:
+        member = await player(interaction)
+        guild = interaction.guild_id or 0
+        await answer(
+            interaction, timing.vacation(service_of(interaction), guild, member, days), private=True
+        )
+
+    @app_commands.command(
+        name="calendar",
+        description="Your deadlines as a calendar file, and your private calendar feed address",
+    )
+    @app_commands.describe(
+        new_address="True: a new private feed address (the old one stops working)"
+    )
+    async def calendar(
+        self, interaction: discord.Interaction[Any], new_address: bool = False
+    ) -> None:
+        service = service_of(interaction)
+        calendars = Calendars(service.store, service.links, service.now)
+        user = interaction.user.id
+        data, found = await in_time(interaction, calendars.file(user), private=True)
+        lines = (
+            [f"Your next deadline: {found[0].summary}, {when(found[0].at)}."]
+            if found
+            else ["No clock runs for you right now: the file has no deadline."]
+        )
+        address = await calendars.feed_address(user, renew=new_address)
+        if address is not None:
+            lines.append(
+                f"Your private calendar feed (every deadline of yours, kept up to date): {address} "
+                "Keep it to yourself; /timer calendar new_address:True replaces it."
+            )
+        file = discord.File(io.BytesIO(data), filename="skirm-deadlines.ics")
+        await send(interaction, "\n".join(lines), private=True, files=[file])
+
+    @app_commands.command(
+        name="server",
+        description="Moderators: vacation days a year, and whether clocks stop at weekends",
+    )
+    @app_commands.describe(
+        vacation_days="Each player's vacation days a year in this server (default 20)",
+        weekends="True: clocks stand still from Saturday 00:00 to Monday 00:00 UTC",
+    )
+    async def server(
+        self,
+        interaction: discord.Interaction[Any],
+        vacation_days: app_commands.Range[int, 0, 60] | None = None,
+        weekends: bool | None = None,
+    ) -> None:
+        member = await player(interaction)
+        guild = interaction.guild_id or 0
+        await answer(
+            interaction,
+            timing.set_clock_rules(service_of(interaction), guild, member, vacation_days, weekends),
+            private=True,
+        )
 
     @commands.Cog.listener()
     async def on_skirm_timer(self, match_id: int, channel_id: int, reply: Reply) -> None:

@@ -4,7 +4,9 @@ A mistake in what the user asked for (a missing or unreadable file, a folder giv
 record that is not one, a bad number, an unknown unit) prints one plain line to stderr and exits
 with 2; a record whose replay meets an illegal command exits with 1 and says which command.
 `db copy` exits with 2 when it refuses (no source, a destination that is not empty) and with 1
-when the copy fails or does not verify.
+when the copy fails or does not verify. `verify` exits with 0 when a record's dice check out
+(it prints what it checked), 1 when something does not match (it says what), 2 when the file
+cannot be read as a record.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, ruleset, rulese
 from skirmbot.rules.skirm.state import DEPLOYMENT
 
 EXIT_ILLEGAL = 1  # a replay met an illegal command
-EXIT_UNVERIFIED = 1  # db copy: the copy was made but does not verify
+EXIT_UNVERIFIED = 1  # db copy: the copy does not verify; verify: the record's dice do not
 EXIT_USAGE = 2  # the user's mistake: arguments, files
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report it
 MAX_SEED = 2**63 - 1  # seeds are kept in SQLite and JSON as whole numbers
@@ -95,6 +97,26 @@ def _parser() -> argparse.ArgumentParser:
     )
     p_console.add_argument("--seed", type=_seed, default=None, help="the dice seed")
     p_console.add_argument("--ruleset", type=_ruleset, default=DEFAULT_RULESET, help=RULESET_HELP)
+    p_console.add_argument(
+        "--clock",
+        default=None,
+        help="a new match's clock: activation[:HOURS], fischer[:BANK+INCREMENT], days[:DAYS]",
+    )
+    p_verify = sub.add_parser(
+        "verify",
+        help="check a finished match's dice: the seed against its commitment, every die, the result",
+        description=(
+            "Check the record of a finished match (/match export): its revealed seed hashes to "
+            "the commitment posted at the start, both salts match their seals, every die comes "
+            "from the seed and salts, and the replay ends with the recorded result."
+        ),
+    )
+    p_verify.add_argument("record", type=Path)
+    p_verify.add_argument(
+        "--commitment",
+        metavar="HEX",
+        help="the commitment the bot posted at the start, to hold the record's against",
+    )
     p_render = sub.add_parser(
         "render", help="draw the battlemap (or a stat card) from a match record"
     )
@@ -185,9 +207,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "demo":
             return _demo(args.seed, args.out, args.ruleset)
         if args.command == "console":
-            return _console(args.practice, args.out, args.db, args.seed, args.ruleset)
+            return _console(
+                args.practice, args.out, args.db, args.seed, args.ruleset, clock=args.clock
+            )
         if args.command == "render":
             return _render(args.record, args.after, args.card, args.out)
+        if args.command == "verify":
+            return _verify(args.record, args.commitment)
         if args.command == "run":
             return _run_bot()
         if args.command == "web":
@@ -308,6 +334,27 @@ def _replay(path: Path, as_json: bool) -> int:
     return 0
 
 
+def _verify(path: Path, commitment: str | None) -> int:
+    """Check a record's dice (skirmbot.rules.verify); what held on stdout, what does not
+    match on stderr."""
+    from skirmbot.rules.verify import verify
+
+    record = _read_record(path)
+    with _record_errors(path):
+        verdict = verify(record, commitment)
+    for line in verdict.checked:
+        print(f"ok: {line}")
+    if not verdict.ok:
+        for line in verdict.problems:
+            print(f"skirmbot verify: {path}: {line}", file=sys.stderr)
+        return EXIT_UNVERIFIED
+    print(
+        f"{path} verifies. Compare the commitment and the salts above with those the bot "
+        "posted in the match's channel: the record is sound only if they are the same."
+    )
+    return 0
+
+
 def _demo(seed: int, out: Path, rules: str = DEFAULT_RULESET) -> int:
     """Play the demo; write the record, a picture after every activation and the animation."""
     from skirmbot.demo import play_demo, write_demo
@@ -351,7 +398,12 @@ def _render(path: Path, after: int | None, card: str | None, out: Path) -> int:
 
 
 def _console(
-    practice: bool, out: Path, db: str, seed: int | None, rules: str = DEFAULT_RULESET
+    practice: bool,
+    out: Path,
+    db: str,
+    seed: int | None,
+    rules: str = DEFAULT_RULESET,
+    clock: str | None = None,
 ) -> int:
     import asyncio
 
@@ -369,7 +421,9 @@ def _console(
             import readline  # noqa: F401  (line editing and history at the prompts)
     try:
         with _interrupts_at_the_prompt():
-            return asyncio.run(run_console(practice, out, db, seed=seed, rules=rules))
+            return asyncio.run(
+                run_console(practice, out, db, seed=seed, rules=rules, clock=clock)
+            )
     except ConsoleError as error:
         raise UsageError(str(error)) from error
 

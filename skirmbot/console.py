@@ -11,7 +11,6 @@ written next to the pictures.
 from __future__ import annotations
 
 import re
-import shlex
 import sqlite3
 import sys
 import time
@@ -31,7 +30,10 @@ from skirmbot.service import (
     Reply,
     ServiceError,
     actions,
+    orderline,
 )
+from skirmbot.service import recap as recaps
+from skirmbot.service.calendar import Calendars
 from skirmbot.service.matches import (
     AUTOMATIC_NAME,
     DEPLOYING,
@@ -40,44 +42,36 @@ from skirmbot.service.matches import (
     ruleset_of,
 )
 from skirmbot.service.replies import MOMENT, written
+from skirmbot.service.timing import timer, vacation
 from skirmbot.store import MatchRow, Store, StoreError
+from skirmbot.timers.clock import ControlsError, TimeControls, controls_for
 
 CHANNEL, GUILD = 1, 1
 PLAYERS = (Member(1, "Player 1"), Member(2, "Player 2"))
 NAMES = {**{player.id: player.name for player in PLAYERS}, AUTOMATIC: AUTOMATIC_NAME}
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report it
 
-# What can be typed at the main prompt, and how many words each needs.
+# What can be typed at the main prompt, and how many words each needs (the game's words are
+# read by the service's parser, shared with /match orders: skirmbot.service.orderline).
 USAGE = {
-    "move": "move UNIT SQUARE [TO]",
-    "dash": "dash UNIT SQUARE [TO]",
-    "leap": "leap UNIT SQUARE",
-    "shoot": "shoot UNIT TARGET [WEAPON]",
-    "melee": "melee UNIT TARGET [WEAPON]",
-    "turret": "turret UNIT TARGET",
-    "skill": "skill UNIT SKILL [TARGET]",
-    "door": "door UNIT [TOWARD]",
-    "pickup": "pickup UNIT",
-    "drop": "drop UNIT",
-    "crate": "crate UNIT OPTION",
-    "mission": "mission UNIT ACTION",
-    "activate": "activate UNIT",
-    "end": "end [UNIT]",
-    "delay": "delay",
-    "reroll": "reroll DIE",
-    "modify": "modify DIE +1|-1",
-    "accept": "accept",
+    **orderline.USAGE,
     "act": "act [NUMBER]",
     "rules": "rules",
-    "orders": "orders N|never",
+    "orders": "orders STEP; STEP; ...",
+    "standing": "standing N|never",
     "status": "status",
     "log": "log",
+    "recap": "recap [ACTIVATION]",
     "card": "card UNIT",
+    "preview": "preview [UNIT] [SQUARE]",
     "secondary": "secondary",
     "undo": "undo",
     "draw": "draw",
     "concede": "concede",
     "export": "export FILE",
+    "timer": "timer",
+    "calendar": "calendar FILE",
+    "vacation": "vacation DAYS",
     "help": "help [WORD]",
     "quit": "quit",
 }
@@ -86,14 +80,19 @@ HELP = """Commands (the same words as the Discord slash commands):
   shoot UNIT TARGET [WEAPON] melee UNIT TARGET [WEAPON] turret UNIT TARGET
   door UNIT [TOWARD]         pickup UNIT      drop UNIT      crate UNIT OPTION      delay
   leap UNIT SQUARE           skill UNIT SKILL [TARGET]  mission UNIT ACTION    secondary
-  reroll DIE   modify DIE +1|-1   accept      orders N|never (re-roll failed saves above N TO)
+  reroll DIE   modify DIE +1|-1   accept      standing N|never (re-roll failed saves above N TO)
   act [NUMBER] (the actions of this match's rules that have no word above, e.g. Revive)
   rules   status   log   card UNIT   undo   draw   concede   help [WORD]   quit
+  recap [N]  (what happened since you last acted, or since activation N: a GIF and a summary)
+  preview [UNIT] [SQUARE]  (where your unit can go and its odds, as if on SQUARE: a picture)
+  timer (the clock)   calendar FILE (your deadlines as .ics)   vacation DAYS (0 ends it)
 Quote names with spaces: move "Remus 1" C4. TO is how many Tactical Orders to spend.
+A whole activation in one line, steps separated by ';': Halden move C5; shoot Kor; end
 The record is written next to the pictures when the match is over."""
 # Sentences about the turn clock, which the console does not run.
 _CLOCK = re.compile(rf"^Time controls: .*$\n?|\s*Time runs out {MOMENT.pattern}\.", re.M)
 _SQUARE = re.compile(r"^[A-Za-z]{1,2}\d{1,2}$")
+_ORDERS = re.compile(r"^\s*/?\s*(?:match\s+)?orders\b", re.I)
 
 Ask = Callable[[str], str]
 Say = Callable[[str], None]
@@ -137,6 +136,7 @@ class Console:
         self.rules = rules  # the ruleset of a new match (a kept match goes on in its own)
         self.ask, self.say = ask, say
         self.kept_in = kept_in  # the database file the match is kept in (None: in memory)
+        self.controls: TimeControls | None = None  # a new match's clock (--clock)
         self.pictures = 0
         self.helped = False  # the command list is shown once, when the first turn begins
 
@@ -204,6 +204,7 @@ class Console:
                     mission=mission,
                     battle_map=battle_map,
                     rules=self.rules,
+                    controls=self.controls,
                 )
             )
         else:
@@ -302,18 +303,31 @@ class Console:
         return next(m for m in PLAYERS if m.id == players[side])
 
     async def handle(self, member: Member, line: str) -> None:
-        """One typed line: a game command, or a match command (status, log, ...)."""
+        """One typed line: a game command, a whole activation (`orders`, or steps separated
+        by ';'), or a match command (status, log, ...)."""
         try:
-            words = _slash_words(shlex.split(line))
-        except ValueError as error:
-            self.say(f'! {error} (quote a name with spaces at both ends: "Remus 1").')
-            return
-        if not words:
-            return
-        try:
-            await self._dispatch(member, words[0].lower(), words[1:])
+            words = _slash_words(orderline.words_of(line))
+            if words and (words[0].lower() == "orders" or ";" in line):
+                await self._orders(member, _steps(line))
+            elif words:
+                await self._dispatch(member, words[0].lower(), words[1:])
         except ServiceError as error:
             self._refuse(error)
+
+    async def _orders(self, member: Member, line: str) -> None:
+        """A whole activation in one line (the service's /match orders). When its first step
+        needs Tactical Orders, ask as for a single command, then go on with the rest."""
+        try:
+            await self._show(await self.service.orders(CHANNEL, member, line))
+        except NeedsConfirmation as error:
+            explain = "The action costs Tactical Orders (TO) your squad has not offered."
+            if not self._confirm(f"{self._plain(str(error))} Spend them?", explain):
+                self.say("Not done.")
+                return
+            await self._show(await self.service.act(CHANNEL, member, error.retry))
+            rest = orderline.split_steps(line)[1:]
+            if rest:
+                await self._orders(member, "; ".join(rest))
 
     async def _dispatch(self, member: Member, word: str, args: list[str]) -> None:
         service = self.service
@@ -325,14 +339,19 @@ class Console:
         }
         if word in ("help", "?"):
             self.say(await self._help(member, args))
-        elif word in ("timer", "pause", "resume", "extend"):
-            self.say("The console keeps no clock: take all the time you need.")
+        elif word in ("timer", "pause", "resume", "extend", "calendar", "vacation"):
+            await self._clock(member, word, args)
         elif word in managing:
             await self._show(await managing[word]())
         elif word == "draw":
             await self._offer(member, "draw", service.offer_draw(CHANNEL, member))
         elif word == "undo":
             await self._offer(member, "undo", service.request_undo(CHANNEL, member))
+        elif word == "recap":  # catch-up since the player last acted (skirmbot.service.recap)
+            since = _number(args[0], word) if args else None
+            await self._show(await recaps.show(service, CHANNEL, member, since))
+        elif word == "preview":  # the activating unit, or the one named (as if on SQUARE)
+            await self._show(await service.preview(CHANNEL, member, *_preview_words(args)))
         elif word == "card":
             _need(word, args)
             await self._show(await service.card(CHANNEL, " ".join(args)))
@@ -344,12 +363,41 @@ class Console:
             self.say(self._plain(await service.rules_text(CHANNEL)))
         elif word == "act":
             await self._ruleset_action(member, args)
-        elif word == "orders":
+        elif word == "standing":
             _need(word, args)
             above = None if args[0].lower() == "never" else _number(args[0], word)
             await self._show(await service.standing_orders(CHANNEL, member, above))
         else:
-            await self._act(member, _game_command(word, args))
+            await self._act(member, await self._game_command(member, [word, *args]))
+
+    async def _game_command(self, member: Member, words: list[str]) -> commands.Command:
+        """The action typed, read by the service's parser (the one /match orders uses)."""
+        situation = await self.service.situation(CHANNEL, member)
+        try:
+            command = orderline.read_words(situation, words)
+        except orderline.UnknownWord as error:
+            raise ServiceError(
+                f"'{error.word}' is not a command. Type help for the list."
+            ) from None
+        if command is None:
+            raise ServiceError("Type an action, or help for the list.")
+        return command
+
+    async def _clock(self, member: Member, word: str, args: list[str]) -> None:
+        """The clock's words. The console fires no deadlines (nobody misses at one keyboard),
+        but it shows the clock, keeps a vacation and writes the calendar file."""
+        if word == "timer":
+            shown = self._plain((await timer(self.service, CHANNEL)).text)
+            self.say(f"{shown}\n(The console keeps no clock running: nobody misses a deadline here.)")
+        elif word == "calendar":
+            _need(word, args)
+            data, _ = await Calendars(self.service.store, clock=self.service.now).file(member.id)
+            self._write(Path(args[0]), data, f"wrote {args[0]} ({member.name}'s deadlines)")
+        elif word == "vacation":
+            _need(word, args)
+            await self._show(await vacation(self.service, GUILD, member, _number(args[0], word)))
+        else:
+            self.say("The console keeps no clock running: take all the time you need.")
 
     async def _act(self, member: Member, command: commands.Command) -> None:
         """Play a game command; when it needs Tactical Orders, ask before spending them."""
@@ -427,7 +475,8 @@ class Console:
             data,
             f"The match is over. Its record: {path}\n"
             f"  skirmbot replay {path}   tells the match again\n"
-            f"  skirmbot render {path} --out {self.out / 'final.png'}   draws the end",
+            f"  skirmbot render {path} --out {self.out / 'final.png'}   draws the end"
+            + _verify_lines(path, data),
         )
 
     # --- output ---------------------------------------------------------------------------
@@ -443,6 +492,11 @@ class Console:
                 )
                 self.pictures += 1
                 self._write(path, message.picture, f"  (picture: {path})")
+            if message.animation is not None:  # a catch-up GIF, numbered with the pictures
+                name = message.animation_name.removesuffix(".gif")
+                path = self.out / f"{name}-{self.pictures:03d}.gif"
+                self.pictures += 1
+                self._write(path, message.animation, f"  (animation: {path})")
 
     def _write(self, path: Path, data: bytes, done: str) -> None:
         try:
@@ -469,6 +523,14 @@ def _slash_words(words: list[str]) -> list[str]:
     return words
 
 
+def _preview_words(args: list[str]) -> tuple[str | None, str | None]:
+    """`preview [UNIT] [SQUARE]` as (unit, square): one word that reads as a square is the
+    square, for the unit activating."""
+    if len(args) == 1 and _SQUARE.match(args[0]):
+        return None, args[0]
+    return (args[0] if args else None), (args[1] if len(args) > 1 else None)
+
+
 def _need(word: str, args: list[str]) -> None:
     """ServiceError with the usage when `args` has fewer words than the command needs."""
     usage = USAGE[word]
@@ -477,44 +539,9 @@ def _need(word: str, args: list[str]) -> None:
         raise ServiceError(f"Usage: {usage}")
 
 
-def _game_command(word: str, args: list[str]) -> commands.Command:
-    """The rules command a typed line names; ServiceError shows the usage when it does not fit."""
-    if word not in USAGE:
-        raise ServiceError(f"'{word}' is not a command. Type help for the list.")
-    # 'move Halden to C4', 'shoot Halden at Vex' read as the player meant them.
-    filler = {"move": "to", "dash": "to", "leap": "to", "shoot": "at", "melee": "at"}.get(word)
-    if filler is not None and len(args) > 2 and args[1].lower() == filler:
-        args = [args[0], *args[2:]]
-    _need(word, args)
-
-    def arg(n: int) -> str | None:
-        return args[n] if len(args) > n else None
-
-    if word in ("move", "dash"):
-        cls = commands.Move if word == "move" else commands.Dash
-        return cls(0, args[0], args[1], _number(arg(2) or "0", word))
-    if word in ("shoot", "melee"):
-        attack = commands.Shoot if word == "shoot" else commands.Melee
-        return attack(0, args[0], args[1], arg(2))
-    simple: dict[str, Callable[[], commands.Command]] = {
-        "end": lambda: commands.EndActivation(0, arg(0)),
-        "activate": lambda: commands.Activate(0, args[0]),
-        "door": lambda: commands.Door(0, args[0], arg(1)),
-        "pickup": lambda: commands.PickUp(0, args[0]),
-        "drop": lambda: commands.Drop(0, args[0]),
-        "crate": lambda: commands.OpenCrate(0, args[0], args[1]),
-        "mission": lambda: commands.MissionAction(0, args[0], " ".join(args[1:])),
-        "leap": lambda: commands.Leap(0, args[0], args[1]),
-        "skill": lambda: commands.UseSkill(0, args[0], args[1], arg(2)),
-        "turret": lambda: commands.UseTurret(0, args[0], args[1]),
-        "delay": lambda: commands.Delay(0),
-        "reroll": lambda: commands.Reroll(0, _number(args[0], word)),
-        "modify": lambda: commands.Modify(0, _number(args[0], word), _number(args[1], word)),
-        "accept": lambda: commands.Accept(0),
-    }
-    if word not in simple:  # quit and help are handled before
-        raise ServiceError(f"'{word}' cannot be used here. Type help for the list.")
-    return simple[word]()
+def _steps(line: str) -> str:
+    """The steps of a typed line, without the command's name in front ('/match orders')."""
+    return _ORDERS.sub("", line, count=1)
 
 
 def _number(text: str, word: str | None = None) -> int:
@@ -566,6 +593,19 @@ _MARKUP = (
     (re.compile(r"<@&\d+>"), "@role"),
     (re.compile(r"<#\d+>"), "#channel"),
 )
+
+
+def _verify_lines(path: Path, data: bytes) -> str:
+    """The end's lines about verifiable dice: the seed, secret until now, and how to check the
+    record (none for a match played with --seed, which has no commitment)."""
+    record = MatchRecord.loads(data.decode("utf-8"))
+    if record.commitment is None:
+        return ""
+    return (
+        f"\n  skirmbot verify {path}   checks its dice against the commitment posted at the start"
+        f"\nThe dice seed, secret until now: {record.dice.get('key')}"
+        f" (SHA-256: {record.commitment})"
+    )
 
 
 def plain_text(text: str, names: Mapping[int, str], now: float | None = None) -> str:
@@ -620,9 +660,11 @@ async def run_console(
     say: Say = print,
     seed: int | None = None,
     rules: str = DEFAULT_RULESET,
+    clock: str | None = None,
 ) -> int:
     """Play in the terminal; the exit code: 0 (over, or left), 130 (Ctrl-C). ConsoleError
-    when the database cannot be used."""
+    when the database cannot be used. `clock`: a new match's clock (`console_clock`)."""
+    controls = console_clock(clock) if clock else None
     try:
         store = await Store.open(db)
     except (sqlite3.Error, StoreError) as error:
@@ -631,7 +673,29 @@ async def run_console(
         service = MatchService(store, seed_source=(lambda: seed) if seed is not None else None)
         kept_in = None if db == ":memory:" else db
         console = Console(service, out, practice, ask, say, kept_in, rules)
+        console.controls = controls
         default_mission, default_squads = content.defaults(rules)
         return await console.play(squads or default_squads, mission or default_mission, battle_map)
     finally:
         await store.close()
+
+
+def console_clock(spec: str) -> TimeControls:
+    """`--clock`: `activation[:HOURS]`, `fischer[:BANK+INCREMENT]` (hours) or `days[:DAYS]`
+    (ConsoleError in plain words when it is none of them)."""
+    mode, _, numbers = spec.strip().lower().partition(":")
+    try:
+        values = [int(n) for n in numbers.split("+")] if numbers else []
+        if mode == "fischer" and len(values) in (0, 2):
+            bank, increment = values or (72, 12)
+            return controls_for(mode, 24, 2, "skip", bank_hours=bank, increment_hours=increment)
+        if mode in ("activation", "days") and len(values) <= 1:
+            hours = values[0] if values and mode == "activation" else 24
+            days = values[0] if values and mode == "days" else 14
+            return controls_for(mode, hours, 2, "skip", days=days)
+    except (ValueError, ControlsError) as error:
+        raise ConsoleError(f"--clock {spec}: {error}") from error
+    raise ConsoleError(
+        f"--clock {spec} is not a clock: activation[:HOURS], fischer[:BANK+INCREMENT] (hours) "
+        "or days[:DAYS], such as fischer:48+6."
+    )

@@ -205,13 +205,13 @@ async def test_an_illegal_move_is_refused_privately_naming_the_reachable_squares
     assert await world.commands() == before, "a refusal changes nothing"
 
 
-async def test_a_legal_move_is_answered_publicly_with_an_end_button(world: World) -> None:
+async def test_a_legal_move_is_answered_publicly_with_end_and_preview_buttons(world: World) -> None:
     await world.started()
     acting, _, unit = await world.turn()
     square = min((cost, s) for s, cost in (await world.reachable(unit)).items())[1]
     moved = await acting.slash(world.channel, "move", unit=unit, square=square.lower())
     assert not moved.ephemeral and f"{unit} moves" in said(moved).content
-    assert [b["label"] for b in buttons(said(moved))] == ["End activation"]
+    assert [b["label"] for b in buttons(said(moved))] == ["End activation", "Preview"]
 
 
 async def test_end_posts_the_map_and_pings_the_next_player(world: World) -> None:

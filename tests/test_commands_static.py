@@ -73,7 +73,7 @@ async def test_the_bot_registers_the_game_commands(payload: list[dict[str, Any]]
         "draw",
         "undo",
     } <= subcommands
-    assert {"export", "abort", "orders", "modrole"} <= subcommands
+    assert {"export", "abort", "orders", "standing", "modrole"} <= subcommands
 
 
 async def test_names_are_lowercase_and_short(payload: list[dict[str, Any]]) -> None:

@@ -41,12 +41,13 @@ from typing import Any
 
 import pytest
 
-from skirmbot.dice.odds import format_target_odds, target_odds
+from skirmbot.dice.odds import format_target_odds
 from skirmbot.rules import commands
 from skirmbot.rules.dice import DiceExhausted, dice_from_json
 from skirmbot.rules.record import MatchRecord, replay, start_match
 from skirmbot.rules.ruleset import ruleset
 from skirmbot.rules.skirm import autoplayer, secondaries
+from skirmbot.rules.skirm.odds import target_odds
 from skirmbot.service import MatchService, Member, Reply, ServiceError
 from skirmbot.store import Store
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
+from dataclasses import dataclass
 
 from PIL import Image
 
@@ -18,6 +19,20 @@ from skirmbot.rules.skirm.state import MatchState
 
 FRAME_MS = 1200  # each activation stays up long enough to read the header
 LAST_FRAME_MS = 4000
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a record as the replay numbers them: 0 is the match as deployed, then 1, 2,
+    ... one per activation (the activation's events, and what happened between it and the
+    next: the end of a turn, the next turn's start)."""
+
+    number: int
+    events: list[Event]
+    side: int | None  # whose activation it was (None: step 0, or an end without one)
+    turn: int  # the turn the activation began in
+    done_before: int  # activations the match had done when it began (the turn clock's key)
+    mp: tuple[int, ...]  # each squad's MP after it
 
 
 def activation_steps(record: MatchRecord) -> Iterator[tuple[MatchState, list[Event]]]:
@@ -41,6 +56,31 @@ def _steps(record: MatchRecord) -> Iterator[tuple[PlayedMatch, list[Event]]]:
             pending = []
 
 
+def numbered_steps(record: MatchRecord) -> Iterator[tuple[Step, MatchState]]:
+    """Each step of the record (see `Step`) with the match's state after it. The state is the
+    live one: draw it before the next step."""
+    match = start_match(record)
+    began = (0, 0)
+    pending: list[Event] = []
+    number = 0
+    for data in record.commands:
+        state = match.state
+        if state.activation is None:  # the last command with no activation in progress starts it
+            began = (state.turn, state.activations_done)
+        events = match.apply(command_from_json(data))
+        pending += events
+        kinds = {event.kind for event in events}
+        if kinds & {"activation_ended", "match_ended"} or (
+            "turn_started" in kinds and match.state.turn == 1
+        ):
+            ended = [event for event in pending if event.kind == "activation_ended"]
+            side = ended[-1].data.get("side") if ended and number else None
+            mp = tuple(squad.mp for squad in match.state.squads)
+            yield Step(number, pending, side, *began, mp), match.state
+            pending = []
+            number += 1
+
+
 def match_after(
     record: MatchRecord, activation: int | None = None
 ) -> tuple[PlayedMatch, list[Event]]:
@@ -59,10 +99,20 @@ def match_after(
     )
 
 
-def animation(record: MatchRecord, renderer: MapRenderer | None = None) -> bytes:
-    """An animated GIF, one frame per activation; all frames share the fixed palette."""
+def animation(
+    record: MatchRecord, renderer: MapRenderer | None = None, only: Container[int] | None = None
+) -> bytes:
+    """An animated GIF, one frame per activation (`only`: the frames of those step numbers, 0
+    being the match as deployed); all frames share the fixed palette. One renderer draws every
+    frame, so the terrain is drawn once."""
     renderer = renderer or MapRenderer()
-    frames = [renderer.render(state, events) for state, events in activation_steps(record)]
+    frames = [
+        renderer.render(state, step.events)
+        for step, state in numbered_steps(record)
+        if only is None or step.number in only
+    ]
+    if not frames:
+        raise RulesError("There is no activation to show in that range.")
     # The key under the map lists what each picture shows, so heights differ: pad to the tallest.
     width, height = max(frame.size[0] for frame in frames), max(frame.size[1] for frame in frames)
     frames = [_padded(frame, width, height) for frame in frames]

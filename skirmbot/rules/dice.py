@@ -10,6 +10,14 @@
   records and for tests, never for a new match whose future rolls must stay unknown.
 - A scripted source (`{"script": [faces]}`) gives exact faces: tests, and an export taken before
   the end, which holds the faces rolled so far and nothing more.
+- A salted source (`SaltedDice`, every new match since issue 21) is a keyed source whose HMAC
+  key is derived from the secret key (the match's "seed") and one salt per player:
+  HMAC-SHA256(seed, "skirmbot dice" + both salts). The bot posts SHA-256(seed), the commitment,
+  when the match is created, and each salt when it is fixed; the seed is revealed at the end.
+  Neither the operator (who cannot change the seed once committed, nor know the salt to come)
+  nor a player (who does not know the seed) chooses the dice alone. The record keeps its dice
+  as `{"key": HEX}` and the commitment, salts and their seals beside them
+  (skirmbot.rules.record, skirmbot.rules.verify).
 
 `RecordingDice` wraps any of them and keeps every face it gave, in order (the export's script).
 """
@@ -20,7 +28,8 @@ import hashlib
 import hmac
 import random
 import secrets
-from collections.abc import Callable, Iterable
+import string
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -29,6 +38,9 @@ from skirmbot.words import plural
 
 KEY_BYTES = 32  # a new match's dice key: 256 bits from the operating system's randomness
 MIN_KEY_BYTES = 16  # a record's key must have at least 128 bits
+SALT_LENGTH = 32  # a player's salt: at most this many characters...
+SALT_CHARACTERS = frozenset(string.ascii_letters + string.digits + "-_.")  # ...of these
+SALT_BYTES = 8  # a salt the bot makes: 16 hexadecimal digits
 
 
 class DiceExhausted(RulesError):
@@ -94,13 +106,16 @@ class KeyedDice:
         self._count = 0
 
     def roll(self, sides: int = 6) -> int:
+        return self._draw(self._secret, sides)
+
+    def _draw(self, secret: bytes, sides: int) -> int:
         if sides < 1:
             raise RulesError(f"A die needs at least one face, not {sides}.")
         limit = 2**64 - 2**64 % sides
         attempt = 0
         while True:
             message = f"{self._count}.{attempt}".encode()
-            digest = hmac.new(self._secret, message, hashlib.sha256).digest()
+            digest = hmac.new(secret, message, hashlib.sha256).digest()
             value = int.from_bytes(digest[:8], "big")
             if value < limit:
                 self._count += 1
@@ -109,6 +124,67 @@ class KeyedDice:
 
     def to_json(self) -> dict[str, object]:
         return {"key": self.key}
+
+
+class SaltedDice(KeyedDice):
+    """Keyed dice whose HMAC key comes from the secret key and both players' salts
+    (`salted_key`). No die is rolled while a salt is missing: the dice are not fixed yet."""
+
+    def __init__(self, key: str, salts: Sequence[str | None]) -> None:
+        super().__init__(key)
+        self.salts = list(salts)
+        self._salted = (
+            salted_key(key, [salt for salt in self.salts if salt is not None])
+            if len(self.salts) == 2 and None not in self.salts
+            else None
+        )
+
+    def roll(self, sides: int = 6) -> int:
+        if self._salted is None:
+            raise RulesError(
+                "No die can be rolled before both players' salts are fixed: the second player "
+                "has not joined yet."
+            )
+        return self._draw(self._salted, sides)
+
+    def to_json(self) -> dict[str, object]:
+        return {"key": self.key}  # the salts are kept in the record beside the dice
+
+
+def salted_key(key: str, salts: Sequence[str]) -> bytes:
+    """The dice's HMAC key: HMAC-SHA256 of the seed and the two salts, one a line (a salt holds
+    no line break, so two pairs of salts never give the same text)."""
+    text = "\n".join(["skirmbot dice", *salts]).encode()
+    return hmac.new(key_bytes(key), text, hashlib.sha256).digest()
+
+
+def commitment_of(key: str) -> str:
+    """What the bot posts at the start: SHA-256 of the seed's bytes, in hexadecimal (the same
+    as `echo -n KEY | xxd -r -p | sha256sum`)."""
+    return hashlib.sha256(key_bytes(key)).hexdigest()
+
+
+def seal_of(commitment: str, side: int, salt: str) -> str:
+    """A salt's seal, kept with it in the record: SHA-256 of the commitment, the squad's number
+    and the salt. A salt changed in a record no longer matches its seal, so `skirmbot verify`
+    tells a changed salt apart from a changed die."""
+    return hashlib.sha256(f"skirmbot salt\n{commitment}\n{side + 1}\n{salt}".encode()).hexdigest()
+
+
+def new_salt() -> str:
+    """A salt the bot makes for a player who gave none (and for the automatic player)."""
+    return secrets.token_hex(SALT_BYTES)
+
+
+def check_salt(text: str) -> str:
+    """A salt a player typed, without surrounding blanks; RulesError saying what a salt may be."""
+    salt = text.strip()
+    if not 1 <= len(salt) <= SALT_LENGTH or not set(salt) <= SALT_CHARACTERS:
+        raise RulesError(
+            f"A salt is 1 to {SALT_LENGTH} characters: letters, digits, '-', '_' and '.' "
+            "(such as dragon-42); leave it out and the bot makes one for you."
+        )
+    return salt
 
 
 def key_bytes(key: object) -> bytes:

@@ -5,12 +5,19 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from skirmbot.rules.commands import Command
-from skirmbot.rules.dice import Dice, RecordingDice, dice_from_json
+from skirmbot.rules.dice import (
+    Dice,
+    RecordingDice,
+    SaltedDice,
+    commitment_of,
+    dice_from_json,
+    seal_of,
+)
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, ruleset
 
@@ -19,7 +26,11 @@ RECORD_VERSION = 2
 # Version 1 (the first release) was written when an activation ended by itself only at 0 ACT and
 # 0 TO: its records end with an `end` some activations that now end by themselves, and replay
 # with such an `end` taken as a no-op (docs/rulings.md, Activations).
-READABLE_VERSIONS = (1, 2)
+# Version 3 (issue 21) is a record with verifiable dice: beside its `{"key": HEX}` dice it has
+# the commitment to the key and the two players' salts, from which the dice come (a version-2
+# reader would roll them from the key alone, wrongly). Records without them are still version 2.
+VERIFIABLE_VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
 SKIRM = DEFAULT_RULESET
 
 
@@ -43,17 +54,35 @@ class MatchRecord:
     players: list[str] = field(default_factory=lambda: ["Player 1", "Player 2"])
     ruleset: str = SKIRM
     version: int = RECORD_VERSION  # kept as read: a match goes on under its record's version
+    # Verifiable dice (issue 21; skirmbot.rules.verify): SHA-256 of the key, posted at the start;
+    # each player's salt (None until fixed) and its seal. None: a match without them (older, or
+    # played with a fixed seed), whose dice come from `dice` alone.
+    commitment: str | None = None
+    salts: list[str | None] | None = None
+    seals: list[str | None] | None = None
+    # Only in the record of a match that is over (`revealed`): every face rolled, in order, and
+    # the result, which `skirmbot verify` derives again from the seed and salts.
+    rolls: list[int] | None = None
+    result: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "version": self.version,
             "ruleset": self.ruleset,
             "players": list(self.players),
             "content": self.content,
             "dice": self.dice,
-            "commands": self.commands,
         }
+        if self.commitment is not None:
+            data["version"] = max(self.version, VERIFIABLE_VERSION)
+            data.update(commitment=self.commitment, salts=self.salts, seals=self.seals)
+        data["commands"] = self.commands
+        if self.rolls is not None:
+            data["rolls"] = self.rolls
+        if self.result is not None:
+            data["result"] = self.result
+        return data
 
     def dumps(self) -> str:
         """The record as text; the same record always gives the same bytes."""
@@ -67,7 +96,8 @@ class MatchRecord:
             )
         version = data.get("version")
         if version not in READABLE_VERSIONS or isinstance(version, bool):
-            readable = " and ".join(str(v) for v in READABLE_VERSIONS)
+            *others, last = (str(v) for v in READABLE_VERSIONS)
+            readable = f"{', '.join(others)} and {last}"
             raise RulesError(
                 f"Record version {version!r} is not supported; this skirmbot reads versions {readable}."
             )
@@ -89,7 +119,8 @@ class MatchRecord:
             or not all(isinstance(name, str) for name in players)
         ):
             raise RulesError("A record's 'players' must list the two players' names.")
-        return cls(content, dice, list(commands), list(players), rules.name, int(version))
+        record = cls(content, dice, list(commands), list(players), rules.name, int(version))
+        return _with_verifiable_dice(record, data)
 
     @classmethod
     def loads(cls, text: str) -> MatchRecord:
@@ -99,12 +130,110 @@ class MatchRecord:
             raise RulesError(f"The record is not valid JSON: {error}.") from error
 
 
+def _with_verifiable_dice(record: MatchRecord, data: dict[str, Any]) -> MatchRecord:
+    """The record's commitment, salts, seals, rolls and result, checked for their types (what
+    they say is for `skirmbot verify` to judge)."""
+    commitment = data.get("commitment")
+    if commitment is None:
+        return record
+    salts, seals = data.get("salts"), data.get("seals")
+    rolls, result = data.get("rolls"), data.get("result")
+    if (
+        not isinstance(commitment, str)
+        or not _pair_of_texts(salts)
+        or not _pair_of_texts(seals)
+        or (rolls is not None and not _faces(rolls))
+        or (result is not None and not isinstance(result, dict))
+    ):
+        raise RulesError(
+            "A record's verifiable dice need a 'commitment' (hexadecimal), two 'salts' and "
+            "two 'seals' (text or null), and, when given, 'rolls' (whole numbers) and a "
+            "'result' object."
+        )
+    return replace(
+        record,
+        commitment=commitment,
+        salts=list(salts or ()),
+        seals=list(seals or ()),
+        rolls=rolls,
+        result=result,
+    )
+
+
+def _pair_of_texts(value: object) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(item is None or isinstance(item, str) for item in value)
+    )
+
+
+def _faces(value: object) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(face, int) and not isinstance(face, bool) for face in value
+    )
+
+
+def dice_of(record: MatchRecord) -> Dice:
+    """The dice source the record rolls: its keyed dice with both players' salts when it has
+    a commitment (a match with verifiable dice), else what its `dice` name."""
+    key = record.dice.get("key")
+    if record.salts is not None and isinstance(key, str):
+        return SaltedDice(key, record.salts)
+    return dice_from_json(record.dice)
+
+
+def commit_dice(record: MatchRecord, salts: Sequence[str | None]) -> bool:
+    """A new match's record made verifiable: when its dice are keyed, the commitment to the key
+    and each salt given so far (None: that player has not joined yet), with its seal. False for
+    other dice (a fixed seed in tests and demos): nothing to commit to."""
+    key = record.dice.get("key")
+    if not isinstance(key, str):
+        return False
+    record.commitment = commitment_of(key)
+    record.salts = list(salts)
+    record.seals = [
+        None if salt is None else seal_of(record.commitment, side, salt)
+        for side, salt in enumerate(salts)
+    ]
+    record.version = max(record.version, VERIFIABLE_VERSION)
+    return True
+
+
+def add_salt(data: dict[str, Any], side: int, salt: str) -> bool:
+    """Fix a player's salt in a stored record (its JSON, as the store keeps it), with its seal.
+    False when the record takes no salts (no commitment: a fixed seed)."""
+    commitment = data.get("commitment")
+    if not isinstance(commitment, str):
+        return False
+    data["salts"][side] = salt
+    data["seals"][side] = seal_of(commitment, side, salt)
+    return True
+
+
+def revealed(record: MatchRecord) -> MatchRecord:
+    """The record of a match that is over as it is exported, with what `skirmbot verify`
+    checks: every face rolled, in order, and the result. A record without a commitment, or
+    whose match never started, is returned as it is."""
+    if record.commitment is None or not all(record.content.get("squads") or [None]):
+        return record
+    try:
+        match, dice = replay_rolled(record)
+    except RulesError:
+        return record  # a record that does not replay is exported as it is kept
+    result = match.state.result
+    return replace(
+        record,
+        commands=list(record.commands),
+        rolls=dice.faces,
+        result=None if result is None else result.to_json(),
+    )
+
+
 def start_match(record: MatchRecord, dice: Dice | None = None) -> PlayedMatch:
     """A match at its start, built from the record's content and dice by its ruleset."""
     rules = ruleset(record.ruleset)
-    match = rules.new_match(
-        record.content, dice if dice is not None else dice_from_json(record.dice)
-    )
+    match = rules.new_match(record.content, dice if dice is not None else dice_of(record))
     match.late_end_is_no_op = record.version == 1
     return match
 
@@ -137,7 +266,7 @@ def replay_rolled(
 ) -> tuple[PlayedMatch, RecordingDice]:
     """Replay the record (its first `upto` commands if given), keeping every die rolled, each
     with the secondary objectives the squads held just before it (see `so_far`)."""
-    dice = RecordingDice(dice_from_json(record.dice))
+    dice = RecordingDice(dice_of(record))
     match = start_match(record, dice)
     dice.watch = lambda: _held(match)
     return _play_on(record, match, upto), dice
@@ -163,7 +292,10 @@ def so_far(record: MatchRecord, hide: Iterable[int] = (0, 1)) -> MatchRecord:
         position = _secret_draw(match, dice, side)
         if position is not None:
             faces[position] = 1
-    return replace(record, dice={"script": faces}, commands=list(record.commands))
+    # The commitment and salts stay (they are public); rolls and result are the end's.
+    return replace(
+        record, dice={"script": faces}, commands=list(record.commands), rolls=None, result=None
+    )
 
 
 def _held(match: PlayedMatch) -> tuple[str | None, ...]:
@@ -218,6 +350,10 @@ __all__ = [
     "ReplayError",
     "replay",
     "replay_rolled",
+    "revealed",
+    "commit_dice",
+    "add_salt",
+    "dice_of",
     "faces_rolled",
     "so_far",
     "start_match",

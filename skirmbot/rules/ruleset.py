@@ -17,6 +17,7 @@ from skirmbot.rules.errors import RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
+from skirmbot.rules.preview import Preview
 from skirmbot.rules.squares import Square
 
 # The packages that hold a ruleset, each exposing RULESET; adding a ruleset adds a line here.
@@ -90,7 +91,8 @@ class Ruleset(Protocol):
     name: str  # the key in records and the database ("skirm")
     title: str  # what players read ("Skirm Lite")
     rulebook: str  # the rulebook's file in shared/rules
-    exact_odds: bool  # whether /odds works out its attacks (skirmbot.dice.odds knows Skirm's)
+    # whether /odds works out its attacks (skirmbot.rules.skirm.odds knows Skirm's)
+    exact_odds: bool
 
     def new_match(self, content: dict[str, Any], dice: Dice) -> PlayedMatch:
         """A match before deployment, from content as in the record: map, mission, squads."""
@@ -151,6 +153,12 @@ class Ruleset(Protocol):
 
     def automatic_placement(self, state: Any, side: int) -> Command:
         """The automatic player's deployment (or other set-up placement due now) for `side`."""
+        ...
+
+    def preview(self, state: Any, unit: str, square: Square | None = None) -> Preview:
+        """The unit's options where it stands (or as if it stood on `square`), worked out on a
+        copy of `state` without a die rolled (skirmbot.rules.preview); RulesError in plain
+        words when there is nothing to preview (a secret set-up, a unit off the map)."""
         ...
 
 

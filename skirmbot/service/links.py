@@ -30,3 +30,7 @@ class PageLinks:
         """The league's page, or None (no public address, or not published)."""
         root = await self._guild(guild)
         return f"{root}/league/{quote(name, safe='')}" if root else None
+
+    def calendar(self, token: str) -> str | None:
+        """A private calendar feed's address, or None (no public address)."""
+        return f"{self.base}/calendar/{token}.ics" if self.base else None

@@ -21,11 +21,19 @@ from skirmbot import content
 from skirmbot.render.battlemap import MapRenderer
 from skirmbot.render.card import card_png
 from skirmbot.rules import commands
-from skirmbot.rules.dice import new_dice
+from skirmbot.rules.dice import check_salt, new_dice, new_salt
 from skirmbot.rules.errors import ContentError, IllegalCommand, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import map_from_json
-from skirmbot.rules.record import MatchRecord, faces_rolled, replay, so_far
+from skirmbot.rules.record import (
+    MatchRecord,
+    add_salt,
+    commit_dice,
+    faces_rolled,
+    replay,
+    revealed,
+    so_far,
+)
 from skirmbot.rules.ruleset import (
     DEFAULT_RULESET,
     PlayedMatch,
@@ -37,11 +45,14 @@ from skirmbot.rules.ruleset import (
 from skirmbot.rules.skirm import secondaries
 from skirmbot.rules.skirm.missions import check_map_fits, mission_from_json
 from skirmbot.rules.skirm.state import DEPLOYMENT, ENDED, MatchState
+from skirmbot.rules.verify import commitment_words, reveal_words, salt_words
 from skirmbot.service.campaigns import CampaignService
 from skirmbot.service.choices import Situation
 from skirmbot.service.errors import NotAllowed, ServiceError
 from skirmbot.service.links import PageLinks
+from skirmbot.service.preview import check_previewable, preview_reply
 from skirmbot.service.progress import SquadProgress
+from skirmbot.service.recap import numbered_log, with_recap
 from skirmbot.service.replies import (
     MESSAGE_LIMIT,
     RecordFile,
@@ -171,9 +182,11 @@ class MatchService:
         battle_map: str = content.DEFAULT_MAP,
         controls: TimeControls | None = None,
         rules: str = DEFAULT_RULESET,
+        salt: str | None = None,
     ) -> Reply:
         """A new match in the channel under the ruleset `rules` (its name or title); the
-        opponent joins (or was challenged, or is the bot). No mission: the ruleset's first."""
+        opponent joins (or was challenged, or is the bot). No mission: the ruleset's first.
+        `salt`: the creator's salt for the dice (None: the bot makes one; rulings: Verifiable dice)."""
         controls = controls or TimeControls()
         played = _ruleset(rules)
         default_mission, default_squads = content.defaults(played.name)
@@ -193,6 +206,9 @@ class MatchService:
             ],
             ruleset=played.name,
         )
+        # Verifiable dice: the commitment to the key, the creator's salt (and the automatic
+        # player's, made by the bot); the second player's comes when they join.
+        commit_dice(record, [_salt(salt), new_salt() if practice else None])
         players: list[int | None] = [creator.id, AUTOMATIC if practice else None]
         setup: dict[str, Any] = {
             "challenged": opponent.id if opponent else None,
@@ -223,9 +239,12 @@ class MatchService:
             f"Both players: pick a squad with /match squad ({', '.join(content.names('squads', played.name))}, or upload your own).\n"
             f"Time controls: {controls.describe()}."
         )
+        dice_line = commitment_words(record)
+        text += f"\n{dice_line}" if dice_line else ""
         return Reply(text, ping=opponent.id if opponent else None)
 
-    async def join(self, channel_id: int, member: Member) -> Reply:
+    async def join(self, channel_id: int, member: Member, salt: str | None = None) -> Reply:
+        """Take the open seat; `salt`: the player's salt for the dice (None: the bot makes one)."""
         async with self.work(channel_id) as work:
             row = work.row
             if row.status != SETUP or row.players[1] is not None:
@@ -239,9 +258,12 @@ class MatchService:
                 )
             row.players[1], row.names[1] = member.id, member.name
             row.record["players"][1] = member.name
+            add_salt(row.record, 1, _salt(salt))  # the second salt: the dice are fixed now
         await self.store.remember_player(member.id, member.name)
+        dice_line = salt_words(MatchRecord.from_json(row.record), 1)
         return Reply(
             f"{member.name} joins as squad 2. Both players: pick a squad with /match squad."
+            + (f"\n{dice_line}" if dice_line else "")
         )
 
     async def choose_squad(
@@ -348,6 +370,14 @@ class MatchService:
         )
         reply.private = True
         return reply
+
+    async def orders(self, channel_id: int, member: Member, line: str) -> Reply:
+        """A whole activation written as one line ("Halden move C5; shoot Kor; end"), each
+        step sent as its own command, stopping at the first refused or waiting for a decision
+        (skirmbot.service.orderline)."""
+        from skirmbot.service.orderline import play_line  # it builds on this module's act
+
+        return await play_line(self, channel_id, member, line)
 
     async def concede(self, channel_id: int, member: Member) -> Reply:
         async with self.work(channel_id) as work:
@@ -502,7 +532,7 @@ class MatchService:
     async def log(self, channel_id: int, count: int = 25) -> Reply:
         row = await self.live.find(channel_id)
         match = await self.live.match(row)
-        lines = describe(match.log).splitlines()
+        lines = numbered_log(match.log)  # "#5 ...": the numbers /match recap takes
         return Reply(clip("\n".join(lines[-count:]) or "Nothing has happened yet."), private=True)
 
     async def card(self, channel_id: int, unit: str) -> Reply:
@@ -517,6 +547,17 @@ class MatchService:
         return Reply(
             f"{found.name} of {squad}", picture=picture, picture_name="card.png", private=True
         )
+
+    async def preview(
+        self, channel_id: int, member: Member, unit: str | None = None, square: str | None = None
+    ) -> Reply:
+        """A player's preview of one of their units, as if on `square` if given (the activating
+        unit if none is named): for the asker only; nothing is changed (service.preview)."""
+        row = await self.live.find(channel_id)
+        side = seat(row, member.id)
+        check_previewable(row)
+        match = await self.live.match(row)
+        return await preview_reply(row, match, ruleset_of(row), side, unit, square)
 
     async def secondary(self, channel_id: int, member: Member) -> Reply:
         """Your squad's secondary objective this turn, shown only to you (rulebook Game Cycle:
@@ -548,10 +589,12 @@ class MatchService:
         row = await self.live.find(channel_id, active_only=False)
         record = MatchRecord.from_json(row.record)
         if not row.active:
+            record = await asyncio.to_thread(revealed, record)  # with its rolls and result
+            check = "; check its dice with skirmbot verify" if record.commitment else ""
             return RecordFile(
                 f"skirm-match-{row.id}.json",
                 record.dumps().encode(),
-                f"The record of match #{row.id}, dice key included (replay it with skirmbot replay).",
+                f"The record of match #{row.id}, dice key included (replay it with skirmbot replay{check}).",
             )
         if row.status == SETUP:
             raise ServiceError(_not_playing(SETUP))
@@ -724,9 +767,11 @@ class MatchService:
                 if deadline and nxt != AUTOMATIC
                 else ""
             )
-            return Reply(
+            reply = Reply(
                 f"{text}\n\n{who}: activate a unit ({ready}).{due}", picture=picture, ping=nxt
             )
+            # A player coming back after being away gets their catch-up (service/recap.py).
+            return await with_recap(work, reply, state.to_act)
         return Reply(text, choices=_choices(state, ruleset_of(row)))
 
     async def _picture(self, match_id: int, match: PlayedMatch, events: list[Event]) -> bytes:
@@ -810,6 +855,8 @@ class MatchService:
         heading = end_heading(row.id, _result(state), _seats(row, state, mention=True))
         page = await self.links.match(row.guild_id, row.id)
         heading += f"\nReplay: {page}" if page else ""
+        revealing = reveal_words(MatchRecord.from_json(row.record))  # verifiable dice
+        heading += f"\n{revealing}" if revealing else ""
         room = MESSAGE_LIMIT - len(heading) - 2
         medals = await CampaignService(self.store).award_ended(row, match, limit=room)
         last = describe([event for event in events if event.kind != "match_ended"])
@@ -918,7 +965,7 @@ def _choices(state: MatchState, rules: Ruleset) -> list[str]:
     if activation is None:
         return []
     if activation.pending is None:
-        return ["end"]
+        return ["end", "preview"]  # Preview: the activating unit's options (service.preview)
     from skirmbot.rules.skirm.legal import failed_dice  # both rulesets roll Skirm's dice
 
     side = state.units[activation.unit].side
@@ -967,6 +1014,15 @@ def _no_dice_rolled_since(row: MatchRow, keep: int) -> None:
             "Your last action rolled dice, and rolled dice stand: only an action that rolled "
             "no dice can be taken back."
         )
+
+
+def _salt(given: str | None) -> str:
+    """A player's salt for the dice as they typed it (checked), or one the bot makes for them
+    (rulings: Verifiable dice)."""
+    try:
+        return new_salt() if given is None else check_salt(given)
+    except RulesError as error:
+        raise ServiceError(str(error)) from error
 
 
 def result_of(row: MatchRow, match: PlayedMatch, now: float) -> MatchResult | None:

@@ -5,7 +5,9 @@ Nothing here writes, except the server's own choice to publish its pages (`set_p
 from /web publish). Every reading answers None for what is not there or not public, which the
 web layer turns into a 404: a server that did not publish, an unknown league, player or match.
 A match still in play shows only what its channel has shown: the record so far (no dice key,
-no seed, no secret secondary objective), no placement still hidden in its set-up.
+no seed, no secret secondary objective; the commitment and salts, which were posted), no
+placement still hidden in its set-up. A match that is over gives its whole record, with what
+`skirmbot verify` checks (skirmbot.rules.record.revealed).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 from skirmbot.render.battlemap import MapRenderer
 from skirmbot.render.replay import activation_steps
 from skirmbot.rules.errors import RulesError
-from skirmbot.rules.record import MatchRecord, so_far
+from skirmbot.rules.record import MatchRecord, revealed, so_far
 from skirmbot.service.errors import ServiceError
 from skirmbot.service.leagues import MAX_NAME, LeagueService, game_result, result_words
 from skirmbot.service.links import PUBLISHED
@@ -214,8 +216,9 @@ class Pages:
         row = await self._match(guild, match_id)
         if row is None:
             return None
-        if not row.active:
-            return f"skirm-match-{row.id}.json", MatchRecord.from_json(row.record).dumps().encode()
+        if not row.active:  # with the key, and the rolls and result skirmbot verify checks
+            whole = await asyncio.to_thread(revealed, MatchRecord.from_json(row.record))
+            return f"skirm-match-{row.id}.json", whole.dumps().encode()
         record = _public_record(row)
         if record is None:
             return None

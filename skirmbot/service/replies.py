@@ -62,6 +62,10 @@ class Reply:
     text: str
     picture: bytes | None = None  # the battlemap PNG, posted when an activation ends
     picture_name: str = "battlemap.png"
+    # An animation posted as a second file after the picture: the catch-up GIF of what happened
+    # since the pinged player last acted (skirmbot.service.recap).
+    animation: bytes | None = None
+    animation_name: str = "recap.gif"
     ping: int | None = None  # the Discord user whose turn it is now (0: the automatic player)
     pings: list[int] = field(default_factory=list)  # more users to notify (the end: both players)
     private: bool = False

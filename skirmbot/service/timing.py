@@ -9,6 +9,8 @@ does nothing).
 
 from __future__ import annotations
 
+import datetime as dt
+import math
 from typing import Any
 
 from skirmbot.rules import commands
@@ -27,14 +29,19 @@ from skirmbot.service.matches import (
     hidden_key,
     ruleset_of,
 )
+from skirmbot.service.recap import with_recap
 from skirmbot.service.replies import Reply, person, when
-from skirmbot.service.work import MatchWork, waiting_key
+from skirmbot.service.work import WEEKENDS, MatchWork, clock_stops, waiting_key, waiting_side
 from skirmbot.store import Deadline, MatchRow
-from skirmbot.timers.clock import HOUR, Clock, duration
+from skirmbot.store.database import VacationRow
+from skirmbot.timers.clock import DAY, HOUR, MODES, Clock, Stops, duration
 from skirmbot.words import plural
 
 MISSED = "the turn timer ran out"
 FORFEIT = "forfeits (the turn timer ran out and no excused misses were left)"
+VACATION_DAYS = "vacation_days"  # guild setting: each player's vacation days a year
+DEFAULT_VACATION_DAYS = 20  # as Lichess gives
+MAX_VACATION_DAYS = 60
 
 
 async def on_deadline(service: MatchService, match_id: int, deadline: Deadline) -> Reply | None:
@@ -43,6 +50,11 @@ async def on_deadline(service: MatchService, match_id: int, deadline: Deadline) 
     async with service.work_on(match_id) as work:
         row, clock = work.row, work.clock()
         if not row.active or clock.key != deadline.key or clock.paused is not None:
+            return None
+        due = clock.next_deadline()
+        if due is not None and due.kind == deadline.kind and deadline.due_at < due.due_at - 1:
+            # Moved later since it was armed (a vacation, the weekends), perhaps by another
+            # process: the deadline armed with the new time fires instead.
             return None
         if deadline.kind == "remind":
             return await _remind(service, work, clock)
@@ -83,11 +95,13 @@ async def _remind(service: MatchService, work: MatchWork, clock: Clock) -> Reply
     else:
         ready = state.ready_units(state.to_act)
         expected = f"activate a unit, {len(ready)} ready: {', '.join(u.name for u in ready)}"
-    return Reply(
+    reminder = Reply(
         f"⏰ {person(player)}: {expected}. Time runs out {due}.",
         ping=player,
         dm=await _wants_dm(service, player),
     )
+    # Every reminder carries what happened since the player last acted (service/recap.py).
+    return await with_recap(work, reminder, state.to_act, always=True)
 
 
 async def _wants_dm(service: MatchService, player: int) -> bool:
@@ -123,6 +137,8 @@ async def _missed_activation(service: MatchService, work: MatchWork, clock: Cloc
         reply.text = f"⏰ {name} missed the deadline with no excused misses left.\n{reply.text}"
         return reply
     clock.excuses_used[side] += 1
+    if clock.controls.banked:  # the empty bank gets enough for the next activation
+        clock.refill(side, work.now(), await work.stops())
     what = _note_miss(work, clock, side, clock.controls.on_miss)
     events = await (
         _play_out_activation(work, side)
@@ -212,7 +228,7 @@ async def extend(service: MatchService, channel_id: int, member: Member) -> Repl
                 "You have no extensions left (this match allows "
                 f"{plural(clock.controls.extensions, 'extension')} per player)."
             )
-        clock.extend(side)
+        clock.extend(side, await work.stops())
         work.keep_clock(clock)
         left = clock.controls.extensions - clock.extensions_used[side]
         return Reply(
@@ -250,7 +266,7 @@ async def pause(service: MatchService, channel_id: int, member: Member) -> Reply
             raise ServiceError("Only a match being deployed or played has a clock to pause.")
         other = row.players[1 - side]
         if clock.pause_request == 1 - side or other == AUTOMATIC:
-            clock.pause(work.now())
+            clock.pause(work.now(), await work.stops())
             work.keep_clock(clock)
             return Reply(
                 f"The match is paused with {duration(clock.paused or 0)} left on the clock. Either player can /timer resume."
@@ -271,7 +287,7 @@ async def resume(service: MatchService, channel_id: int, member: Member) -> Repl
         clock = work.clock()
         if clock.paused is None:
             raise ServiceError("The match is not paused.")
-        clock.resume(work.now())
+        clock.resume(work.now(), await work.stops())
         work.keep_clock(clock)
         return Reply(f"{member.name} resumes the match. Time runs out {when(clock.deadline)}.")
 
@@ -290,10 +306,7 @@ async def set_deadline(
             raise ServiceError("The clock is not running in this match right now.")
         clock.deadline = work.now() + hours * HOUR
         clock.reminded = False
-        clock.remind = max(
-            work.now(),
-            clock.deadline - clock.controls.activation_seconds * (1 - clock.controls.remind_at),
-        )
+        clock.remind = max(work.now(), clock.deadline - clock.lead())
         work.keep_clock(clock)
         return Reply(
             f"{member.name} (moderator) sets the deadline: time runs out {when(clock.deadline)}."
@@ -304,7 +317,11 @@ async def timer(service: MatchService, channel_id: int) -> Reply:
     """The clock of the match in the channel."""
     row, match = await service.view(channel_id)
     clock = Clock.from_json(row.setup.get("clock"))
+    now = service.now()
+    stops = await clock_stops(service.store, row, now)
     lines = [f"Clock of match #{row.id}: {clock.controls.describe()}."]
+    if stops.weekends:
+        lines.append("This server's clocks stand still at weekends (Saturday and Sunday, UTC).")
     if clock.paused is not None:
         lines.append(f"Paused with {duration(clock.paused)} left (/timer resume).")
     elif clock.key is not None:
@@ -322,10 +339,191 @@ async def timer(service: MatchService, channel_id: int) -> Reply:
         if row.players[side] not in (None, AUTOMATIC):
             excuses = clock.controls.excuses - clock.excuses_used[side]
             extensions = clock.controls.extensions - clock.extensions_used[side]
+            left = math.ceil(clock.bank_left(side, now, stops) / 60) * 60  # whole minutes
+            bank = (
+                f"a bank of {duration(left)}, "
+                if clock.controls.banked
+                else ""
+            )
             lines.append(
-                f"{row.names[side]}: {plural(excuses, 'excused miss')} and "
+                f"{row.names[side]}: {bank}{plural(excuses, 'excused miss')} and "
                 f"{plural(extensions, 'extension')} left."
+            )
+    for away in stops.breaks:
+        if away.start <= now:
+            lines.append(
+                f"{row.names[away.side]} is on vacation, back {when(away.end)}: "
+                "their clock stands still until then."
             )
     for miss in clock.misses:
         lines.append(f"Missed: {row.names[miss['side']]} at {when(miss['at'])}: {miss['outcome']}.")
     return Reply("\n".join(lines))
+
+
+# --- vacations and the server's clock settings (issue 21) -----------------------------------
+def _year(now: float) -> tuple[float, float]:
+    """The calendar year (UTC) `now` falls in: its first moment and the next year's."""
+    year = dt.datetime.fromtimestamp(now, dt.UTC).year
+    start = dt.datetime(year, 1, 1, tzinfo=dt.UTC).timestamp()
+    return start, dt.datetime(year + 1, 1, 1, tzinfo=dt.UTC).timestamp()
+
+
+async def vacation_allowance(service: MatchService, guild_id: int) -> int:
+    """Each player's vacation days a year in the server (a moderator's setting; 20)."""
+    stored = await service.store.get_setting(guild_id, VACATION_DAYS)
+    return DEFAULT_VACATION_DAYS if stored is None else int(stored)
+
+
+async def current_vacation(service: MatchService, guild_id: int, user_id: int) -> VacationRow | None:
+    """The player's vacation going on now in the server, if any."""
+    now = service.now()
+    found = await service.store.vacations(guild_id, [user_id], now)
+    return next((v for v in found if v.starts_at <= now), None)
+
+
+async def vacation_days_left(service: MatchService, guild_id: int, user_id: int) -> int:
+    """The whole vacation days the player has left this year in the server."""
+    since, until = _year(service.now())
+    used = await service.store.vacation_days_used(guild_id, user_id, since, until)
+    return max(0, await vacation_allowance(service, guild_id) - used)
+
+
+async def vacation(service: MatchService, guild_id: int, member: Member, days: int) -> Reply:
+    """The player goes on vacation for `days` whole days from now: their clocks in the server's
+    matches stand still until then, and each opponent is told until when. 0 ends a vacation
+    early and gives back its whole days not used; a new number while on vacation replaces
+    the vacation with one of that many days from now. The reply is for the player only; its
+    followups go to each of their matches' channels (`Reply.channel`)."""
+    now = service.now()
+    allowance = await vacation_allowance(service, guild_id)
+    if not 0 <= days <= allowance:
+        raise ServiceError(
+            f"Give the vacation as 1 to {allowance} whole days (0 ends your vacation early)."
+        )
+    current = await current_vacation(service, guild_id, member.id)
+    if current is None and days == 0:
+        raise ServiceError("You are not on vacation; /timer vacation days:N starts one.")
+    # Days given back when the current vacation ends now: the whole days not begun.
+    used = 0 if current is None else current.days - math.floor((current.ends_at - now) / DAY)
+    left = await vacation_days_left(service, guild_id, member.id)
+    if current is not None:
+        since, until = _year(now)
+        if since <= current.starts_at < until:
+            left += current.days - used
+    if days > left:
+        raise ServiceError(
+            f"You have {plural(left, 'vacation day')} left this year in this server "
+            f"(of {allowance}); ask for at most that many."
+        )
+
+    async def change() -> None:
+        if current is not None:
+            await service.store.end_vacation(current.id, now, used)
+        if days:
+            await service.store.add_vacation(guild_id, member.id, now, now + days * DAY, days)
+
+    rows = [r for r in await service.store.matches_of_player(member.id) if r.guild_id == guild_id]
+    notes = await _retime(service, rows, change, now)
+    end = now + days * DAY
+    if days:
+        text = (
+            f"You are on vacation for {plural(days, 'day')}, back {when(end)} "
+            f"({plural(left - days, 'vacation day')} left this year of {allowance}). Your clocks "
+            f"stand still in {plural(len(rows), 'match', 'matches')} of this server. "
+            "/timer vacation days:0 ends it early and gives back the whole days not used."
+        )
+        said = (
+            f"🏖️ {member.name} is on vacation for {plural(days, 'day')}, back {when(end)}: "
+            "their clock stands still until then."
+        )
+    else:
+        text = f"Welcome back: your vacation is over and {plural(current.days - used if current else 0, 'day')} went back to this year's allowance."
+        said = f"{member.name} is back from vacation: their clock runs again."
+    notice = Reply(text, private=True)
+    for row in rows:
+        opponent = row.players[1 - row.players.index(member.id)]
+        ping = opponent if opponent not in (None, AUTOMATIC) else None
+        moved = notes.get(row.id)
+        line = said + (f" Time runs out {when(moved)}." if moved and days == 0 else "")
+        text = f"{person(ping)}: {line}" if ping else line
+        notice.followups.append(Reply(text, ping=ping, channel=row.channel_id))
+    return notice
+
+
+async def set_clock_rules(
+    service: MatchService,
+    guild_id: int,
+    member: Member,
+    vacation_days: int | None = None,
+    weekends: bool | None = None,
+) -> Reply:
+    """Moderators: each player's vacation days a year, and whether the server's clocks stand
+    still at weekends (Saturday 00:00 to Monday 00:00 UTC). Running clocks follow at once."""
+    if not member.moderator:
+        raise NotAllowed("Only moderators can change the server's clock settings.")
+    if vacation_days is not None and not 0 <= vacation_days <= MAX_VACATION_DAYS:
+        raise ServiceError(f"Vacation days a year: 0 to {MAX_VACATION_DAYS}.")
+    store = service.store
+    if vacation_days is not None:
+        await store.set_setting(guild_id, VACATION_DAYS, str(vacation_days))
+    notice = Reply("", private=True)
+    if weekends is not None and weekends != (await store.get_setting(guild_id, WEEKENDS) == "1"):
+
+        async def change() -> None:
+            await store.set_setting(guild_id, WEEKENDS, "1" if weekends else None)
+
+        rows = [r for r in await store.active_matches() if r.guild_id == guild_id]
+        moved = await _retime(service, rows, change, service.now())
+        word = "stand still" if weekends else "run again"
+        for row in rows:
+            if row.id in moved:
+                text = f"This server's clocks now {word} at weekends: time runs out {when(moved[row.id])}."
+                notice.followups.append(Reply(text, channel=row.channel_id))
+    allowance = await vacation_allowance(service, guild_id)
+    stops = await store.get_setting(guild_id, WEEKENDS) == "1"
+    notice.text = (
+        f"Each player has {plural(allowance, 'vacation day')} a year in this server; clocks "
+        f"{'stand still' if stops else 'run'} at weekends (Saturday and Sunday, UTC)."
+    )
+    return notice
+
+
+async def _retime(
+    service: MatchService, rows: list[MatchRow], change: Any, now: float
+) -> dict[int, float]:
+    """Apply `change` (what makes clocks stand still: a vacation, the weekends) and move each
+    match's running deadline to keep the running time it had at `now` (the moment of the
+    change); the new deadlines, by match."""
+    before: dict[int, Stops] = {r.id: await clock_stops(service.store, r, now) for r in rows}
+    await change()
+    moved: dict[int, float] = {}
+    for row in rows:
+        async with service.work_on(row.id) as work:
+            clock = work.clock()
+            if clock.key is None or clock.paused is not None or not work.row.active:
+                continue
+            old = clock.deadline
+            clock.retime(now, before[row.id], await work.stops())
+            work.keep_clock(clock)
+            if clock.deadline != old:
+                moved[row.id] = clock.deadline
+    return moved
+
+
+def clock_modes() -> dict[str, str]:
+    """The clock modes a match may use, by name, with what each is."""
+    return dict(MODES)
+
+
+def waiting_for(row: MatchRow) -> list[int]:
+    """The sides the match's clock waits for now (both still to deploy, or the side whose
+    activation it is), from the stored row alone."""
+    clock = Clock.from_json(row.setup.get("clock"))
+    if not row.active or clock.key is None:
+        return []
+    side = clock.waiting if clock.waiting is not None else waiting_side(clock.key)
+    if side is not None:
+        return [side]
+    stage = row.setup.get("stage", DEPLOY)
+    placed = row.setup.get(HIDDEN.get(stage, f"hidden_{stage}"), {})
+    return [s for s in (0, 1) if str(s) not in placed and row.players[s] not in (None, AUTOMATIC)]

@@ -41,7 +41,7 @@ from skirmbot.rules.skirm.state import PLAYING as PHASE_PLAYING
 from skirmbot.service import snapshots
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
 from skirmbot.store import Deadline, MatchRow, Store, VersionConflict
-from skirmbot.timers.clock import Clock
+from skirmbot.timers.clock import Break, Clock, Stops
 
 __all__ = [
     "ABORTED",
@@ -56,9 +56,11 @@ __all__ = [
     "LiveMatches",
     "MatchWork",
     "NeedsConfirmation",
+    "clock_stops",
     "not_playing",
     "seat",
     "waiting_key",
+    "waiting_side",
 ]
 
 AUTOMATIC = 0  # the automatic player's "user id" in a match's players
@@ -74,6 +76,7 @@ DEPLOY, INFILTRATE = "deploy", "infiltrate"  # the two stages of a deployment
 LIVE_CACHE = 256
 BUSY = "Someone else changed this match at the same moment; please try again."
 NO_MATCH = "There is no match in this channel. Start one with /match new."
+WEEKENDS = "weekends_off"  # guild setting: "1" when the server's clocks stop at weekends
 
 
 class NeedsConfirmation(ServiceError):
@@ -280,11 +283,19 @@ class MatchWork:
         self.row.setup["clock"] = clock.to_json()
 
     async def advance_clock(self) -> Deadline | None:
-        """Move the clock on to what the match waits for now; its next deadline."""
+        """Move the clock on to what the match waits for now; its next deadline. A new
+        activation's time is counted without the weekends (when the server stops its clocks
+        then) and the vacations of the player it waits for."""
         clock = self.clock()
-        clock.follow(waiting_key(self.row, await self.in_play()), self.now())
-        self.keep_clock(clock)
+        key = waiting_key(self.row, await self.in_play())
+        if key != clock.key:
+            clock.follow(key, self.now(), waiting_side(key), await self.stops())
+            self.keep_clock(clock)
         return clock.next_deadline()
+
+    async def stops(self) -> Stops:
+        """When this match's clock stands still (read from the store when asked)."""
+        return await clock_stops(self._matches.store, self.row, self.now())
 
     # --- saving ----------------------------------------------------------------------------
     async def save(self) -> None:
@@ -349,6 +360,28 @@ def waiting_key(row: MatchRow, match: PlayedMatch | None) -> str | None:
     if state.to_act is None or row.players[state.to_act] == AUTOMATIC:
         return None
     return f"t{state.turn}:a{state.activations_done}:s{state.to_act}"
+
+
+def waiting_side(key: str | None) -> int | None:
+    """The side an activation's key (`waiting_key`) waits for; None for a deployment."""
+    if key is None or ":s" not in key:
+        return None
+    return int(key.rsplit(":s", 1)[1])
+
+
+async def clock_stops(store: Store, row: MatchRow, now: float) -> Stops:
+    """When the match's clock stands still from `now` on: its server's weekends (if it stops
+    its clocks then) and its players' vacations in that server."""
+    weekends = await store.get_setting(row.guild_id, WEEKENDS) == "1"
+    people = [p for p in row.players if p]
+    found = await store.vacations(row.guild_id, people, now) if people else []
+    breaks = tuple(
+        Break(side, v.starts_at, v.ends_at)
+        for v in found
+        for side, user in enumerate(row.players)
+        if user == v.user_id
+    )
+    return Stops(weekends, breaks)
 
 
 def not_playing(status: str) -> str:

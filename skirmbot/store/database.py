@@ -428,6 +428,27 @@ def _game_from_row(row: Row) -> LeagueGameRow:
     )
 
 
+@dataclass(frozen=True)
+class VacationRow:
+    """A player's vacation in one server (migration 008)."""
+
+    id: int
+    guild_id: int
+    user_id: int
+    starts_at: float
+    ends_at: float
+    days: int
+
+
+_VACATION_COLUMNS = "id, guild_id, user_id, starts_at, ends_at, days"
+
+
+def _vacation_from_row(row: Row) -> VacationRow:
+    return VacationRow(
+        int(row[0]), int(row[1]), int(row[2]), float(row[3]), float(row[4]), int(row[5])
+    )
+
+
 def _is_channel_busy(error: UniqueViolation) -> bool:
     """The unique index that keeps one active match per channel (SQLite names its column,
     PostgreSQL the index)."""
@@ -944,6 +965,81 @@ class Store:
             await db.execute(
                 "UPDATE players SET dms_closed_at = ? WHERE user_id = ?", (self._clock(), user_id)
             )
+
+    # -- clocks: vacations and calendar feeds (issue 21) ---------------------------------------
+
+    async def vacations(
+        self, guild_id: int, user_ids: Iterable[int], ending_after: float
+    ) -> list[VacationRow]:
+        """The players' vacations in the guild that end after `ending_after`, by start."""
+        users = sorted({int(u) for u in user_ids if u})
+        if not users:
+            return []
+        marks = ", ".join("?" for _ in users)
+        async with self._reading() as db:
+            rows = await db.fetch(
+                f"SELECT {_VACATION_COLUMNS} FROM vacations WHERE user_id IN ({marks}) "
+                "AND guild_id = ? AND ends_at > ? ORDER BY starts_at, id",
+                (*users, guild_id, ending_after),
+            )
+        return [_vacation_from_row(r) for r in rows]
+
+    async def vacation_days_used(
+        self, guild_id: int, user_id: int, since: float, until: float
+    ) -> int:
+        """The whole vacation days the player took in the guild in vacations that began from
+        `since` to before `until` (a year's allowance)."""
+        async with self._reading() as db:
+            row = await db.fetchone(
+                "SELECT COALESCE(SUM(days), 0) FROM vacations WHERE guild_id = ? AND user_id = ? "
+                "AND starts_at >= ? AND starts_at < ?",
+                (guild_id, user_id, since, until),
+            )
+        return 0 if row is None else int(row[0])
+
+    async def add_vacation(
+        self, guild_id: int, user_id: int, starts_at: float, ends_at: float, days: int
+    ) -> VacationRow:
+        async with self._transaction() as db:
+            row = await db.fetchone(
+                "INSERT INTO vacations (guild_id, user_id, starts_at, ends_at, days) "
+                f"VALUES (?, ?, ?, ?, ?) RETURNING {_VACATION_COLUMNS}",
+                (guild_id, user_id, starts_at, ends_at, days),
+            )
+        assert row is not None
+        return _vacation_from_row(row)
+
+    async def end_vacation(self, vacation_id: int, ends_at: float, days: int) -> None:
+        """End a vacation early: at `ends_at`, counting `days` whole days."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE vacations SET ends_at = ?, days = ? WHERE id = ?",
+                (ends_at, days, vacation_id),
+            )
+
+    async def calendar_token(self, user_id: int) -> str | None:
+        """The secret token of the player's calendar feed, if they asked for one."""
+        async with self._reading() as db:
+            row = await db.fetchone(
+                "SELECT token FROM calendar_feeds WHERE user_id = ?", (user_id,)
+            )
+        return None if row is None else str(row[0])
+
+    async def set_calendar_token(self, user_id: int, token: str) -> None:
+        """Give the player a calendar feed with this token; an older one stops working."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO calendar_feeds (user_id, token, created_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET token = excluded.token, "
+                "created_at = excluded.created_at",
+                (user_id, token, self._clock()),
+            )
+
+    async def calendar_owner(self, token: str) -> int | None:
+        """Whose calendar feed the token opens (None: nobody's, or no longer)."""
+        async with self._reading() as db:
+            row = await db.fetchone("SELECT user_id FROM calendar_feeds WHERE token = ?", (token,))
+        return None if row is None else int(row[0])
 
     # -- stored squads (campaigns) -------------------------------------------------------------
 

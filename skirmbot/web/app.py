@@ -3,8 +3,9 @@
 Routes (a server's pages answer 404 until its admins publish them with /web publish):
 `/`, `/g/{guild}`, `/g/{guild}/league/{name}`, `/g/{guild}/league/{name}/player/{user}`,
 `/g/{guild}/match/{id}`, `/g/{guild}/match/{id}/step/{n}.png` (ETag, 304),
-`/g/{guild}/match/{id}/record.json`. Anything else, or a request too long, gets a short
-error page and nothing more.
+`/g/{guild}/match/{id}/record.json`, and a player's private calendar feed
+`/calendar/{token}.ics` (issue 21; its token is its only key, so it is never cached by others).
+Anything else, or a request too long, gets a short error page and nothing more.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from urllib.parse import quote
 from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from skirmbot.service.calendar import Calendars
 from skirmbot.service.pages import Pages
 from skirmbot.store import Store
 
@@ -27,6 +29,8 @@ MAX_PATH = 512
 MAX_QUERY = 256
 PAGES: web.AppKey[Pages] = web.AppKey("pages", Pages)
 TEMPLATES: web.AppKey[Environment] = web.AppKey("templates", Environment)
+CALENDARS: web.AppKey[Calendars] = web.AppKey("calendars", Calendars)
+TOKEN = r"{token:[A-Za-z0-9_-]{16,64}}"
 HEADINGS = {
     "points": "Pts",
     "mp_difference": "MP ±",
@@ -41,6 +45,7 @@ def make_app(store: Store, pages: Pages | None = None) -> web.Application:
     """The application reading `store` (through `pages`, made from the store when not given)."""
     app = web.Application(middlewares=[_errors], client_max_size=1024)
     app[PAGES] = pages or Pages(store)
+    app[CALENDARS] = Calendars(store)
     app[TEMPLATES] = Environment(
         loader=PackageLoader("skirmbot.web", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
@@ -54,6 +59,7 @@ def make_app(store: Store, pages: Pages | None = None) -> web.Application:
     app.router.add_get(match, _match)
     app.router.add_get(match + "/step/" + ID % "n" + ".png", _step)
     app.router.add_get(match + "/record.json", _record)
+    app.router.add_get("/calendar/" + TOKEN + ".ics", _calendar)
     return app
 
 
@@ -165,6 +171,19 @@ async def _record(request: web.Request) -> web.Response:
         body=data,
         content_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+async def _calendar(request: web.Request) -> web.Response:
+    """A player's deadlines as iCalendar, for the calendar app that holds the secret address."""
+    found = await request.app[CALENDARS].feed(request.match_info["token"])
+    if found is None:
+        raise _not_found()
+    return web.Response(
+        body=found,
+        content_type="text/calendar",
+        charset="utf-8",
+        headers={"Cache-Control": "private, max-age=300", "Referrer-Policy": "no-referrer"},
     )
 
 

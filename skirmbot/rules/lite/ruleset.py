@@ -8,6 +8,7 @@ from skirmbot.rules.commands import Command, Deploy
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.lite import actions as lite_actions
 from skirmbot.rules.lite import autoplayer
+from skirmbot.rules.lite import preview as lite_preview
 from skirmbot.rules.lite.engine import LiteMatch
 from skirmbot.rules.lite.legal import legal_commands
 from skirmbot.rules.lite.missions import mission_from_json
@@ -15,6 +16,7 @@ from skirmbot.rules.lite.squads import squad_from_json
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
+from skirmbot.rules.preview import Preview
 from skirmbot.rules.ruleset import ActionRule, PlayedMatch, SquadSummary
 from skirmbot.rules.skirm.ruleset import Skirm
 from skirmbot.rules.skirm.state import MatchState, UnitState
@@ -44,7 +46,8 @@ class Lite(Skirm):
     name = "lite"
     title = "Skirm Lite"
     rulebook = "001_50fd32b630dc62b8.txt"
-    exact_odds = False  # Lite's saves and criticals are not in skirmbot.dice.odds yet
+    # /odds does not work out Lite's attacks yet (the preview's exact Lite odds could feed it)
+    exact_odds = False
 
     def new_match(self, content: dict[str, Any], dice: Dice) -> LiteMatch:
         squads = self.squads_of(content)
@@ -90,6 +93,10 @@ class Lite(Skirm):
 
     def automatic_placement(self, state: MatchState, side: int) -> Command:
         return autoplayer.deployment(state, side)
+
+    def preview(self, state: MatchState, unit: str, square: Square | None = None) -> Preview:
+        """Lite's reach (Move, Dash) and Lite's own attack odds, on a copy."""
+        return lite_preview.preview(state, unit, square)
 
 
 RULESET = Lite()

@@ -10,8 +10,10 @@ from skirmbot.rules.errors import RulesError
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
+from skirmbot.rules.preview import Preview
 from skirmbot.rules.ruleset import ActionRule, Outcome, PlayedMatch, SetUpStage, SquadSummary
 from skirmbot.rules.skirm import autoplayer
+from skirmbot.rules.skirm import preview as skirm_preview
 from skirmbot.rules.skirm.deployment import placement_help, set_up_stage
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.rules.skirm.legal import legal_commands, reachable_squares
@@ -123,6 +125,9 @@ class Skirm:
         if state.infiltrators:
             return autoplayer.infiltration(state, side)
         return autoplayer.deployment(state, side)
+
+    def preview(self, state: MatchState, unit: str, square: Square | None = None) -> Preview:
+        return skirm_preview.preview(state, unit, square)
 
 
 RULESET = Skirm()

@@ -1,0 +1,155 @@
+"""Previews: a unit's options seen before committing to one (issue 21), for every ruleset.
+
+A preview answers "where can it go, and what are its chances from here (or from there)?" with
+the squares the unit can reach, each labelled by the shortest action that reaches it (a Dash, a
+Move, a Leap), the enemies it could attack with each weapon (the exact chance to hit and the
+expected HIT lost, as /odds works them out), and, when it is previewed on another square, the
+enemies that could attack it there.
+
+A preview is computed on a copy of the state (`copy_for_preview`) and rolls no die: a ruleset's
+preview works out chances, never outcomes, so it holds no dice source at all; `NoDice` is what
+it would hand any rule that wants one (none does today), so a roll raises instead of using up
+one of the match's dice. Nothing hidden is used: set-up placements are refused (they are secret
+until revealed), and the odds read only what every player sees on the map and the cards.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from skirmbot.rules.errors import RulesError
+from skirmbot.rules.squares import Square
+
+# The actions that move a unit, the shortest first: a square is labelled with the first that
+# reaches it (docs/rulings.md, Previews).
+DASH, MOVE, LEAP = "dash", "move", "leap"
+MOVEMENTS = (DASH, MOVE, LEAP)
+
+
+class PreviewRolled(RulesError):
+    """A preview tried to roll a die: a bug, since a preview must never use the match's dice."""
+
+
+class NoDice:
+    """The dice source a preview hands any rule that wants one: a roll raises, so no die of the
+    match is ever consumed."""
+
+    def roll(self, sides: int = 6) -> int:
+        raise PreviewRolled("A preview rolls no dice.")
+
+    def to_json(self) -> dict[str, object]:
+        raise PreviewRolled("A preview's dice are not part of any record.")
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """A square the unit can end a movement action on, and the first action that reaches it."""
+
+    square: Square
+    action: str  # DASH, MOVE or LEAP
+    cost: int  # movement points the cheapest route spends (a Leap: squares jumped)
+
+
+@dataclass(frozen=True, slots=True)
+class Chance:
+    """One weapon against one target: the exact chance that at least one hit lands and the
+    expected HIT the target loses (after cover, saves and the target's own rules)."""
+
+    attacker: str
+    weapon: str
+    kind: str  # "ranged" or "melee"
+    target: str
+    distance: int
+    cover: bool
+    hit: Fraction  # at least one hit (strike) lands
+    damage: Fraction  # expected HIT lost
+    out: Fraction  # the target is Taken Out (Skirm) or Downed (Lite)
+
+    def short(self) -> str:
+        """As the picture labels it: "62% · 1.4 dmg"."""
+        return f"{percent(self.hit)} · {float(self.damage):.1f} dmg"
+
+    def words(self) -> str:
+        """As the text lists it: "Rifle → Vex (5 sq, in cover): hits 62%, 1.37 HIT expected,
+        out 12%"."""
+        where = f"{self.distance} sq{', in cover' if self.cover else ''}"
+        return (
+            f"{self.weapon} → {self.target} ({where}): hits {percent(self.hit)}, "
+            f"{float(self.damage):.2f} HIT expected, out {percent(self.out)}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """A unit's options where it stands, or as if it stood on `square` (`as_if`)."""
+
+    unit: str
+    side: int
+    square: Square  # where it stands, or the square it is previewed on
+    as_if: bool  # True: previewed on a square it does not stand on
+    reach: tuple[Reach, ...]
+    attacks: tuple[Chance, ...]  # what it could attack from `square`
+    threats: tuple[Chance, ...] = ()  # with `as_if`: the enemies that could attack it there
+
+    def reach_by(self, action: str) -> list[Reach]:
+        return [r for r in self.reach if r.action == action]
+
+
+def percent(p: Fraction) -> str:
+    """A chance in whole percents; a possibility is never rounded to 0% or 100%."""
+    if p == 0:
+        return "0%"
+    if p == 1:
+        return "100%"
+    shown = round(float(p) * 100)
+    return "<1%" if shown == 0 else ">99%" if shown == 100 else f"{shown}%"
+
+
+SHARED = ("board", "battle_map", "mission")  # parts of a state a preview never changes
+
+
+def copy_for_preview(state: Any) -> Any:
+    """A copy of the match state a preview may change freely (its units, squads, items). The
+    board, the map and the mission are shared, not copied: a preview never changes them (it
+    moves no door), and leaving them out makes the copy about a fifth quicker."""
+    memo = {id(getattr(state, name)): getattr(state, name) for name in SHARED}
+    return copy.deepcopy(state, memo)
+
+
+def place_as_if(state: Any, unit: Any, square: Square | None) -> Any:
+    """The copy's unit, standing on `square` (None: where it stands). RulesError, in plain
+    words, when it could not stand there: off the board, impassable, or another unit's."""
+    if square is None or square == unit.square:
+        return unit
+    board = state.board
+    if not board.on_board(square):
+        raise RulesError(f"{square} is not on the map ({board.width}x{board.height} squares).")
+    if not board.is_open(square):
+        raise RulesError(f"{square} is impassable: no unit can stand there.")
+    other = state.unit_at(square)
+    if other is not None:
+        raise RulesError(f"{other.name} stands on {square}; preview a free square instead.")
+    unit.square = square
+    return unit
+
+
+def label_reach(found: dict[str, dict[Square, int]]) -> tuple[Reach, ...]:
+    """Each square once, labelled by the shortest action that reaches it (`MOVEMENTS` order),
+    in reading order."""
+    labelled: dict[Square, Reach] = {}
+    for action in MOVEMENTS:
+        for square, cost in found.get(action, {}).items():
+            labelled.setdefault(square, Reach(square, action, cost))
+    return tuple(sorted(labelled.values(), key=lambda r: (r.square.y, r.square.x)))
+
+
+def check_public(stage: object | None) -> None:
+    """Previews show only what both players see: never during a (secret) set-up stage."""
+    if stage is not None:
+        raise RulesError(
+            "There is nothing to preview yet: units are still being placed in secret. "
+            "Preview a unit once the match has begun."
+        )

@@ -1,0 +1,241 @@
+"""Dice anyone can verify (issue 21): what the bot posts about a match's dice, and the check of
+an exported record that `skirmbot verify` runs.
+
+The scheme (skirmbot.rules.dice, `SaltedDice`): at the start the bot posts the commitment,
+SHA-256 of the match's secret seed; each player's salt is posted when it is fixed (at
+/match new and /match join); the dice are HMAC-SHA256 of the seed and both salts; at the end
+the record reveals the seed. `verify` checks, in this order, and names what does not match:
+
+1. the seed hashes to the commitment (and, when the user gives it, the commitment is the one
+   they saw posted);
+2. each salt matches its seal (SHA-256 of the commitment, the squad's number and the salt, made
+   when the salt was fixed), so a changed salt is named as such and not as changed dice;
+3. with the seed and salts sound, the record is replayed with the dice they give: every die
+   must be the one recorded, in order, and the replay must end with the recorded result.
+
+Everything here is pure: a record in, words out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from skirmbot.rules.dice import commitment_of, seal_of
+from skirmbot.rules.errors import RulesError
+from skirmbot.rules.record import MatchRecord, ReplayError, replay_rolled
+from skirmbot.words import plural
+
+SHOWN_MISMATCHES = 5  # the changed dice named one by one; more are counted
+
+
+@dataclass
+class Verdict:
+    """What `verify` found: the checks that held and the things that do not match."""
+
+    checked: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def verify(record: MatchRecord, posted: str | None = None) -> Verdict:
+    """Check an exported record's dice against its commitment and salts and replay it;
+    `posted`: the commitment the user saw the bot post, to hold the record's against."""
+    verdict = Verdict()
+    if not _verifiable(record, verdict):
+        return verdict
+    assert record.commitment is not None and record.salts is not None
+    seed_sound = _check_seed(record, posted, verdict)
+    salts_sound = _check_salts(record, verdict)
+    if not (seed_sound and salts_sound):
+        verdict.problems.append(
+            "The rolls and the result were not checked: they come from the seed and the salts."
+        )
+        return verdict
+    _check_rolls_and_result(record, verdict)
+    return verdict
+
+
+def _verifiable(record: MatchRecord, verdict: Verdict) -> bool:
+    """Whether the record holds what a check needs; else why not, as the verdict's problem."""
+    if record.commitment is None or record.salts is None or record.seals is None:
+        verdict.problems.append(
+            "This record has no commitment to its dice: its match was played before verifiable "
+            "dice, or with a fixed seed (tests and demos), so there is nothing to check its "
+            "dice against."
+        )
+        return False
+    if not isinstance(record.dice.get("key"), str):
+        verdict.problems.append(
+            "This record does not reveal its seed: it is the record of a match still in play "
+            "(its dice are the faces rolled so far). The seed is in the record once the match "
+            "is over: export it then."
+        )
+        return False
+    if record.rolls is None:
+        verdict.problems.append(
+            "This record lists no rolls to check: export the record of the match once it is "
+            "over (/match export, or the match page's record)."
+        )
+        return False
+    return True
+
+
+def _check_seed(record: MatchRecord, posted: str | None, verdict: Verdict) -> bool:
+    commitment = str(record.commitment)
+    sound = True
+    if posted is not None and posted.strip().lower() != commitment.lower():
+        verdict.problems.append(
+            f"The record's commitment {commitment} is not the one you give ({posted.strip()}): "
+            "the commitment in the record was changed, or the record is of another match."
+        )
+        sound = False
+    try:
+        hashed = commitment_of(str(record.dice["key"]))
+    except RulesError as error:
+        verdict.problems.append(f"The revealed seed is not a seed the bot makes: {error}")
+        return False
+    if hashed != commitment.lower():
+        verdict.problems.append(
+            "The revealed seed does not hash to the commitment posted at the start (the "
+            f"commitment is {commitment}; SHA-256 of the seed is {hashed}): the seed or the "
+            "commitment was changed."
+        )
+        return False
+    if sound:
+        also = " and is the one you give" if posted is not None else ""
+        verdict.checked.append(
+            f"The revealed seed hashes to the commitment posted at the start ({commitment}){also}."
+        )
+    return sound
+
+
+def _check_salts(record: MatchRecord, verdict: Verdict) -> bool:
+    assert record.salts is not None and record.seals is not None
+    sound = True
+    for side, (salt, seal) in enumerate(zip(record.salts, record.seals, strict=True)):
+        who = _player(record, side)
+        if salt is None:
+            verdict.problems.append(
+                f"The salt of {who} is missing: no die can be rolled without it."
+            )
+            sound = False
+        elif seal != seal_of(str(record.commitment), side, salt):
+            verdict.problems.append(
+                f"The salt of {who} (recorded as {salt[:40]!r}) does not match its seal, made "
+                "when it was posted: the salt (or its seal) was changed."
+            )
+            sound = False
+    if sound:
+        salts = ", ".join(
+            f"{_player(record, side)}: {salt}" for side, salt in enumerate(record.salts)
+        )
+        verdict.checked.append(f"Both salts match their seals ({salts}).")
+    return sound
+
+
+def _check_rolls_and_result(record: MatchRecord, verdict: Verdict) -> None:
+    recorded = list(record.rolls or [])
+    try:
+        match, dice = replay_rolled(record)
+    except ReplayError as error:
+        verdict.problems.append(
+            f"With the dice the seed and salts give, command {error.position} "
+            f"({error.command.get('type', '?')}) cannot be played: {error.reason} The record's "
+            "commands or dice were changed."
+        )
+        return
+    derived = dice.faces
+    changed = [
+        index for index, (was, is_) in enumerate(zip(recorded, derived, strict=False)) if was != is_
+    ]
+    for index in changed[:SHOWN_MISMATCHES]:
+        verdict.problems.append(
+            f"Roll {index + 1} is recorded as {recorded[index]}, but the seed and salts give "
+            f"{derived[index]}."
+        )
+    if len(changed) > SHOWN_MISMATCHES:
+        more = len(changed) - SHOWN_MISMATCHES
+        verdict.problems.append(f"And {plural(more, 'more roll')} differ from what the seed and salts give.")  # fmt: skip
+    if len(recorded) != len(derived):
+        verdict.problems.append(
+            f"The record lists {plural(len(recorded), 'roll')}, but its commands roll "
+            f"{len(derived)} with the seed and salts."
+        )
+    if not changed and len(recorded) == len(derived):
+        verdict.checked.append(
+            f"All {plural(len(derived), 'roll')} of the match, derived again from the seed and "
+            "both salts, are the ones recorded, in order."
+        )
+    result = match.state.result
+    replayed = None if result is None else result.to_json()
+    if replayed != record.result:
+        verdict.problems.append(
+            f"The recorded result ({_result_words(record, record.result)}) is not the "
+            f"replay's ({_result_words(record, replayed)})."
+        )
+    else:
+        verdict.checked.append(
+            f"Replayed with those dice, the match ends as recorded: {_result_words(record, replayed)}."
+        )
+
+
+def _player(record: MatchRecord, side: int) -> str:
+    name = record.players[side] if side < len(record.players) else ""
+    return name or f"squad {side + 1}"
+
+
+def _result_words(record: MatchRecord, result: object) -> str:
+    if not isinstance(result, dict):
+        return "no result: the match was called off"
+    winner, reason = result.get("winner"), result.get("reason", "")
+    who = (
+        f"{_player(record, winner)} wins"
+        if isinstance(winner, int) and winner in (0, 1)
+        else "a draw"
+    )
+    return f"{who} ({reason.rstrip('.')})" if reason else who
+
+
+# --- what the bot posts ----------------------------------------------------------------------
+def commitment_words(record: MatchRecord) -> str | None:
+    """The opening message's line about the dice (None: the match has no commitment)."""
+    if record.commitment is None or record.salts is None:
+        return None
+    salts = [
+        f"{_player(record, side)}'s salt is {salt}"
+        for side, salt in enumerate(record.salts)
+        if salt is not None
+    ]
+    waiting = "; the second salt comes when the opponent joins" if None in record.salts else ""
+    return (
+        f"Dice: the commitment to this match's secret seed is SHA-256 {record.commitment}. "
+        f"{'; '.join(salts)}{waiting}. The dice come from the seed and both salts; the seed "
+        "is revealed when the match ends."
+    )
+
+
+def salt_words(record: MatchRecord, side: int) -> str | None:
+    """The join message's line: the player's salt, and that the dice are now fixed."""
+    if record.salts is None or record.salts[side] is None:
+        return None
+    both = ", ".join(
+        f"{_player(record, other)} {salt}" for other, salt in enumerate(record.salts) if salt
+    )
+    return (
+        f"{_player(record, side)}'s salt is {record.salts[side]}. The dice are now fixed by the "
+        f"committed seed and both salts ({both}): neither the bot nor a player chose them alone."
+    )
+
+
+def reveal_words(record: MatchRecord) -> str | None:
+    """The end message's line: where the seed is revealed and how to check it."""
+    if record.commitment is None:
+        return None
+    return (
+        "Dice: the secret seed is revealed in the record (/match export). "
+        "`skirmbot verify` on that file checks it against the commitment "
+        f"{record.commitment}, derives every die again and replays the match."
+    )
