@@ -13,7 +13,6 @@ from discord.ext import commands
 from skirmbot import content
 from skirmbot.service import MatchRow, Member, NotAllowed, Reply, ServiceError
 from skirmbot.service import recap as recaps
-from skirmbot.service.choices import Situation
 from skirmbot.service.matches import (
     DEFAULT_RULESET,
     SETUP,
@@ -46,6 +45,7 @@ from .common import (
     send,
     service_of,
 )
+from .play import offer, situation
 from .text import NAME_LIMIT, choice, listed, short
 
 
@@ -390,16 +390,16 @@ class Matches(
     async def preview_unit(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        found = await _situation(interaction)
-        return [] if found is None else _offer(preview_units(found), current)
+        found = await situation(interaction)
+        return [] if found is None else offer(preview_units(found), current)
 
     @preview.autocomplete("square")
     async def preview_square(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        found = await _situation(interaction)
+        found = await situation(interaction)
         unit = str(getattr(interaction.namespace, "unit", "") or "") or None
-        return [] if found is None else _offer(preview_squares(found, unit), current)
+        return [] if found is None else offer(preview_squares(found, unit), current)
 
     @app_commands.command(
         name="export", description="The match record as a file (replay it with skirmbot replay)"
@@ -456,11 +456,8 @@ class Matches(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         """What the line can go on with: the asker's units and what each can do now."""
-        try:
-            found = await service_of(interaction).situation(
-                channel_of(interaction), asker(interaction)
-            )
-        except ServiceError:
+        found = await situation(interaction)
+        if found is None:
             return []
         offered = [text for text in line_choices(found, current) if len(text) <= NAME_LIMIT]
         return listed([choice(text, text) for text in offered])
@@ -524,20 +521,6 @@ class Matches(
             else "The moderator role is cleared."
         )
         await send(interaction, text + " (Manage Server always may.)", private=True)
-
-
-async def _situation(interaction: discord.Interaction[Any]) -> Situation | None:
-    """The match here as the asker sees it, for /match preview's autocomplete (None: nothing
-    to offer: no match in play, or the asker does not play it)."""
-    try:
-        return await service_of(interaction).situation(channel_of(interaction), asker(interaction))
-    except ServiceError:
-        return None
-
-
-def _offer(options: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
-    typed = current.strip().casefold()
-    return listed([choice(label, value) for value, label in options if typed in label.casefold()])
 
 
 async def past_setup(interaction: discord.Interaction[Any]) -> MatchRow:

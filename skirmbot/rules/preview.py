@@ -7,9 +7,8 @@ expected HIT lost, as /odds works them out), and, when it is previewed on anothe
 enemies that could attack it there.
 
 A preview is computed on a copy of the state (`copy_for_preview`) and rolls no die: a ruleset's
-preview works out chances, never outcomes, so it holds no dice source at all; `NoDice` is what
-it would hand any rule that wants one (none does today), so a roll raises instead of using up
-one of the match's dice. Nothing hidden is used: set-up placements are refused (they are secret
+preview works out chances, never outcomes, and the state it reads holds no dice source (the
+match's dice stay with the match), so no die of the match can be used up. Nothing hidden is used: set-up placements are refused (they are secret
 until revealed), and the odds read only what every player sees on the map and the cards.
 """
 
@@ -27,21 +26,6 @@ from skirmbot.rules.squares import Square
 # reaches it (docs/rulings.md, Previews).
 DASH, MOVE, LEAP = "dash", "move", "leap"
 MOVEMENTS = (DASH, MOVE, LEAP)
-
-
-class PreviewRolled(RulesError):
-    """A preview tried to roll a die: a bug, since a preview must never use the match's dice."""
-
-
-class NoDice:
-    """The dice source a preview hands any rule that wants one: a roll raises, so no die of the
-    match is ever consumed."""
-
-    def roll(self, sides: int = 6) -> int:
-        raise PreviewRolled("A preview rolls no dice.")
-
-    def to_json(self) -> dict[str, object]:
-        raise PreviewRolled("A preview's dice are not part of any record.")
 
 
 @dataclass(frozen=True, slots=True)
