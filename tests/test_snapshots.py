@@ -107,3 +107,13 @@ def test_snapshots_are_due_every_few_commands() -> None:
 def test_the_fingerprint_names_the_rules_code() -> None:
     assert snapshots.rules_fingerprint() == snapshots.rules_fingerprint()
     assert len(snapshots.rules_fingerprint()) == 32
+
+
+def test_a_snapshot_of_the_same_key_with_other_salts_is_not_read() -> None:
+    """Issue 21, verifiable dice: the faces come from the key and both salts, so a record whose
+    salts differ is another match's dice even with the same key."""
+    record = replace(
+        a_record(), dice={"key": "ab" * 32}, commitment="c" * 64, salts=["one", "two"]
+    )
+    other = replace(record, salts=["one", "three"])
+    assert snapshots.stamp(record) != snapshots.stamp(other)

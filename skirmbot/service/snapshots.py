@@ -67,8 +67,9 @@ def due(commands: int, latest: int | None) -> bool:
 
 def stamp(record: MatchRecord) -> str:
     """What a snapshot of `record`'s match may only be read back by: the rules code, and the
-    record's ruleset, version, content and dice (not its commands: they are counted)."""
-    made_from = [record.ruleset, record.version, record.content, record.dice]
+    record's ruleset, version, content and dice, salts included (not its commands: they are
+    counted)."""
+    made_from = [record.ruleset, record.version, record.content, record.dice, record.salts]
     digest = hashlib.sha256(json.dumps(made_from, sort_keys=True).encode()).hexdigest()
     return f"{rules_fingerprint()}:{digest[:32]}"
 
