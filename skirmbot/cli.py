@@ -32,6 +32,7 @@ EXIT_UNVERIFIED = 1  # db copy: the copy does not verify; verify: the record's d
 EXIT_USAGE = 2  # the user's mistake: arguments, files
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report it
 MAX_SEED = 2**63 - 1  # seeds are kept in SQLite and JSON as whole numbers
+MAX_VERIFIED_BYTES = 64 * 2**20  # `verify` reads no bigger file: a long match's record is < 1 MB
 
 
 class UsageError(Exception):
@@ -339,9 +340,18 @@ def _verify(path: Path, commitment: str | None) -> int:
     match on stderr."""
     from skirmbot.rules.verify import verify
 
+    with contextlib.suppress(OSError):  # (a file that cannot be read is _read_record's to say)
+        if path.is_file() and path.stat().st_size > MAX_VERIFIED_BYTES:
+            raise UsageError(
+                f"{path} is not a match record: it is {path.stat().st_size // 2**20} MB, and a "
+                f"record is far smaller (verify reads up to {MAX_VERIFIED_BYTES // 2**20} MB)."
+            )
     record = _read_record(path)
-    with _record_errors(path):
-        verdict = verify(record, commitment)
+    try:
+        with _record_errors(path):
+            verdict = verify(record, commitment)
+    except RecursionError:
+        raise UsageError(f"{path} is not a valid match record: it nests too deeply.") from None
     for line in verdict.checked:
         print(f"ok: {line}")
     if not verdict.ok:

@@ -8,10 +8,11 @@ import datetime as dt
 
 from aiohttp.test_utils import TestClient, TestServer
 from icalendar import Calendar
-from service_setup import ALICE, BOB, CHANNEL
+from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD, MOD
 from test_league_service import Env as LeagueEnv
 from test_timers import FakeClock, Table, deploying, playing, waiting_for
 
+from skirmbot.service import timing
 from skirmbot.service.calendar import Calendars
 from skirmbot.service.links import PageLinks
 from skirmbot.store import Store
@@ -117,3 +118,51 @@ async def test_an_open_league_round_is_an_event_for_each_player_with_a_game_in_i
     assert await calendars.deadlines(bye.first) == []
     # Both players of the game have to deploy in its match: that deadline is there too.
     assert any(due.summary.startswith("Skirm: deploy in match") for due in found)
+
+
+async def test_the_file_is_utc_with_an_alarm_and_holds_no_one_elses_deadline(
+    store: Store,
+) -> None:
+    """Ruling "Calendar": times are UTC (a trailing Z, so any calendar app shows them in its own
+    time zone), each event has a display alarm, and a player's file and feed hold only the
+    deadlines the clock waits on them for, never their opponents' in other matches."""
+    table = Table(store, FakeClock())
+    await playing(table, TimeControls(activation_seconds=10 * HOUR))
+    member, _ = await waiting_for(table)
+    other = BOB if member == ALICE else ALICE
+    # A second match in which the clock waits for Eve and the other player to deploy.
+    await table.service.create(GUILD, CHANNEL + 1, EVE, opponent=other)
+    await table.service.join(CHANNEL + 1, other)
+    await table.service.choose_squad(CHANNEL + 1, EVE, "iron-wardens")
+    await table.service.choose_squad(CHANNEL + 1, other, "ash-runners")
+    calendars = Calendars(store, PageLinks(store, BASE + "/"), clock=table.clock)
+    data, found = await calendars.file(member.id)
+    text = data.decode()
+    assert "BEGIN:VALARM" in text and "ACTION:DISPLAY" in text and "TRIGGER:-PT2H" in text
+    due = dt.datetime.fromtimestamp(table.clock.now + 10 * HOUR, dt.UTC)
+    assert f"DTSTART:{due:%Y%m%dT%H%M%S}Z" in text
+    assert [d.uid for d in found] == [d.uid for d in found if "match-1-" in d.uid]
+    address = await calendars.feed_address(member.id)
+    assert address is not None
+    token = address.removeprefix(f"{BASE}/calendar/").removesuffix(".ics")
+    assert len(token) >= 32 and address != await calendars.feed_address(EVE.id)
+    fed = await calendars.feed(token)
+    assert fed is not None and [str(e["uid"]) for e in events(fed)] == [d.uid for d in found]
+    theirs = [d.uid for d in await calendars.deadlines(other.id)]
+    assert theirs and all("match-2-" in uid for uid in theirs)
+
+
+async def test_the_alarm_goes_off_when_the_bots_reminder_does(store: Store) -> None:
+    """A reminder moved out of a weekend comes later than its usual lead: the calendar's alarm
+    follows the bot's reminder, not the lead."""
+    clock = FakeClock()
+    clock.now = dt.datetime(2026, 11, 27, 15, tzinfo=dt.UTC).timestamp()  # a Friday afternoon
+    table = Table(store, clock)
+    await playing(table, TimeControls(activation_seconds=10 * HOUR))
+    await timing.set_clock_rules(table.service, GUILD, MOD, weekends=True)
+    member, _ = await waiting_for(table)
+    [due] = await Calendars(store, clock=table.clock).deadlines(member.id)
+    monday = dt.datetime(2026, 11, 30, tzinfo=dt.UTC).timestamp()
+    assert due.at == monday + HOUR and due.remind_before == HOUR  # 9 hours ran on Friday
+    [event] = events((await Calendars(store, clock=table.clock).file(member.id))[0])
+    assert event["trigger"] == -dt.timedelta(hours=1)

@@ -8,18 +8,23 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from icalendar import Calendar
-from service_setup import CHANNEL, GUILD, MOD
+from service_setup import ALICE, BOB, CHANNEL, GUILD, MOD
 from test_console import scripted
-from test_timers import FakeClock, Table, playing, waiting_for
+from test_timers import FakeClock, Table, deploying, playing, waiting_for
 
 from skirmbot.console import ConsoleError, console_clock, run_console
 from skirmbot.rules import commands
+from skirmbot.rules.skirm.costs import MOVE
+from skirmbot.rules.skirm.legal import reachable_squares
 from skirmbot.service import ServiceError, timing
 from skirmbot.store import Deadline, Store
 from skirmbot.timers.clock import (
     DAY,
     HOUR,
+    WEEK,
     Break,
     Clock,
     ControlsError,
@@ -82,6 +87,50 @@ def test_a_stored_clock_without_a_mode_reads_as_a_clock_per_activation() -> None
     assert clock.controls.describe().startswith("10 hours per activation, reminder at 80%")
     clock.follow("t1:a1:s1", 10 * HOUR, 1)
     assert clock.deadline == 20 * HOUR and clock.remind == 18 * HOUR
+
+
+def test_a_stored_clock_without_a_side_is_not_stopped_by_the_opponents_vacation() -> None:
+    """Ruling "Vacation": only the vacation of the player the clock waits for stops it; a clock
+    stored before issue 21 names that player only in its key."""
+    stored = Clock(TimeControls(activation_seconds=10 * HOUR)).to_json()
+    stored.update(key="t1:a0:s0", deadline=10 * HOUR, remind=8 * HOUR)
+    del stored["waiting"], stored["banks"], stored["running"], stored["allotted"]
+    clock = Clock.from_json(stored)
+    assert clock.waiting == 0
+    clock.retime(HOUR, Stops(), Stops(breaks=(Break(1, HOUR, HOUR + 3 * DAY),)))
+    assert clock.deadline == 10 * HOUR  # the opponent (side 1) is away: no change
+    clock.retime(HOUR, Stops(), Stops(breaks=(Break(0, HOUR, HOUR + 3 * DAY),)))
+    assert clock.deadline == 10 * HOUR + 3 * DAY
+    deploying = Clock.from_json({**stored, "key": "deploy"})
+    assert deploying.waiting is None  # a deployment waits for both
+
+
+def test_no_reminder_goes_out_while_the_clock_stands_still() -> None:
+    """Ruling "Weekends"/"Vacation": a reminder that would fall in a weekend or in the
+    player's vacation goes out when their clock runs again."""
+    clock = Clock(TimeControls(activation_seconds=10 * HOUR))
+    clock.follow("t1:a0:s0", utc(2026, 11, 27, 15), 0, Stops(weekends=True))  # Friday 15:00
+    assert clock.deadline == utc(2026, 11, 30, 1)  # 9 hours on Friday, 1 on Monday
+    assert clock.next_deadline() == Deadline(utc(2026, 11, 30), "remind", "t1:a0:s0")
+    clock.pause(utc(2026, 11, 27, 23), Stops(weekends=True))  # 2 hours left
+    clock.resume(utc(2026, 11, 28, 12), Stops(weekends=True))  # resumed on Saturday
+    assert clock.deadline == utc(2026, 11, 30, 2) and clock.remind == utc(2026, 11, 30)
+    bank = Clock(controls_for("days", 24, 2, "skip", days=3))
+    bank.follow("t1:a0:s1", utc(2026, 11, 25, 12), 1, Stops(weekends=True))  # Wednesday noon
+    assert bank.deadline == utc(2026, 11, 30, 12)  # 60 hours to Saturday, 12 on Monday
+    assert bank.remind == utc(2026, 11, 30)  # 14.4 hours before would be Sunday evening
+
+
+def test_weekends_turned_off_mid_deadline_bring_it_back() -> None:
+    """Ruling "Weekends": a running deadline keeps its running time when the setting changes,
+    both ways."""
+    clock = Clock(TimeControls(activation_seconds=10 * HOUR))
+    friday = utc(2026, 11, 27, 20)
+    clock.follow("t1:a0:s0", friday, 0, Stops(weekends=True))
+    assert clock.deadline == utc(2026, 11, 30, 6)
+    clock.retime(utc(2026, 11, 28, 12), Stops(weekends=True), Stops())  # Saturday noon
+    assert clock.deadline == utc(2026, 11, 28, 12) + 6 * HOUR  # 4 hours ran on Friday
+    assert clock.remind == clock.deadline - 2 * HOUR
 
 
 def test_a_fischer_bank_keeps_what_was_left_plus_the_increment_up_to_the_cap() -> None:
@@ -223,3 +272,242 @@ async def test_the_console_picks_a_clock_shows_it_writes_the_calendar_and_keeps_
         console_clock("blitz:5")
     with pytest.raises(ConsoleError, match="bank starts with 1 hour to 60 days"):
         console_clock("fischer:0+1")
+
+
+# --- review: pauses, extensions, undo, the automatic player, stale deadlines -------------------
+async def test_deploying_while_paused_gives_the_first_activation_its_whole_time_on_resume(
+    store: Store,
+) -> None:
+    """Ruling "Clock modes": the deployment is not charged to a bank, and a pause keeps the time
+    the activation had. Both players may deploy while the match is paused: the first
+    activation then starts with its whole bank when the match resumes (it used to get what
+    was left of the deployment's time, and no bank ran for it)."""
+    table = Table(store, FakeClock())
+    await deploying(table, FISCHER)
+    await table.advance(HOUR)  # one of the deployment's 2 hours gone
+    await timing.pause(table.service, CHANNEL, ALICE)
+    await timing.pause(table.service, CHANNEL, BOB)
+    await table.service.deploy(CHANNEL, ALICE)
+    await table.service.deploy(CHANNEL, BOB)
+    assert await table.advance(DAY) == []  # still paused: nothing fires
+    clock = await clock_of(store)
+    assert clock.paused == 3 * HOUR and clock.next_deadline() is None
+    await timing.resume(table.service, CHANNEL, ALICE)
+    _, side = await waiting_for(table)
+    clock = await clock_of(store)
+    assert clock.running == side and clock.deadline == table.clock.now + 3 * HOUR
+    await table.advance(HOUR)
+    await end_activation(table)
+    clock = await clock_of(store)
+    assert clock.banks is not None and clock.banks[side] == 3 * HOUR  # 2 left + 1, capped
+
+
+def test_an_activation_that_starts_while_paused_is_held_with_its_bank() -> None:
+    clock = Clock(controls_for("days", 24, 2, "skip", days=2))
+    clock.follow("t1:a0:s0", 0.0, 0)
+    clock.pause(HOUR)
+    clock.follow("t1:a1:s1", 5 * HOUR, 1)  # side 0's bank stops at what it had when paused
+    assert clock.banks == [2 * DAY - HOUR, 2 * DAY] and clock.paused == 2 * DAY
+    clock.resume(10 * HOUR)
+    assert clock.deadline == 10 * HOUR + 2 * DAY and clock.running == 1
+
+
+def test_an_extension_with_little_time_left_does_not_remind_again_at_once() -> None:
+    """Ruling "Clock modes" (extensions): the player who just asked for more time is told
+    when it runs out; a reminder goes out again only if the new end leaves room for one."""
+    clock = Clock(controls_for("days", 24, 2, "skip", days=10))
+    clock.follow("t1:a0:s0", 0.0, 0)
+    clock.reminded = True  # the reminder went out a day before the end
+    clock.extend(0, now=10 * DAY - HOUR)  # 12 hours more with 1 hour left: 13 hours to go
+    assert clock.deadline == 10 * DAY + 12 * HOUR
+    assert clock.next_deadline() == Deadline(clock.deadline, "miss", "t1:a0:s0")
+    roomy = Clock(TimeControls(activation_seconds=10 * HOUR))
+    roomy.follow("t1:a0:s0", 0.0, 0)
+    roomy.reminded = True
+    roomy.extend(0, now=9 * HOUR)  # 5 hours more: the new end is 6 hours away
+    assert roomy.next_deadline() == Deadline(13 * HOUR, "remind", "t1:a0:s0")
+
+
+async def test_an_extension_then_no_second_reminder_straight_away(store: Store) -> None:
+    table = Table(store, FakeClock())
+    await playing(table, controls_for("days", 24, 2, "skip", days=10))
+    member, _ = await waiting_for(table)
+    [reminder] = await table.advance(9 * DAY + HOUR)  # a day before the 10 days run out
+    assert "⏰" in reminder.text  # type: ignore[attr-defined]
+    await table.advance(22 * HOUR)
+    await timing.extend(table.service, CHANNEL, member)  # 12 hours more, 13 to go
+    assert await table.advance(HOUR) == []  # no second reminder right after asking
+    replies = await table.advance(12 * HOUR)
+    assert any(f"{member.name} missed the deadline" in r.text for r in replies)  # type: ignore[attr-defined]
+
+
+async def test_undo_in_a_bank_match_neither_gives_time_back_nor_charges_twice(
+    store: Store,
+) -> None:
+    """Undo takes back an action within the activation in progress: the same activation, so
+    its bank keeps running and is charged once, when the activation ends."""
+    table = Table(store, FakeClock())
+    await playing(table, FISCHER)
+    member, side = await waiting_for(table)
+    other = BOB if member is ALICE else ALICE
+    _, match = await table.service.view(CHANNEL)
+    assert match is not None
+    unit = match.state.ready_units(side)[0]
+    square = sorted(reachable_squares(match.state, unit, MOVE))[0]
+    before = await clock_of(store)
+    await table.advance(HOUR)
+    await table.service.act(CHANNEL, member, commands.Move(side, unit.id, str(square)))
+    await table.service.request_undo(CHANNEL, member)
+    await table.service.accept_undo(CHANNEL, other)
+    after = await clock_of(store)
+    assert (after.key, after.deadline, after.banks) == (before.key, before.deadline, before.banks)
+    await table.advance(HOUR)
+    await table.service.act(CHANNEL, member, commands.EndActivation(side, unit.id))
+    charged = await clock_of(store)
+    assert charged.banks is not None and charged.banks[side] == 2 * HOUR  # 1 left + 1
+
+
+async def test_the_automatic_player_has_no_clock_and_the_bank_waits(store: Store) -> None:
+    """The automatic player acts at once: the clock waits for nobody then, and only the human
+    player's bank is charged."""
+    table = Table(store, FakeClock())
+    await table.service.create(GUILD, CHANNEL, ALICE, practice=True, controls=FISCHER)
+    await table.service.choose_squad(CHANNEL, ALICE, "iron-wardens")
+    await table.service.deploy(CHANNEL, ALICE)
+    await table.advance(HOUR)
+    _, match = await table.service.view(CHANNEL)
+    assert match is not None and match.state.to_act == 0
+    await table.service.act(
+        CHANNEL, ALICE, commands.EndActivation(0, match.state.ready_units(0)[0].id)
+    )
+    clock = await clock_of(store)
+    assert clock.banks is not None and clock.banks[1] == 3 * HOUR  # never ran
+    assert clock.banks[0] == 3 * HOUR  # 2 hours left, + 1, capped at 3
+    shown = (await timing.timer(table.service, CHANNEL)).text
+    assert shown.count("a bank of") == 2  # the controls' and Alice's, none for the automaton
+
+
+async def test_a_deadline_a_moderator_moves_earlier_still_fires(store: Store) -> None:
+    """The stale-deadline check drops a deadline moved later, never one moved earlier: the
+    moderator's new deadline fires at its time, and the one armed before does not fire again."""
+    table = Table(store, FakeClock())
+    await playing(table, TimeControls(activation_seconds=10 * HOUR))
+    member, _ = await waiting_for(table)
+    row = await store.active_match(CHANNEL)
+    assert row is not None
+    old = await store.deadline(row.id)
+    assert old is not None
+    await timing.set_deadline(table.service, CHANNEL, MOD, 1)
+    [reminder] = await table.advance(1)  # within the last 2 hours: the reminder at once
+    assert "⏰" in reminder.text  # type: ignore[attr-defined]
+    replies = await table.advance(HOUR)
+    assert any(f"{member.name} missed the deadline" in r.text for r in replies)  # type: ignore[attr-defined]
+    assert await timing.on_deadline(table.service, row.id, old) is None  # the old one: stale
+
+
+async def test_a_moderator_cannot_set_the_deadline_of_a_paused_match(store: Store) -> None:
+    """Resuming goes on with the time that was left when paused, so a deadline set meanwhile
+    would be lost without a word: it is refused until the match resumes."""
+    table = Table(store, FakeClock())
+    await playing(table, TimeControls(activation_seconds=10 * HOUR))
+    await timing.pause(table.service, CHANNEL, ALICE)
+    await timing.pause(table.service, CHANNEL, BOB)
+    with pytest.raises(ServiceError, match="paused; resume it first"):
+        await timing.set_deadline(table.service, CHANNEL, MOD, 1)
+    assert (await clock_of(store)).paused == 10 * HOUR
+
+
+async def test_a_deadline_moved_later_by_a_vacation_does_not_fire_at_the_old_time(
+    store: Store,
+) -> None:
+    """Another process may still hold the deadline armed before a vacation moved it: firing
+    it at the old time does nothing; the one armed with the new time does."""
+    table = Table(store, FakeClock())
+    await playing(table, TimeControls(activation_seconds=10 * HOUR))
+    member, _ = await waiting_for(table)
+    row = await store.active_match(CHANNEL)
+    assert row is not None
+    old = await store.deadline(row.id)
+    assert old is not None
+    await timing.vacation(table.service, GUILD, member, 1)
+    table.clock.now = old.due_at
+    assert await timing.on_deadline(table.service, row.id, old) is None
+    moved = await store.deadline(row.id)
+    assert moved is not None and moved.due_at == old.due_at + DAY
+
+
+# --- property: the running time of Stops ----------------------------------------------------------
+MONDAY = utc(2026, 11, 30)
+moments = st.floats(min_value=MONDAY - 3 * WEEK, max_value=MONDAY + 3 * WEEK)
+spans = st.floats(min_value=0, max_value=3 * WEEK)
+
+
+@st.composite
+def some_stops(draw: st.DrawFn) -> Stops:
+    breaks = []
+    for _ in range(draw(st.integers(0, 4))):
+        start = draw(moments)
+        breaks.append(Break(draw(st.integers(0, 1)), start, start + draw(spans)))
+    return Stops(draw(st.booleans()), tuple(breaks))
+
+
+@settings(max_examples=300, deadline=None)
+@given(some_stops(), moments, spans, st.sampled_from([0, 1, None]))
+def test_end_after_and_running_between_agree(
+    stops: Stops, start: float, seconds: float, side: int | None
+) -> None:
+    """Ruling "Weekends"/"Vacation": the clock runs `seconds` from `start` to `end_after`,
+    never in less wall time than that, and never at a weekend or in the side's vacation."""
+    end = stops.end_after(start, seconds, side)
+    assert end >= start + seconds - 1e-6
+    assert stops.running_between(start, end, side) == pytest.approx(seconds, abs=1e-3)
+    if seconds > 1:  # the last moment before the end is running time
+        last = end - 1e-3
+        assert stops.running_between(last, end, side) == pytest.approx(1e-3, abs=1e-4)
+        if stops.weekends:
+            weekday = dt.datetime.fromtimestamp(last, dt.UTC).weekday()
+            assert weekday < 5, "a deadline never comes due at a weekend"
+        for away in stops.breaks:
+            if side is None or away.side == side:
+                assert not away.start <= last < away.end
+
+
+@settings(max_examples=200, deadline=None)
+@given(some_stops(), moments, spans, spans, st.sampled_from([0, 1, None]))
+def test_running_time_adds_up(
+    stops: Stops, start: float, first: float, second: float, side: int | None
+) -> None:
+    middle, end = start + first, start + first + second
+    whole = stops.running_between(start, end, side)
+    parts = stops.running_between(start, middle, side) + stops.running_between(middle, end, side)
+    assert whole == pytest.approx(parts, abs=1e-3) and 0 <= whole <= end - start + 1e-6
+    if stops.weekends:  # two days of every week stand still
+        assert Stops(True).running_between(MONDAY, MONDAY + WEEK) == 5 * DAY
+
+
+@settings(max_examples=200, deadline=None)
+@given(some_stops(), moments, st.sampled_from([0, 1, None]), st.booleans())
+def test_a_reminder_is_never_in_the_past_after_the_end_or_while_the_clock_stands_still(
+    stops: Stops, now: float, side: int | None, banked: bool
+) -> None:
+    controls = FISCHER if banked else TimeControls(activation_seconds=10 * HOUR)
+    clock = Clock(controls)
+    clock.follow("deploy" if side is None else f"t1:a0:s{side}", now, side, stops)
+    assert now <= clock.remind <= clock.deadline
+    assert clock.remind == clock.deadline or stops.runs_again(clock.remind, side) == clock.remind
+
+
+def test_an_extension_and_a_pause_carry_into_the_bank() -> None:
+    """Ruling "Clock modes": an extension adds to the running deadline, so to the bank; a pause
+    keeps the time the bank had, and the bank is charged once, when the activation ends."""
+    clock = Clock(controls_for("fischer", 2, 2, "skip", bank_hours=10, increment_hours=1,
+                               cap_hours=20))  # fmt: skip
+    clock.follow("t1:a0:s0", 0.0, 0)
+    clock.extend(0, now=HOUR)  # 1 hour more (half of the 2 hours to deploy)
+    assert clock.deadline == 11 * HOUR
+    clock.pause(2 * HOUR)
+    assert clock.paused == 9 * HOUR and clock.bank_left(0, 50 * HOUR) == 9 * HOUR
+    clock.resume(50 * HOUR)
+    assert clock.deadline == 59 * HOUR
+    clock.follow("t1:a1:s1", 53 * HOUR, 1)  # 3 more hours used: 6 left, + 1
+    assert clock.banks == [7 * HOUR, 10 * HOUR]

@@ -81,3 +81,21 @@ def test_in_a_version_2_record_that_end_is_refused_and_the_version_is_kept() -> 
     with pytest.raises(IllegalCommand):
         match.apply(end)
     assert json.dumps(match.state.to_json(), sort_keys=True) == state
+
+
+@pytest.mark.parametrize("path", OLD, ids=[p.stem for p in OLD])
+def test_skirmbot_verify_says_plainly_why_an_old_record_cannot_be_verified(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Rulings, Verifiable dice: a record from before them (no commitment) does not verify (1)
+    and says why; reading it changes nothing: it is written back as it was, no salts added."""
+    from skirmbot.cli import main
+
+    assert main(["verify", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert "no commitment to its dice" in err and "before verifiable dice" in err
+    data = json.loads(path.read_text(encoding="utf-8"))
+    again = MatchRecord.loads(path.read_text(encoding="utf-8")).to_json()
+    assert again["version"] == data["version"] and again["dice"] == data["dice"]
+    assert not {"commitment", "salts", "seals", "rolls", "result"} & set(again)

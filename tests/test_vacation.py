@@ -8,9 +8,10 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from service_setup import ALICE, BOB, CHANNEL, GUILD, MOD
+from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD, MOD
 from test_timers import FakeClock, Table, playing, waiting_for
 
+from skirmbot.rules import commands
 from skirmbot.service import Member, NotAllowed, ServiceError, timing
 from skirmbot.service.work import clock_stops
 from skirmbot.store import Store
@@ -143,3 +144,104 @@ async def test_skirmbot_db_copy_takes_vacations_and_feeds_to_postgresql(
         assert await pg.calendar_owner("t" * 32) == ALICE.id
         later = await pg.add_vacation(GUILD, BOB.id, START, START + DAY, 1)
         assert later.id > kept.id
+
+
+# --- review: every match of the player in the server, the new year, no allowance -------------
+async def deploying_in(table: Table, guild: int, channel: int, hours: int = 10) -> None:
+    """Alice against Eve in `channel`, both squads chosen, deploying on an `hours` clock."""
+    service = table.service
+    await service.create(
+        guild, channel, ALICE, opponent=EVE, controls=TimeControls(activation_seconds=hours * HOUR)
+    )
+    await service.join(channel, EVE)
+    await service.choose_squad(channel, ALICE, "iron-wardens")
+    await service.choose_squad(channel, EVE, "ash-runners")
+
+
+async def clock_in(store: Store, channel: int) -> Clock:
+    row = await store.active_match(channel)
+    assert row is not None
+    return Clock.from_json(row.setup["clock"])
+
+
+async def test_a_vacation_moves_every_running_clock_of_the_player_in_the_server(
+    store: Store,
+) -> None:
+    """Ruling "Vacation": a deployment waits for either player's vacation; a paused match keeps
+    the time it had and, resumed during the vacation, runs after it; another server's match
+    does not stop."""
+    clock = FakeClock()
+    clock.now = START
+    table = Table(store, clock)
+    deploying_ch, paused_ch, elsewhere_ch = CHANNEL + 1, CHANNEL + 2, CHANNEL + 3
+    await deploying_in(table, GUILD, deploying_ch)
+    await deploying_in(table, GUILD, paused_ch)
+    await deploying_in(table, GUILD + 1, elsewhere_ch, hours=7 * 24)
+    await timing.pause(table.service, paused_ch, ALICE)
+    await timing.pause(table.service, paused_ch, EVE)
+    await table.advance(HOUR)
+    told = await timing.vacation(table.service, GUILD, ALICE, 2)
+    assert {note.channel for note in told.followups} == {deploying_ch, paused_ch}
+    assert "stand still in 2 matches of this server" in told.text
+    assert (await clock_in(store, deploying_ch)).deadline == START + 2 * DAY + 10 * HOUR
+    assert (await clock_in(store, paused_ch)).paused == 10 * HOUR
+    assert (await clock_in(store, elsewhere_ch)).deadline == START + 7 * DAY
+    await table.advance(HOUR)
+    await timing.resume(table.service, paused_ch, EVE)  # still on vacation: runs after it
+    assert (await clock_in(store, paused_ch)).deadline == START + HOUR + 2 * DAY + 10 * HOUR
+    assert await table.advance(DAY - 2 * HOUR) == []  # nothing due while Alice is away
+    back = await timing.vacation(table.service, GUILD, ALICE, 0)
+    assert "1 day went back to this year's allowance" in back.text
+    now = table.clock.now
+    assert (await clock_in(store, deploying_ch)).deadline == now + 9 * HOUR
+    assert (await clock_in(store, paused_ch)).deadline == now + 10 * HOUR
+    assert all("Time runs out" in note.text for note in back.followups)
+
+
+async def test_a_vacation_across_new_year_counts_in_the_year_it_began(store: Store) -> None:
+    """Ruling "Vacation": days given back from a vacation begun last year go back to last
+    year's allowance, and the reply says so rather than "this year's"."""
+    clock = FakeClock()
+    clock.now = dt.datetime(2026, 12, 30, 12, tzinfo=dt.UTC).timestamp()
+    table = Table(store, clock)
+    await playing(table, TimeControls(activation_seconds=10 * HOUR))
+    member, _ = await waiting_for(table)
+    await timing.vacation(table.service, GUILD, member, 5)
+    assert await timing.vacation_days_left(table.service, GUILD, member.id) == 15
+    await table.advance(3 * DAY)  # 2 January 2027: the whole 2027 allowance is there
+    assert await timing.vacation_days_left(table.service, GUILD, member.id) == 20
+    back = await timing.vacation(table.service, GUILD, member, 0)
+    assert "2 days went back to 2026's allowance" in back.text
+    assert await timing.vacation_days_left(table.service, GUILD, member.id) == 20
+    assert "2 days, back" in (await timing.vacation(table.service, GUILD, member, 2)).text
+
+
+async def test_a_server_without_vacation_days_says_so(store: Store) -> None:
+    table, member, _ = await table_waiting(store)
+    await timing.set_clock_rules(table.service, GUILD, MOD, vacation_days=0)
+    with pytest.raises(ServiceError, match="This server gives no vacation days"):
+        await timing.vacation(table.service, GUILD, member, 1)
+    with pytest.raises(ServiceError, match="You are not on vacation"):
+        await timing.vacation(table.service, GUILD, member, 0)
+
+
+async def test_a_clock_that_moves_while_a_vacation_begins_is_not_pushed_twice(
+    store: Store,
+) -> None:
+    """The running deadlines move one match after another once the vacation is stored: a
+    match whose next activation began meanwhile already counted the vacation."""
+    table, member, other = await table_waiting(store)
+    row = await store.active_match(CHANNEL)
+    assert row is not None
+    side = row.players.index(member.id)
+    _, match = await table.service.view(CHANNEL)
+    assert match is not None
+    unit = match.state.ready_units(side)[0].id
+
+    async def change() -> None:  # the vacation is stored, then the player to act ends
+        await store.add_vacation(GUILD, other.id, START, START + 2 * DAY, 2)
+        await table.service.act(CHANNEL, member, commands.EndActivation(side, unit))
+
+    await timing._retime(table.service, [row], change, START)
+    assert (await waiting_for(table))[0] == other
+    assert await deadline(store) == START + 2 * DAY + 10 * HOUR  # the vacation, once

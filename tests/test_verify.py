@@ -15,10 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD, MOD, end_activations
 
 from skirmbot.cli import main
 from skirmbot.rules.dice import (
+    SALT_CHARACTERS,
+    SALT_LENGTH,
     KeyedDice,
     SaltedDice,
     check_salt,
@@ -31,6 +35,7 @@ from skirmbot.rules.errors import RulesError
 from skirmbot.rules.record import (
     RECORD_VERSION,
     MatchRecord,
+    commit_dice,
     dice_of,
     faces_rolled,
     replay,
@@ -365,10 +370,11 @@ async def test_an_aborted_match_verifies_with_no_result(
     await service.deploy(CHANNEL, ALICE)
     await service.deploy(CHANNEL, BOB)
     await end_activations(service, until_turn=2)
-    await service.abort(CHANNEL, MOD)
+    aborted = await service.abort(CHANNEL, MOD)
     _, data = await service.export(CHANNEL, EVE)
     record = json.loads(data)
     assert record["rolls"] and "result" not in record
+    assert "skirmbot verify" in aborted.text and record["commitment"] in aborted.text
     code, out, err = run_verify(write(tmp_path, record), capsys)
     assert (code, err) == (0, "")
     assert "ends as recorded: no result: the match was called off" in out
@@ -394,3 +400,253 @@ async def test_a_skirm_lite_match_verifies_too(
     record["rolls"][0] = record["rolls"][0] % 2 + 1
     code, _, err = run_verify(write(tmp_path, record), capsys)
     assert code == 1 and "Roll 1 is recorded as" in err
+
+
+# --- review: each field a record can be edited in is named ------------------------------------
+def problems(record: dict[str, Any]) -> list[str]:
+    return verify(MatchRecord.from_json(record)).problems
+
+
+async def test_each_edited_field_is_named(store: Store) -> None:
+    """Rulings, Verifiable dice ("What verify says"): an edited commitment is named as the
+    commitment (not as two changed salts), a changed name or seal as the salt or name, an extra
+    roll or a changed command by the rolls the commands give, and nothing else is blamed."""
+    _, record = await played(store)
+
+    commitment = copy.deepcopy(record)
+    commitment["commitment"] = "00" * 32
+    found = problems(commitment)
+    assert len(found) == 2, found
+    assert "The record's commitment 0000" in found[0] and "the commitment was changed" in found[0]
+    assert not any("The salt of" in line for line in found)
+
+    seed = copy.deepcopy(record)
+    seed["dice"]["key"] = "cd" * 32
+    assert "the seed was changed" in problems(seed)[0]
+
+    name = copy.deepcopy(record)
+    name["players"][0] = "Mallory"
+    [line, _] = problems(name)
+    assert line.startswith("The salt of Mallory (recorded as 'alice-salt') does not match")
+    assert "the player's name" in line
+
+    seal = copy.deepcopy(record)
+    seal["seals"][1] = "00" * 32
+    [line, _] = problems(seal)
+    assert line.startswith("The salt of Bob") and "(or the seal)" in line
+
+    extra = copy.deepcopy(record)
+    extra["rolls"].append(3)
+    [line] = problems(extra)
+    assert f"lists {len(extra['rolls'])} rolls, but its commands roll {len(record['rolls'])}" in line
+
+    command = copy.deepcopy(record)
+    command["commands"] = command["commands"][:-3]  # the last activations taken out
+    found = problems(command)
+    assert found and not any(line.startswith("Roll ") for line in found), found
+    assert any("its commands roll" in line or "is not the replay's" in line for line in found)
+
+    bad = copy.deepcopy(record)
+    first = next(i for i, c in enumerate(bad["commands"]) if c["type"] == "end")
+    bad["commands"][first]["unit"] = "Nobody"
+    [line, *_] = problems(bad)
+    assert line.startswith(f"With the dice the seed and salts give, command {first + 1} (end)")
+
+    garbled = copy.deepcopy(record)
+    garbled["commands"][first] = "end"
+    [line, *_] = problems(garbled)
+    assert line.startswith(f"With the dice the seed and salts give, command {first + 1} (not an")
+
+    upper = copy.deepcopy(record)
+    upper["commitment"] = upper["commitment"].upper()  # the same commitment, as typed elsewhere
+    assert problems(upper) == []
+
+
+async def test_a_record_sealed_without_the_names_still_verifies(store: Store) -> None:
+    """The first version-3 records sealed their salts without the player's name: they verify."""
+    _, record = await played(store)
+    record["seals"] = [
+        seal_of(record["commitment"], side, salt) for side, salt in enumerate(record["salts"])
+    ]
+    assert problems(record) == []
+
+
+async def test_a_match_called_off_in_set_up_says_no_die_was_rolled(
+    store: Store, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A match aborted before both squads were in rolled no die: verify says so plainly (1),
+    not that the record was exported too early."""
+    service = MatchService(store, clock=lambda: 1_000_000.0)
+    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
+    await service.join(CHANNEL, BOB)
+    await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
+    await service.abort(CHANNEL, MOD)
+    _, data = await service.export(CHANNEL, EVE)
+    code, out, err = run_verify(write(tmp_path, json.loads(data)), capsys)
+    assert code == 1 and out == ""
+    assert "called off in set-up" in err and "no die was rolled" in err
+    assert "once it is over" not in err
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["[" * 100_000, '{"a":' * 5_000 + "1" + "}" * 5_000, "\ufeff{}", "[]", '"x"', "null"],
+    ids=["deep-list", "deep-object", "bom-empty", "list", "string", "null"],
+)
+def test_verify_on_a_malformed_file_fails_in_one_line(
+    text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`skirmbot verify` on JSON that is not a record (nested thousands deep too) exits 2 with
+    one line, never a traceback."""
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run_verify(path, capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def test_verify_refuses_a_huge_file_without_reading_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import skirmbot.cli
+
+    monkeypatch.setattr(skirmbot.cli, "MAX_VERIFIED_BYTES", 1000)
+    path = tmp_path / "huge.json"
+    path.write_text("[" + "1," * 1000 + "1]", encoding="utf-8")
+    code, out, err = run_verify(path, capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "verify reads up to" in err
+
+
+async def test_a_match_forfeited_by_its_clock_says_how_to_verify_and_verifies(
+    store: Store, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A forfeit by the timer ends the match like a concession: the end says how to verify
+    and the record, seed revealed, verifies."""
+    from skirmbot.service import timing
+    from skirmbot.store import Deadline
+    from skirmbot.timers.clock import HOUR, TimeControls
+    from skirmbot.timers.scheduler import Scheduler
+
+    now = [1_000_000.0]
+    service = MatchService(store, clock=lambda: now[0])
+    fired: list[Any] = []
+
+    async def fire(match_id: int, deadline: Deadline) -> None:
+        fired.append(await timing.on_deadline(service, match_id, deadline))
+
+    scheduler = Scheduler(fire, clock=lambda: now[0])
+    service.on_deadline = scheduler.arm
+    await service.create(
+        GUILD, CHANNEL, ALICE, opponent=BOB, controls=TimeControls(activation_seconds=HOUR, excuses=0)
+    )
+    await service.join(CHANNEL, BOB)
+    await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
+    await service.choose_squad(CHANNEL, BOB, "ash-runners")
+    await service.deploy(CHANNEL, ALICE)
+    await service.deploy(CHANNEL, BOB)
+    now[0] += 2 * HOUR
+    await scheduler.fire_due()
+    said = " ".join(reply.text for done in fired if done for reply in done.all())
+    assert "no excused misses left" in said and "skirmbot verify" in said
+    _, data = await service.export(CHANNEL, EVE)
+    record = json.loads(data)
+    assert record["commands"][-1]["reason"] == timing.FORFEIT
+    code, _, err = run_verify(write(tmp_path, record), capsys)
+    assert (code, err) == (0, "")
+
+
+async def test_an_agreed_draw_verifies(
+    store: Store, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    service = MatchService(store, clock=lambda: 1_000_000.0)
+    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
+    await service.join(CHANNEL, BOB)
+    await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
+    await service.choose_squad(CHANNEL, BOB, "ash-runners")
+    await service.deploy(CHANNEL, ALICE)
+    await service.deploy(CHANNEL, BOB)
+    await end_activations(service, until_turn=2)
+    await service.offer_draw(CHANNEL, ALICE)
+    ended = await service.accept_draw(CHANNEL, BOB)
+    assert ended.match_over and "skirmbot verify" in " ".join(r.text for r in ended.all())
+    _, data = await service.export(CHANNEL, EVE)
+    code, out, err = run_verify(write(tmp_path, json.loads(data)), capsys)
+    assert (code, err) == (0, "") and "a draw" in out
+
+
+async def test_a_league_game_with_salts_the_bot_made_verifies(
+    store: Store, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Rulings, Verifiable dice: a league opens and joins its games itself, so the bot makes
+    both salts; the game's record verifies all the same."""
+    from skirmbot.service.leagues import LeagueService
+
+    service = MatchService(store, clock=lambda: 1_800_000_000.0)
+    leagues = LeagueService(store, service, clock=lambda: 1_800_000_000.0)
+    organiser, players = MOD, [ALICE, BOB]
+    await leagues.create(GUILD, CHANNEL, organiser, "Spring", "skirm", rounds=1, seed=3)
+    for member, squad in zip(players, ("iron-wardens", "ash-runners"), strict=True):
+        await leagues.sign_up(GUILD, "Spring", member, squad)
+    channels = iter(range(7000, 7010))
+
+    async def open_channel(title: str) -> int:
+        return next(channels)
+
+    await leagues.start_round(GUILD, "Spring", organiser, open_channel)
+    row = await store.active_match(7000)
+    assert row is not None and None not in row.record["salts"]
+    seat = BOB if row.players[1] == BOB.id else ALICE
+    await service.concede(7000, seat)
+    _, data = await service.export(7000, EVE)
+    code, out, err = run_verify(write(tmp_path, json.loads(data)), capsys)
+    assert (code, err) == (0, ""), err
+
+
+# --- the property -------------------------------------------------------------------------------
+SALT_TEXT = st.text(alphabet=sorted(SALT_CHARACTERS), min_size=1, max_size=SALT_LENGTH)
+
+
+def finished(key: str, salts: list[str], steps: int) -> dict[str, Any]:
+    """A Skirm match with salted dice, `steps` automatic commands then a concession; its
+    record as exported at the end (through `record_of`, which keeps the salts)."""
+    from skirmbot.demo import default_content
+    from skirmbot.rules.commands import Concede
+    from skirmbot.rules.record import record_of, revealed, start_match
+    from skirmbot.rules.ruleset import ruleset
+
+    data = default_content()
+    opening = MatchRecord(content=data, dice={"key": key}, players=["Ann", "Ben"])
+    commit_dice(opening, salts)
+    match, played_rules = start_match(opening), ruleset("skirm")
+    for _ in range(steps):
+        side = match.state.waiting_for()
+        assert side is not None
+        match.apply(played_rules.automatic_command(match.state, side))
+    side = match.state.waiting_for()
+    match.apply(Concede(0 if side is None else side))
+    record = record_of(match, data, ["Ann", "Ben"])
+    assert record.commitment == opening.commitment and record.salts == salts
+    return revealed(record).to_json()
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    key=st.binary(min_size=32, max_size=32).map(bytes.hex),
+    salts=st.lists(SALT_TEXT, min_size=2, max_size=2),
+    steps=st.integers(min_value=8, max_value=40),
+    pick=st.data(),
+)
+def test_changing_any_one_roll_fails_verify_naming_that_roll(
+    key: str, salts: list[str], steps: int, pick: st.DataObject
+) -> None:
+    """Property (issue 21): for any seed and salts the untouched record verifies, and one roll
+    changed to any other face fails it, naming that roll and no other."""
+    record = finished(key, salts, steps)
+    assert problems(record) == []
+    assume(record["rolls"])
+    index = pick.draw(st.integers(min_value=0, max_value=len(record["rolls"]) - 1))
+    was = record["rolls"][index]
+    face = pick.draw(st.integers(min_value=1, max_value=6).filter(lambda f: f != was))
+    record["rolls"][index] = face
+    assert problems(record) == [
+        f"Roll {index + 1} is recorded as {face}, but the seed and salts give {was}."
+    ]

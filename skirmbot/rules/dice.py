@@ -164,11 +164,15 @@ def commitment_of(key: str) -> str:
     return hashlib.sha256(key_bytes(key)).hexdigest()
 
 
-def seal_of(commitment: str, side: int, salt: str) -> str:
-    """A salt's seal, kept with it in the record: SHA-256 of the commitment, the squad's number
-    and the salt. A salt changed in a record no longer matches its seal, so `skirmbot verify`
-    tells a changed salt apart from a changed die."""
-    return hashlib.sha256(f"skirmbot salt\n{commitment}\n{side + 1}\n{salt}".encode()).hexdigest()
+def seal_of(commitment: str, side: int, salt: str, player: str | None = None) -> str:
+    """A salt's seal, kept with it in the record: SHA-256 of the commitment, the squad's number,
+    the salt and the name of the player who fixed it. A salt or a name changed in a record no
+    longer matches its seal, so `skirmbot verify` tells them apart from a changed die. (`player`
+    None: the seals of the first version-3 records, made without the name, which still verify.)"""
+    text = f"skirmbot salt\n{commitment}\n{side + 1}\n{salt}"
+    if player is not None:
+        text += f"\n{player}"
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def new_salt() -> str:

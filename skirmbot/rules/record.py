@@ -128,6 +128,10 @@ class MatchRecord:
             return cls.from_json(json.loads(text))
         except json.JSONDecodeError as error:
             raise RulesError(f"The record is not valid JSON: {error}.") from error
+        except RecursionError:  # "[[[[..." thousands deep: no record nests like that
+            raise RulesError(
+                "This is not a match record: its JSON nests far deeper than a record does."
+            ) from None
 
 
 def _with_verifiable_dice(record: MatchRecord, data: dict[str, Any]) -> MatchRecord:
@@ -193,7 +197,7 @@ def commit_dice(record: MatchRecord, salts: Sequence[str | None]) -> bool:
     record.commitment = commitment_of(key)
     record.salts = list(salts)
     record.seals = [
-        None if salt is None else seal_of(record.commitment, side, salt)
+        None if salt is None else seal_of(record.commitment, side, salt, record.players[side])
         for side, salt in enumerate(salts)
     ]
     record.version = max(record.version, VERIFIABLE_VERSION)
@@ -201,13 +205,14 @@ def commit_dice(record: MatchRecord, salts: Sequence[str | None]) -> bool:
 
 
 def add_salt(data: dict[str, Any], side: int, salt: str) -> bool:
-    """Fix a player's salt in a stored record (its JSON, as the store keeps it), with its seal.
-    False when the record takes no salts (no commitment: a fixed seed)."""
+    """Fix a player's salt in a stored record (its JSON, as the store keeps it), with its seal
+    (made with the player's name as the record has it: set the name first). False when the
+    record takes no salts (no commitment: a fixed seed)."""
     commitment = data.get("commitment")
     if not isinstance(commitment, str):
         return False
     data["salts"][side] = salt
-    data["seals"][side] = seal_of(commitment, side, salt)
+    data["seals"][side] = seal_of(commitment, side, salt, str(data["players"][side]))
     return True
 
 
@@ -329,14 +334,19 @@ def record_of(
     players: list[str] | None = None,
     ruleset: str = SKIRM,
 ) -> MatchRecord:
-    """The record of a live match in `ruleset`: its content, dice and every accepted command."""
-    return MatchRecord(
+    """The record of a live match in `ruleset`: its content, dice and every accepted command
+    (and, for salted dice, the commitment and both salts, without which they roll otherwise)."""
+    record = MatchRecord(
         content=content,
         dice=match.dice.to_json(),
         commands=[command.to_json() for command in match.commands],
         players=players or ["Player 1", "Player 2"],
         ruleset=ruleset,
     )
+    dice = match.dice.inner if isinstance(match.dice, RecordingDice) else match.dice
+    if isinstance(dice, SaltedDice):
+        commit_dice(record, dice.salts)
+    return record
 
 
 def content_of(

@@ -8,8 +8,10 @@ the record reveals the seed. `verify` checks, in this order, and names what does
 
 1. the seed hashes to the commitment (and, when the user gives it, the commitment is the one
    they saw posted);
-2. each salt matches its seal (SHA-256 of the commitment, the squad's number and the salt, made
-   when the salt was fixed), so a changed salt is named as such and not as changed dice;
+2. each salt matches its seal (SHA-256 of the commitment, the squad's number, the salt and the
+   player's name, made when the salt was fixed), so a changed salt or name is named as such and
+   not as changed dice; when the seed does not hash to the commitment, the seals tell which of
+   the two was changed (they were made with the commitment the bot posted);
 3. with the seed and salts sound, the record is replayed with the dice they give: every die
    must be the one recorded, in order, and the replay must end with the recorded result.
 
@@ -47,8 +49,8 @@ def verify(record: MatchRecord, posted: str | None = None) -> Verdict:
     if not _verifiable(record, verdict):
         return verdict
     assert record.commitment is not None and record.salts is not None
-    seed_sound = _check_seed(record, posted, verdict)
-    salts_sound = _check_salts(record, verdict)
+    seed_sound, sealed_with = _check_seed(record, posted, verdict)
+    salts_sound = _check_salts(record, sealed_with, verdict)
     if not (seed_sound and salts_sound):
         verdict.problems.append(
             "The rolls and the result were not checked: they come from the seed and the salts."
@@ -67,6 +69,12 @@ def _verifiable(record: MatchRecord, verdict: Verdict) -> bool:
             "dice against."
         )
         return False
+    if not all(record.content.get("squads") or [None]):
+        verdict.problems.append(
+            "This match was called off in set-up, before both squads were in: no die was "
+            "rolled, so there are no dice to check."
+        )
+        return False
     if not isinstance(record.dice.get("key"), str):
         verdict.problems.append(
             "This record does not reveal its seed: it is the record of a match still in play "
@@ -83,7 +91,10 @@ def _verifiable(record: MatchRecord, verdict: Verdict) -> bool:
     return True
 
 
-def _check_seed(record: MatchRecord, posted: str | None, verdict: Verdict) -> bool:
+def _check_seed(record: MatchRecord, posted: str | None, verdict: Verdict) -> tuple[bool, str]:
+    """Whether the seed hashes to the commitment (and the one given); and the commitment the
+    salts' seals are to be checked with: the record's, or SHA-256 of the seed when the seals
+    show that it is the commitment that was changed."""
     commitment = str(record.commitment)
     sound = True
     if posted is not None and posted.strip().lower() != commitment.lower():
@@ -96,36 +107,61 @@ def _check_seed(record: MatchRecord, posted: str | None, verdict: Verdict) -> bo
         hashed = commitment_of(str(record.dice["key"]))
     except RulesError as error:
         verdict.problems.append(f"The revealed seed is not a seed the bot makes: {error}")
-        return False
+        return False, commitment
     if hashed != commitment.lower():
+        if _seals_fit(record, hashed) and not _seals_fit(record, commitment):
+            verdict.problems.append(
+                f"The record's commitment {commitment} is not the SHA-256 of its seed "
+                f"({hashed}), with which the salts were sealed: the commitment was changed."
+            )
+            return False, hashed
+        which = "the seed was changed" if _seals_fit(record, commitment) else (
+            "the seed or the commitment was changed"
+        )
         verdict.problems.append(
             "The revealed seed does not hash to the commitment posted at the start (the "
-            f"commitment is {commitment}; SHA-256 of the seed is {hashed}): the seed or the "
-            "commitment was changed."
+            f"commitment is {commitment}; SHA-256 of the seed is {hashed}): {which}."
         )
-        return False
+        return False, commitment
     if sound:
         also = " and is the one you give" if posted is not None else ""
         verdict.checked.append(
             f"The revealed seed hashes to the commitment posted at the start ({commitment}){also}."
         )
-    return sound
+    return sound, hashed  # (the commitment as the bot writes it, in lower case)
 
 
-def _check_salts(record: MatchRecord, verdict: Verdict) -> bool:
+def _sealed(record: MatchRecord, commitment: str, side: int) -> bool:
+    """Whether `side`'s salt matches its seal made with `commitment` (and the player's name;
+    the first version-3 records sealed without it)."""
+    assert record.salts is not None and record.seals is not None
+    salt, seal = record.salts[side], record.seals[side]
+    if salt is None:
+        return False
+    name = record.players[side] if side < len(record.players) else ""
+    return seal in (seal_of(commitment, side, salt, name), seal_of(commitment, side, salt))
+
+
+def _seals_fit(record: MatchRecord, commitment: str) -> bool:
+    """Whether both salts match their seals made with `commitment`."""
+    return all(_sealed(record, commitment, side) for side in (0, 1))
+
+
+def _check_salts(record: MatchRecord, commitment: str, verdict: Verdict) -> bool:
     assert record.salts is not None and record.seals is not None
     sound = True
-    for side, (salt, seal) in enumerate(zip(record.salts, record.seals, strict=True)):
+    for side, salt in enumerate(record.salts):
         who = _player(record, side)
         if salt is None:
             verdict.problems.append(
                 f"The salt of {who} is missing: no die can be rolled without it."
             )
             sound = False
-        elif seal != seal_of(str(record.commitment), side, salt):
+        elif not _sealed(record, commitment, side):
             verdict.problems.append(
-                f"The salt of {who} (recorded as {salt[:40]!r}) does not match its seal, made "
-                "when it was posted: the salt (or its seal) was changed."
+                f"The salt of {who[:40]} (recorded as {salt[:40]!r}) does not match its seal, "
+                "made with the salt and the player's name when the salt was posted: the salt "
+                "or the player's name (or the seal) was changed."
             )
             sound = False
     if sound:
@@ -141,9 +177,11 @@ def _check_rolls_and_result(record: MatchRecord, verdict: Verdict) -> None:
     try:
         match, dice = replay_rolled(record)
     except ReplayError as error:
+        command: object = error.command
+        kind = command.get("type", "?") if isinstance(command, dict) else "not an object"
         verdict.problems.append(
             f"With the dice the seed and salts give, command {error.position} "
-            f"({error.command.get('type', '?')}) cannot be played: {error.reason} The record's "
+            f"({kind}) cannot be played: {error.reason} The record's "
             "commands or dice were changed."
         )
         return
@@ -174,7 +212,8 @@ def _check_rolls_and_result(record: MatchRecord, verdict: Verdict) -> None:
     if replayed != record.result:
         verdict.problems.append(
             f"The recorded result ({_result_words(record, record.result)}) is not the "
-            f"replay's ({_result_words(record, replayed)})."
+            f"replay's ({_result_words(record, replayed)}): the result (or a command) was "
+            "changed."
         )
     else:
         verdict.checked.append(

@@ -116,11 +116,14 @@ def _due(row: MatchRow, user_id: int) -> list[Due]:
     side = sides[0]
     opponent = row.names[1 - side] or "an open seat"
     what = "deploy" if waiting_side(clock.key) is None else "activate"
+    # The alarm goes off when the bot's own reminder does (it may have moved out of a weekend
+    # or a vacation, or after an extension); once sent, at the usual lead.
+    pending = not clock.reminded and clock.remind < clock.deadline
     return [
         Due(
             f"skirmbot-match-{row.id}-{clock.key}@skirmbot",
             clock.deadline,
-            clock.lead(),
+            clock.deadline - clock.remind if pending else clock.lead(),
             f"Skirm: {what} in match #{row.id} vs {opponent}",
             f"Your time to {what} in match #{row.id} against {opponent} runs out. "
             "A missed deadline uses an excused miss; with none left, it forfeits.",

@@ -57,7 +57,15 @@ from skirmbot.rules.ruleset import DEFAULT_RULESET, Ruleset, ruleset
 from skirmbot.rules.skirm.missions import mission_from_json
 from skirmbot.service.campaigns import CampaignService, is_stored_name, stored_name
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
-from skirmbot.service.matches import ABORTED, DEPLOYING, PLAYING, SETUP, MatchService, Member
+from skirmbot.service.matches import (
+    ABORTED,
+    DEPLOYING,
+    PLAYING,
+    SETUP,
+    MatchService,
+    Member,
+    dice_revealed,
+)
 from skirmbot.service.ratings import RatingService
 from skirmbot.service.replies import Reply, channel, clip, person, when
 from skirmbot.store import (
@@ -1158,9 +1166,11 @@ class LeagueService:
         own); a word for the match's own channel."""
         async with self.matches.work_on(match_id) as work:
             if work.row.active:
+                revealed = dice_revealed(work.row)
                 work.row.status = ABORTED
                 return Reply(
-                    f"Match #{work.row.id} is called off: an organiser decided its league game. {why}".strip(),
+                    f"Match #{work.row.id} is called off: an organiser decided its league game. {why}".strip()
+                    + revealed,
                     channel=work.row.channel_id,
                     match_over=True,
                 )

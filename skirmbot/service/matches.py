@@ -513,8 +513,9 @@ class MatchService:
                 "Only moderators (Manage Server, or the server's skirmbot moderator role) can abort a match."
             )
         async with self.work(channel_id) as work:
+            text = f"Match #{work.id} was aborted by {member.name}." + dice_revealed(work.row)
             work.row.status = ABORTED
-            return Reply(f"Match #{work.id} was aborted by {member.name}.", match_over=True)
+            return Reply(text, match_over=True)
 
     # --- reading --------------------------------------------------------------------------
     async def status(self, channel_id: int) -> Reply:
@@ -855,8 +856,7 @@ class MatchService:
         heading = end_heading(row.id, _result(state), _seats(row, state, mention=True))
         page = await self.links.match(row.guild_id, row.id)
         heading += f"\nReplay: {page}" if page else ""
-        revealing = reveal_words(MatchRecord.from_json(row.record))  # verifiable dice
-        heading += f"\n{revealing}" if revealing else ""
+        heading += dice_revealed(row)
         room = MESSAGE_LIMIT - len(heading) - 2
         medals = await CampaignService(self.store).award_ended(row, match, limit=room)
         last = describe([event for event in events if event.kind != "match_ended"])
@@ -890,6 +890,16 @@ class MatchService:
 
 
 # --- helpers -------------------------------------------------------------------------------
+def dice_revealed(row: MatchRow) -> str:
+    """For a match that ends now: a line saying where its dice seed is revealed and how to
+    verify it (verifiable dice); nothing when no die could have been rolled (still in set-up)
+    or its dice carry no commitment."""
+    if row.status == SETUP:
+        return ""
+    revealing = reveal_words(MatchRecord.from_json(row.record))
+    return f"\n{revealing}" if revealing else ""
+
+
 def ruleset_of(row: MatchRow) -> Ruleset:
     """The ruleset a stored match plays, as its record names it."""
     return ruleset(str(row.record.get("ruleset", DEFAULT_RULESET)))

@@ -101,7 +101,9 @@ def _unit_name(state: MatchState, side: int, unit: str | None) -> str:
             f"{activation.unit} is activating for your opponent, and a preview is for its own "
             f"player. Preview one of your units with unit: ({_own_units(state, side)})."
         )
-    raise ServiceError(f"Name the unit to preview: unit: one of yours ({_own_units(state, side)}).")
+    raise ServiceError(
+        f"No unit of yours is activating: name the one to preview ({_own_units(state, side)})."
+    )
 
 
 def _own_units(state: MatchState, side: int) -> str:

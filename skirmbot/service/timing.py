@@ -228,7 +228,7 @@ async def extend(service: MatchService, channel_id: int, member: Member) -> Repl
                 "You have no extensions left (this match allows "
                 f"{plural(clock.controls.extensions, 'extension')} per player)."
             )
-        clock.extend(side, await work.stops())
+        clock.extend(side, await work.stops(), work.now())
         work.keep_clock(clock)
         left = clock.controls.extensions - clock.extensions_used[side]
         return Reply(
@@ -304,6 +304,8 @@ async def set_deadline(
         clock = work.clock()
         if clock.key is None or clock.key != waiting_key(work.row, await work.in_play()):
             raise ServiceError("The clock is not running in this match right now.")
+        if clock.paused is not None:  # resuming would count from the time left, not this
+            raise ServiceError("The match is paused; resume it first, then set the deadline.")
         clock.deadline = work.now() + hours * HOUR
         clock.reminded = False
         clock.remind = max(work.now(), clock.deadline - clock.lead())
@@ -396,11 +398,16 @@ async def vacation(service: MatchService, guild_id: int, member: Member, days: i
     followups go to each of their matches' channels (`Reply.channel`)."""
     now = service.now()
     allowance = await vacation_allowance(service, guild_id)
+    current = await current_vacation(service, guild_id, member.id)
     if not 0 <= days <= allowance:
+        if days > 0 and allowance == 0:
+            raise ServiceError(
+                "This server gives no vacation days (a moderator sets them with /timer server)."
+                + (" /timer vacation days:0 ends yours early." if current else "")
+            )
         raise ServiceError(
             f"Give the vacation as 1 to {allowance} whole days (0 ends your vacation early)."
         )
-    current = await current_vacation(service, guild_id, member.id)
     if current is None and days == 0:
         raise ServiceError("You are not on vacation; /timer vacation days:N starts one.")
     # Days given back when the current vacation ends now: the whole days not begun.
@@ -437,7 +444,11 @@ async def vacation(service: MatchService, guild_id: int, member: Member, days: i
             "their clock stands still until then."
         )
     else:
-        text = f"Welcome back: your vacation is over and {plural(current.days - used if current else 0, 'day')} went back to this year's allowance."
+        back = current.days - used if current else 0
+        began = dt.datetime.fromtimestamp(current.starts_at if current else now, dt.UTC).year
+        this_year = dt.datetime.fromtimestamp(now, dt.UTC).year
+        year = "this year's" if began == this_year else f"{began}'s"
+        text = f"Welcome back: your vacation is over and {plural(back, 'day')} went back to {year} allowance."
         said = f"{member.name} is back from vacation: their clock runs again."
     notice = Reply(text, private=True)
     for row in rows:
@@ -494,6 +505,7 @@ async def _retime(
     """Apply `change` (what makes clocks stand still: a vacation, the weekends) and move each
     match's running deadline to keep the running time it had at `now` (the moment of the
     change); the new deadlines, by match."""
+    seen = {r.id: _mark(Clock.from_json(r.setup.get("clock"))) for r in rows}
     before: dict[int, Stops] = {r.id: await clock_stops(service.store, r, now) for r in rows}
     await change()
     moved: dict[int, float] = {}
@@ -502,12 +514,19 @@ async def _retime(
             clock = work.clock()
             if clock.key is None or clock.paused is not None or not work.row.active:
                 continue
+            if _mark(clock) != seen[row.id]:
+                continue  # moved meanwhile (a player acted), counted with the new stops already
             old = clock.deadline
             clock.retime(now, before[row.id], await work.stops())
             work.keep_clock(clock)
             if clock.deadline != old:
                 moved[row.id] = clock.deadline
     return moved
+
+
+def _mark(clock: Clock) -> tuple[str | None, float, float | None]:
+    """What tells that a clock moved: its activation, deadline and pause."""
+    return clock.key, clock.deadline, clock.paused
 
 
 def clock_modes() -> dict[str, str]:

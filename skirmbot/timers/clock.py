@@ -260,6 +260,14 @@ class Stops:
             left -= stop - moment
             moment = stop
 
+    def runs_again(self, moment: float, side: int | None = None) -> float:
+        """The first moment from `moment` on at which the clock runs (`moment` itself when it
+        runs then)."""
+        breaks = self._stops(side)
+        while (stopped := self._stopped_until(moment, breaks)) is not None:
+            moment = stopped
+        return moment
+
     def running_between(self, start: float, end: float, side: int | None = None) -> float:
         """How long the clock runs from `start` to `end`."""
         breaks, moment, total = self._stops(side), start, 0.0
@@ -314,18 +322,25 @@ class Clock:
             return cls()
         values = dict(data)
         values["controls"] = TimeControls.from_json(values.get("controls", {}))
+        key = values.get("key")
+        if values.get("waiting") is None and isinstance(key, str) and ":s" in key:
+            # Stored before issue 21 kept no side: an activation's key names it ("t1:a0:s1"),
+            # so an opponent's vacation does not stop this player's clock.
+            values["waiting"] = int(key.rsplit(":s", 1)[1])
         return cls(**values)
 
     def follow(
         self, key: str | None, now: float, side: int | None = None, stops: Stops = RUNNING
     ) -> None:
         """Start the time for a new activation (a new key) of `side` (None: a deployment); the
-        same key keeps its time. With a bank, the bank that ran is charged first."""
+        same key keeps its time. With a bank, the bank that ran is charged first. While the
+        match is paused (both players may still deploy then) the new activation's whole time is
+        held until it resumes, rather than what the one before had left."""
         if key == self.key:
             return
         self.charge(now, stops)
         self.key, self.waiting = key, side
-        if key is None or self.paused is not None:
+        if key is None:
             return
         assert self.banks is not None
         banked = self.controls.banked and side is not None
@@ -334,9 +349,12 @@ class Clock:
             available = self.banks[side]
         self.running = side if banked else None
         self.allotted = available
-        self.deadline = stops.end_after(now, available, side)
         self.reminded = False
-        self._place_reminder(now)
+        if self.paused is not None:
+            self.paused = available
+            return
+        self.deadline = stops.end_after(now, available, side)
+        self._place_reminder(now, stops)
 
     def charge(self, now: float, stops: Stops = RUNNING) -> None:
         """The running bank stops: it keeps the time that was left, plus the increment (up to
@@ -375,7 +393,7 @@ class Clock:
         left = before.running_between(now, self.deadline, self.waiting)
         self.deadline = after.end_after(now, left, self.waiting)
         if not self.reminded:
-            self._place_reminder(now)
+            self._place_reminder(now, after)
 
     def next_deadline(self) -> Deadline | None:
         """What the scheduler waits for: the reminder, then the miss; nothing while paused."""
@@ -394,13 +412,19 @@ class Clock:
         assert self.paused is not None
         self.deadline = stops.end_after(now, self.paused, self.waiting)
         self.paused = None
-        self._place_reminder(now)
+        self._place_reminder(now, stops)
 
-    def extend(self, side: int, stops: Stops = RUNNING) -> None:
+    def extend(self, side: int, stops: Stops = RUNNING, now: float | None = None) -> None:
+        """More time: the deadline moves by the extension (in running time). A reminder
+        already sent goes out again before the new end, unless that moment has passed
+        (`now`): the player who just asked knows when the time now runs out."""
         self.extensions_used[side] += 1
         self.deadline = stops.end_after(self.deadline, self.controls.extension, self.waiting)
+        earliest = self.remind if now is None else max(now, self.remind)
+        if self.reminded and now is not None and self.deadline - self.lead() <= now:
+            return  # a reminder now would only repeat the extension's reply
         self.reminded = False  # remind again before the new end
-        self._place_reminder(self.remind)
+        self._place_reminder(earliest, stops)
 
     def lead(self) -> float:
         """How long before the end the reminder goes out: `remind_at` of the time per
@@ -410,8 +434,12 @@ class Clock:
             return self.controls.activation_seconds * share
         return min(float(BANK_REMINDER), self.allotted * share)
 
-    def _place_reminder(self, earliest: float) -> None:
-        self.remind = max(earliest, self.deadline - self.lead())
+    def _place_reminder(self, earliest: float, stops: Stops = RUNNING) -> None:
+        """The reminder goes out `lead` before the end, never before `earliest`, and never
+        while the clock stands still for the player (a weekend, their vacation): then it goes
+        out when the clock runs again."""
+        remind = max(earliest, self.deadline - self.lead())
+        self.remind = min(self.deadline, stops.runs_again(remind, self.waiting))
 
 
 def duration(seconds: float) -> str:
