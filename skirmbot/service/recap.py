@@ -33,7 +33,7 @@ from skirmbot.rules.record import MatchRecord
 from skirmbot.rules.skirm.state import MatchState
 from skirmbot.service.errors import ServiceError
 from skirmbot.service.replies import MESSAGE_LIMIT, QUIET_EVENTS, Reply, clip
-from skirmbot.service.work import AUTOMATIC, DEPLOYING, SETUP, MatchWork
+from skirmbot.service.work import AUTOMATIC, DEPLOYING, SETUP, MatchWork, activation_key
 from skirmbot.store import MatchRow
 
 if TYPE_CHECKING:
@@ -57,12 +57,6 @@ class Recap:
 
 
 # --- which activations ---------------------------------------------------------------------------
-def activation_key(turn: int, done_before: int, side: int) -> str:
-    """The turn clock's key for an activation (skirmbot.service.work.waiting_key): a miss is
-    kept with it."""
-    return f"t{turn}:a{done_before}:s{side}"
-
-
 def missed_keys(row: MatchRow) -> set[str]:
     """The keys of the activations a player missed (the bot ended or played them)."""
     misses = row.setup.get("clock", {}).get("misses", [])

@@ -56,6 +56,7 @@ __all__ = [
     "LiveMatches",
     "MatchWork",
     "NeedsConfirmation",
+    "activation_key",
     "clock_stops",
     "not_playing",
     "seat",
@@ -359,7 +360,13 @@ def waiting_key(row: MatchRow, match: PlayedMatch | None) -> str | None:
     state = match.state
     if state.to_act is None or row.players[state.to_act] == AUTOMATIC:
         return None
-    return f"t{state.turn}:a{state.activations_done}:s{state.to_act}"
+    return activation_key(state.turn, state.activations_done, state.to_act)
+
+
+def activation_key(turn: int, done_before: int, side: int) -> str:
+    """The clock's key for one activation: the turn, the activations done before it in that
+    turn, the side. A miss is kept with it (skirmbot.service.recap reads them back)."""
+    return f"t{turn}:a{done_before}:s{side}"
 
 
 def waiting_side(key: str | None) -> int | None:
