@@ -316,18 +316,21 @@ class Console:
 
     async def _orders(self, member: Member, line: str) -> None:
         """A whole activation in one line (the service's /match orders). When its first step
-        needs Tactical Orders, ask as for a single command, then go on with the rest."""
-        try:
-            await self._show(await self.service.orders(CHANNEL, member, line))
-        except NeedsConfirmation as error:
-            explain = "The action costs Tactical Orders (TO) your squad has not offered."
-            if not self._confirm(f"{self._plain(str(error))} Spend them?", explain):
-                self.say("Not done.")
+        needs Tactical Orders, ask as for a single command, then play the line again with the
+        first step offering them (nothing was done: the steps keep their numbers, and the line
+        stops where it would have)."""
+        while True:
+            try:
+                await self._show(await self.service.orders(CHANNEL, member, line))
                 return
-            await self._show(await self.service.act(CHANNEL, member, error.retry))
-            rest = orderline.split_steps(line)[1:]
-            if rest:
-                await self._orders(member, "; ".join(rest))
+            except NeedsConfirmation as error:
+                explain = "The action costs Tactical Orders (TO) your squad has not offered."
+                if not self._confirm(f"{self._plain(str(error))} Spend them?", explain):
+                    self.say("Not done.")
+                    return
+                first, *rest = orderline.split_steps(line)
+                spend = orderline.offering(first, getattr(error.retry, "orders", 1))
+                line = "; ".join([spend, *rest])
 
     async def _dispatch(self, member: Member, word: str, args: list[str]) -> None:
         service = self.service

@@ -5,6 +5,8 @@ decision (docs/rulings.md, One-line orders)."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -12,6 +14,8 @@ from typing import Any
 
 import pytest
 from builders import KNIFE, skirm_match, unit, weapon
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from lite_builders import agent, lite_match
 from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD, started
 from test_console import SEED, scripted, walk
@@ -24,6 +28,7 @@ from skirmbot.service.choices import Situation
 from skirmbot.service.orderline import (
     UnknownWord,
     line_choices,
+    offering,
     read_command,
     split_steps,
     words_of,
@@ -344,3 +349,262 @@ async def test_the_console_asks_before_a_line_spends_tactical_orders_at_its_firs
     after = lines[lines.index(question) :]
     assert f"Halden dashes {second} → {third} (1 movement)." in after
     assert "Halden's activation ends (ended by its player)." in after
+
+
+# --- review: what a line must never do ---------------------------------------------------------
+def test_a_step_naming_the_opponents_unit_first_says_it_is_not_yours() -> None:
+    """A step "Kor move C4" with Kor on the other side: not "'Kor' is not an action"."""
+    situation = two_word_names()
+    for typed in ("Kor move C4", "ash scout shoot Brann", "KOR"):
+        with pytest.raises(ServiceError, match=r"^(Kor|Ash Scout) is not one of your units; "):
+            read_command(situation, typed)
+    assert read_command(situation, "shoot Kor", "Brann") == actions.Shoot(0, "Brann", "Kor", None)
+    with pytest.raises(ServiceError, match="yours are Iron Warden 2, Brann"):
+        read_command(situation, "Kor")
+
+
+def test_odd_digits_and_huge_numbers_are_refused_in_words_not_by_a_crash() -> None:
+    situation = two_word_names()
+    assert read_command(situation, "shoot Kor ² TO", "Brann") == actions.Shoot(
+        0, "Brann", "Kor", None, 2
+    )  # read as the plain 2, as names are (NFKC)
+    huge = read_command(situation, "shoot Kor " + "9" * 5000 + " TO", "Brann")
+    assert isinstance(huge, actions.Shoot) and huge.orders == 0  # a weapon the rules refuse
+    with pytest.raises(ServiceError, match="is not a whole number"):
+        read_command(situation, "move C4 " + "9" * 5000, "Brann")
+
+
+def test_names_and_squares_are_read_as_squad_names_are_full_width_and_invisible_aside() -> None:
+    """Rulings: Squad files: names and keys (names compared without width or zero-width)."""
+    situation = two_word_names()
+    assert read_command(situation, "ｂｒａｎｎ move ｃ４\u200b") == actions.Move(0, "Brann", "C4")
+    assert read_command(situation, "iron\u200b warden 2 end") == actions.EndActivation(
+        0, "Iron Warden 2"
+    )
+
+
+def test_a_name_that_is_the_start_of_another_is_not_taken_for_it() -> None:
+    """Units "Kor" and "Kora" on one side: each step names the one it spells whole."""
+    match = skirm_match({0: [unit("Kor", "C3"), unit("Kora", "D3")], 1: [unit("Vex", "C8")]})
+    situation = Situation(match.state, 0, ruleset("skirm"))
+    assert read_command(situation, "kora move C4") == actions.Move(0, "Kora", "C4")
+    assert read_command(situation, "Kor move C4") == actions.Move(0, "Kor", "C4")
+    assert read_command(situation, "move kora C4") == actions.Move(0, "Kora", "C4")
+    with pytest.raises(UnknownWord):
+        read_command(situation, "Kor a move C4")
+
+
+def test_the_tactical_orders_offered_again_replace_those_offered() -> None:
+    """A step that offered too few TO is shown offering what it needs, and that reads."""
+    assert offering("dash C5 1 TO", 2) == "dash C5 2 TO"
+    assert offering("dash C5", 1) == "dash C5 1 TO"
+    situation = two_word_names()
+    assert read_command(situation, offering("move C4 1 to ", 2), "Brann") == actions.Move(
+        0, "Brann", "C4", 2
+    )
+
+
+def test_very_long_lines_and_empty_steps_are_read_like_short_ones() -> None:
+    assert split_steps(";; end ;\n;") == ["end"]
+    long = "; ".join(["Brann move C4"] * 80)  # over 1000 characters
+    assert len(long) > 1000 and split_steps(long) == ["Brann move C4"] * 80
+
+
+async def practice_started(service: MatchService) -> None:
+    await service.create(GUILD, CHANNEL, ALICE, practice=True)
+    await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
+    await service.deploy(CHANNEL, ALICE)
+
+
+async def test_a_line_goes_no_further_than_its_activation_when_the_turn_passes(
+    store: Store,
+) -> None:
+    """Rulings: One-line orders (a line stops when the turn passes): hot-seat, the step after
+    the "end" is not sent, and the player reads why."""
+    service = service_on(store)
+    await started(service)
+    member, mover, square = await first_move(service)
+    side = (await service.situation(CHANNEL, member)).side
+    assert side is not None
+    before = await recorded(store)
+    other = next(u for u in (await service.situation(CHANNEL, member)).state.units.values()
+                 if u.side == side and u.id != mover)  # fmt: skip
+    reply = await service.orders(
+        CHANNEL, member, f"{mover} move {square}; end; end; {other.id} move C4"
+    )
+    assert [c["type"] for c in (await recorded(store))[len(before) :]] == ["move", "end"]
+    notice = reply.all()[-1]
+    assert notice.private and notice.text == (
+        "Stopped after step 2 ('end'): it is your opponent's turn now; the steps after it are "
+        "not played. Steps 1 to 3 are done; step 4 is not."
+    )
+
+
+async def test_a_line_stops_when_the_automatic_player_has_played_since(store: Store) -> None:
+    """Rulings: One-line orders: the steps after the automatic player's activation were
+    written before it, so they are not played (against the bot it is Alice's turn again)."""
+    service = service_on(store)
+    await practice_started(service)
+    situation = await service.situation(CHANNEL, ALICE)
+    assert situation.state.to_act == 0  # the bot plays at once when it has the initiative
+    legal = situation.rules.legal_commands(situation.state, 0)
+    move = next(c for c in legal if isinstance(c, commands.Move))
+    other = next(u.id for u in situation.state.ready_units(0) if u.id != move.unit)
+    before = await recorded(store)
+    reply = await service.orders(CHANNEL, ALICE, f"{move.unit} move {move.square}; end; {other}")
+    done = (await recorded(store))[len(before) :]
+    assert [c["type"] for c in done][:2] == ["move", "end"] and len(done) > 2  # the bot's too
+    assert "activate" not in [c["type"] for c in done[2:] if c.get("side") == 0]
+    assert reply.all()[-1].text == (
+        "Stopped after step 2 ('end'): your opponent has played since; look at the map before "
+        "going on; the steps after it are not played. Steps 1 to 2 are done; step 3 is not."
+    )
+
+
+async def test_a_line_stops_cleanly_when_the_automatic_player_ends_the_match(
+    store: Store,
+) -> None:
+    """The last activation of the last turn: Alice's "end" lets the bot play its last ones and
+    the match ends in the bot's reply; the line says so and keeps every message (the result
+    too), instead of failing on a match no longer there."""
+    service = service_on(store)
+    await practice_started(service)
+    while True:
+        state = (await service.situation(CHANNEL, ALICE)).state
+        ready = state.ready_units(0)
+        if state.turn == state.mission.turns and len(ready) == 1:
+            break
+        await service.act(CHANNEL, ALICE, commands.EndActivation(0, ready[0].id))
+    last = ready[0].id
+    reply = await service.orders(CHANNEL, ALICE, f"{last} end; {last} move C4")
+    assert any(message.match_over for message in reply.all())
+    assert reply.all()[-1].private and reply.all()[-1].text == (
+        "The match is over after step 1; the steps after it are not played. Step 1 is done; "
+        "step 2 is not."
+    )
+    assert await store.active_match(CHANNEL) is None
+
+
+# --- property: a line is its steps one by one --------------------------------------------------
+UNREADABLE = ("fly C4", "move", "reroll x")
+REFUSED = ("move Z99", "shoot Nobody", "end Nobody", "accept")
+
+
+async def _record_text(store: Store) -> str:
+    row = await store.active_match(CHANNEL)
+    assert row is not None
+    return json.dumps(row.record, sort_keys=True)
+
+
+async def _one_by_one(service: MatchService, member: Member, steps: list[str]) -> None:
+    """Each step sent as its own line, up to the first refused, or the first after which the
+    line stops: a roll waits, the turn passed, the match is over."""
+    for text in steps:
+        try:
+            await service.orders(CHANNEL, member, text)
+        except ServiceError:
+            return
+        row, match = await service.view(CHANNEL)
+        side = row.players.index(member.id)
+        state = None if match is None else match.state
+        if (
+            state is None
+            or state.to_act != side
+            or (state.activation is not None and state.activation.pending is not None)
+        ):
+            return
+
+
+async def _line_against_steps(seed: int, picks: list[int], spoil: int | None) -> None:
+    """Play the line made of `picks` (from the legal moves of one unit, "end", and steps the
+    rules refuse), with a step the parser cannot read at `spoil` if given, on one match; and
+    its steps one by one on another match with the same dice."""
+    line_store, step_store = await Store.open(":memory:"), await Store.open(":memory:")
+    try:
+        line_service, step_service = service_on(line_store, seed), service_on(step_store, seed)
+        await started(line_service)
+        await started(step_service)
+        member, mover, _ = await first_move(line_service)
+        situation = await line_service.situation(CHANNEL, member)
+        assert situation.side is not None
+        squares = [c.square for c in situation.rules.legal_commands(situation.state, situation.side)
+                   if isinstance(c, commands.Move) and c.unit == mover][:4]  # fmt: skip
+        pool = [
+            *(f"{mover} move {square}" for square in squares),
+            *(f"move {square.lower()}" for square in squares),
+            "end",
+            "end",
+            *REFUSED,
+        ]
+        first, *rest = picks  # the first step is mostly a legal one: the line gets played
+        steps = [pool[first % len(squares) if first % 4 else first % len(pool)]]
+        steps += [pool[pick % len(pool)] for pick in rest]
+        if spoil is not None:
+            steps.insert(spoil % (len(steps) + 1), UNREADABLE[spoil % len(UNREADABLE)])
+        before = await _record_text(line_store)
+        try:
+            await line_service.orders(CHANNEL, member, "; ".join(steps))
+        except ServiceError:
+            assert await _record_text(line_store) == before  # refused whole: nothing changed
+            if not any(step in UNREADABLE for step in steps):
+                with pytest.raises(ServiceError):  # it was its first step the rules refused
+                    await step_service.orders(CHANNEL, member, steps[0])
+            return
+        assert not any(step in UNREADABLE for step in steps)  # read whole before anything
+        await _one_by_one(step_service, member, steps)
+        assert await _record_text(line_store) == await _record_text(step_store)
+    finally:
+        await line_store.close()
+        await step_store.close()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 50),
+    picks=st.lists(st.integers(0, 100), min_size=1, max_size=6),
+    spoil=st.none() | st.integers(0, 20),
+)
+def test_a_line_is_the_record_of_its_steps_one_by_one_up_to_where_it_stops(
+    seed: int, picks: list[int], spoil: int | None
+) -> None:
+    """Rulings: One-line orders (a line is its steps sent one by one; read whole before
+    anything is played; a line refused at its first step changes nothing)."""
+    asyncio.run(_line_against_steps(seed, picks, spoil))
+
+
+async def test_the_console_line_spending_at_its_first_step_keeps_its_step_numbers(
+    tmp_path: Path,
+) -> None:
+    """After the console's question the line is played again with its first step offering the
+    TO: a refused step later on is told by its own number, as in the line typed."""
+    _, first, second, third = walk("Halden", 3)
+    ask, said = scripted(
+        ["auto", "auto", f"Halden move {first}; move {second}", f"dash {third}; move Z99", "y"]
+    )
+    assert await run_console(False, tmp_path, ask=ask, say=said.append, seed=SEED) == 0
+    lines = "\n".join(said).split("\n")
+    assert f"Halden dashes {second} → {third} (1 movement)." in lines
+    assert any(
+        line.startswith("Step 2 ('move Z99'): Z99 is off the map")
+        and line.endswith("Step 1 is done; step 2 is not.")
+        for line in lines
+    ), lines[-6:]
+
+
+async def test_a_line_before_deployment_is_over_or_after_the_end_changes_nothing(
+    store: Store,
+) -> None:
+    service = service_on(store)
+    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
+    await service.join(CHANNEL, BOB)
+    await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
+    await service.choose_squad(CHANNEL, BOB, "ash-runners")
+    await service.deploy(CHANNEL, ALICE)
+    before = await recorded(store)
+    with pytest.raises(ServiceError, match="units are still deploying"):
+        await service.orders(CHANNEL, ALICE, "end")
+    assert await recorded(store) == before
+    await service.deploy(CHANNEL, BOB)
+    await service.concede(CHANNEL, BOB)
+    with pytest.raises(ServiceError, match="There is no match in this channel"):
+        await service.orders(CHANNEL, ALICE, "end")

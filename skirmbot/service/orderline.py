@@ -9,17 +9,20 @@ in any case and with spaces, unquoted: "shoot iron warden 2 with heavy bolter".
 `play_line` plays a line: each step is sent as its own command (`MatchService.act`), exactly as
 if the player had sent them one by one, so the record is the same; it stops at the first step
 the rules refuse, or after the first step that leaves the match waiting for a decision (a roll
-to accept or re-roll), and says which. What was done stays done.
+to accept or re-roll) or after which others may have moved (the turn passed on), and says
+which. What was done stays done.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from skirmbot.rules.commands import COMMAND_TYPES
+from skirmbot.rules.skirm.cards import name_key
 from skirmbot.service import actions
 from skirmbot.service.choices import Situation
 from skirmbot.service.errors import NotAllowed, ServiceError
@@ -57,6 +60,8 @@ UNITLESS = {"delay", "reroll", "modify", "accept"}  # decisions and turn words: 
 _SQUARE = re.compile(r"^[A-Za-z]{1,2}\d{1,2}$")
 _WORD = re.compile(r'"([^"]*)"|(\S+)')
 _STEPS = re.compile(r"[;\n]+")
+_OFFER = re.compile(r"[0-9]{1,9}")  # Tactical Orders offered: a plain number, no "²"
+_OFFERED = re.compile(r"\s+[0-9]+\s+to\s*$", re.I)  # "dash C5 1 TO": the TO offered, written last
 # Words a player may put between the parts of an order, as they would say it.
 _FILLERS = {"move": {"to"}, "dash": {"to"}, "leap": {"to"}, "door": {"toward", "to"}}
 _AT = {"at", "on"}
@@ -90,8 +95,17 @@ def words_of(text: str) -> list[str]:
     return [found[1] if found[1] is not None else found[2] for found in _WORD.finditer(text)]
 
 
+def _plain(word: str) -> str:
+    """A word as squad names are read (rules/skirm/cards.py): compatibility forms (full-width
+    "Ｃ４") are the plain ones, and an invisible character (a zero-width space pasted along)
+    is none."""
+    normal = unicodedata.normalize("NFKC", word)
+    return "".join(char for char in normal if unicodedata.category(char) != "Cf")
+
+
 def _fold(text: str) -> str:
-    return " ".join(text.split()).casefold()
+    """A name as read: words apart by one space, without case or compatibility forms."""
+    return name_key(" ".join(text.split()))
 
 
 def take_name(words: Sequence[str], names: Iterable[str]) -> tuple[str, list[str]] | None:
@@ -171,7 +185,7 @@ def read_words(
 ) -> actions.Command | None:
     """`read_command` of a step already split in words (a quoted name is one word)."""
     reading = _Reading(situation, carried if carried is not None else _activating(situation))
-    words, orders = _spent(list(words))
+    words, orders = _spent([plain for word in words if (plain := _plain(word))])
     if not words:
         raise ServiceError(f"Write an action, like '{EXAMPLE}'.")
     unit, rest = _unit_first(reading, words)
@@ -192,7 +206,7 @@ def read_words(
 
 def _spent(words: list[str]) -> tuple[list[str], int]:
     """The Tactical Orders a step offers, written last: "shoot Kor 1 TO"."""
-    if len(words) > 2 and words[-1].casefold() == "to" and words[-2].isdigit():
+    if len(words) > 2 and words[-1].casefold() == "to" and _OFFER.fullmatch(words[-2]):
         return words[:-2], int(words[-2])
     return words, 0
 
@@ -213,6 +227,11 @@ def _activating(situation: Situation) -> str | None:
 def _unit_first(reading: _Reading, words: list[str]) -> tuple[str | None, list[str]]:
     """ "Halden move C5": the unit named before the action, and the words from the action on."""
     named = take_name(words, reading.own_units)
+    if named is None and reading.verb(words[0]) is None:
+        theirs = take_name(words, reading.all_units)  # "Kor move C4", Kor being the enemy's
+        if theirs is not None and (not theirs[1] or reading.verb(theirs[1][0]) is not None):
+            mine = ", ".join(reading.own_units)
+            raise ServiceError(f"{theirs[0]} is not one of your units; yours are {mine}.")
     if named is None or (not named[1] and reading.verb(words[0]) is not None):
         return None, words  # "drop" is the action even with a unit called Drop
     if named[1] and reading.verb(named[1][0]) is None:
@@ -420,43 +439,81 @@ async def play_line(service: MatchService, channel_id: int, member: Member, line
     done: list[_Done] = []
     carried: str | None = None
     stop = ""
+    passed = ""  # why no step but an "end" goes on: the turn passed, or others played since
     reached = 0  # the last step done
     for number, text in enumerate(steps, start=1):
-        situation = await service.situation(channel_id, member)
         try:
+            situation = await service.situation(channel_id, member)
             command = read_command(situation, text, carried)
             if command is None:
                 raise ServiceError(f"Write an action, like '{EXAMPLE}'.")
             if _ended_already(situation, command, carried, done):
                 reached = number
                 continue
+            if passed:
+                stop = passed
+                break
+            before = _moment(situation)
             reply = await service.act(channel_id, member, command)
         except NeedsConfirmation as error:
             if not done:
                 raise NeedsConfirmation(_step(number, text, str(error)), error.retry) from error
-            offer = getattr(error.retry, "orders", 1)
-            offered = shown(f"{text} {offer} TO")
-            stop = _step(number, text, f"{error} Offer them in the step: '{offered}'.")
+            offered = shown(offering(text, getattr(error.retry, "orders", 1)))
+            stop = passed or _step(number, text, f"{error} Offer them in the step: '{offered}'.")
             break
         except ServiceError as error:
             if not done:
                 refusal = NotAllowed if isinstance(error, NotAllowed) else ServiceError
                 raise refusal(_step(number, text, str(error))) from error
-            stop = _step(number, text, str(error))
+            stop = passed or _step(number, text, str(error))
             break
         done.append(_Done(number, text, reply))
         reached = number
         carried = unit_of(command) or carried
         if number == len(steps):
             break
-        if reply.match_over:
+        if any(message.match_over for message in reply.all()):  # the automatic player's too
             stop = f"The match is over after step {number}; the steps after it are not played."
             break
-        waiting = _waiting(await service.situation(channel_id, member))
-        if waiting:
-            stop = f"Stopped after step {number} ('{shown(text)}'): {waiting}."
+        after = f"Stopped after step {number} ('{shown(text)}')"
+        try:
+            now = await service.situation(channel_id, member)
+        except ServiceError as error:  # the match went away between two steps
+            stop = f"{after}: {error}"
             break
+        waiting = _waiting(now)
+        if waiting:
+            stop = f"{after}: {waiting}."
+            break
+        moved_on = _moved_on(before, now)
+        passed = f"{after}: {moved_on}; the steps after it are not played." if moved_on else ""
     return _told(done, stop, reached, len(steps))
+
+
+def offering(step: str, orders: int) -> str:
+    """The step as typed, offering `orders` Tactical Orders instead of any it offered:
+    ("dash C5 1 TO", 2) -> "dash C5 2 TO"."""
+    return f"{_OFFERED.sub('', step.rstrip())} {orders} TO"
+
+
+def _moment(situation: Situation) -> tuple[int, int]:
+    """Where the match stands: its turn, and how many activations have ended in it (numbers,
+    not the live state, which the next command changes in place)."""
+    return situation.state.turn, situation.state.activations_done
+
+
+def _moved_on(before: tuple[int, int], now: Situation) -> str:
+    """Why a line that was written at `before` goes no further than the step just played
+    ("" when it may): the turn passed to the opponent, a new turn began, or the automatic
+    player played an activation in the meantime (rulings: One-line orders)."""
+    state = now.state
+    if state.to_act != now.side:
+        return "it is your opponent's turn now"
+    if state.turn != before[0]:
+        return f"turn {state.turn} has begun; look at the map before going on"
+    if state.activations_done > before[1] + 1:
+        return "your opponent has played since; look at the map before going on"
+    return ""
 
 
 def _ended_already(
