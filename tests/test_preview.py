@@ -345,7 +345,7 @@ async def test_only_a_player_previews_and_only_their_own_units(tmp_path: Path) -
             await service.preview(CHANNEL, EVE, bobs)
         with pytest.raises(NotAllowed, match="not in your squad"):
             await service.preview(CHANNEL, ALICE, bobs)
-        with pytest.raises(ServiceError, match="Name the unit"):
+        with pytest.raises(ServiceError, match="name the one to preview"):
             await service.preview(CHANNEL, ALICE)
         with pytest.raises(ServiceError, match="off the map"):
             await service.preview(CHANNEL, BOB, bobs, "Z40")
