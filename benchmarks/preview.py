@@ -109,7 +109,7 @@ def measure(rules: str, map_name: str) -> tuple[list[float], list[float], float]
 
 def answer(pictures: PreviewRenderer, played: Any, state: Any, unit: str, square: Any) -> bytes:
     """What the service does for a preview: a copy, the preview, the picture."""
-    seen = copy_for_preview(state)
+    seen = copy_for_preview(state, own_board=True)
     return pictures.png(seen, played.preview(seen, unit, square))
 
 

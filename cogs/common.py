@@ -186,6 +186,8 @@ async def send(
             # The interaction expired (Discord waited 3 s); what happened still goes public.
             if private or interaction.channel is None:
                 raise
+            if files:  # read already by the refused upload: the same bytes again, from the start
+                options["files"] = again(files)
             await cast("discord.abc.Messageable", interaction.channel).send(**options)
         return
     placeholder = interaction.extras.pop(PLACEHOLDER, None)
@@ -204,6 +206,23 @@ async def send(
             await interaction.delete_original_response()
         except discord.HTTPException:
             log.warning("Could not delete the deferred response of %s", interaction.id)
+
+
+def again(files: Sequence[discord.File]) -> list[discord.File]:
+    """Files to upload once more after a refused request: discord.py reads each one to its end
+    and does not rewind it for a new request, which would post empty files (the map, a recap's
+    GIF)."""
+    fresh = []
+    for file in files:
+        file.reset()
+        fresh.append(
+            discord.File(
+                io.BytesIO(file.fp.read()),
+                filename=file.filename,
+                description=file.description,
+            )
+        )
+    return fresh
 
 
 def picture_files(reply: Reply) -> list[discord.File]:

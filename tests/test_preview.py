@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 from builders import skirm_match, unit
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from lite_builders import agent, gun, lite_match
 from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD, started
 
@@ -444,3 +446,267 @@ async def test_the_console_writes_the_preview_picture(tmp_path: Path, name: str)
     assert f"as if on {square}" in text
     pictures = sorted(p.name for p in tmp_path.glob("preview-*.png"))
     assert len(pictures) == 2, pictures
+
+
+# --- review: nothing shared with the live match is changed ------------------------------------
+def played_to(rules: str, map_name: str, seed: int, steps: int) -> Any:
+    """A demo match on the map, `steps` automatic commands in (fewer if it ends first)."""
+    from skirmbot.demo import default_content
+    from skirmbot.rules.skirm.state import ENDED
+
+    match, _ = new_demo_match(seed, default_content(map_name, rules=rules), rules=rules)
+    played = ruleset(rules)
+    for _ in range(steps):
+        if match.state.phase == ENDED:
+            break
+        side = match.state.waiting_for()
+        assert side is not None
+        match.apply(played.automatic_command(match.state, side))
+    return match
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rules=st.sampled_from(["skirm", "lite"]),
+    map_name=st.sampled_from(["foundry", "ruined-chapel"]),
+    seed=st.integers(0, 1000),
+    steps=st.integers(4, 60),
+    pick=st.integers(0, 10**6),
+)
+def test_previewing_any_own_unit_on_any_square_changes_nothing(
+    rules: str, map_name: str, seed: int, steps: int, pick: int
+) -> None:
+    """Issue 21 (rulings: Previews, nothing hidden, nothing spent): for any moment of any demo
+    match, previewing any unit on the map on any square (and drawing it) leaves the state, the
+    board's doors and its dice as they were, and the next command does exactly what it would
+    have done without the preview."""
+    from skirmbot.render.preview import PreviewRenderer
+    from skirmbot.rules.skirm.state import ENDED
+
+    match = played_to(rules, map_name, seed, steps)
+    state = match.state
+    units = state.on_map()
+    if not units or state.phase == ENDED:
+        return
+    squares = list(state.board.squares())
+    chosen = units[pick % len(units)]
+    square = squares[pick // len(units) % len(squares)]
+    untouched = copy.deepcopy(match)
+    before, doors = state.to_json(), dict(state.board.doors)
+    for where in (None, square):
+        try:
+            found = ruleset(rules).preview(state, chosen.id, where)
+        except RulesError:  # a secret set-up, a Downed Agent, an occupied or closed square
+            continue
+        PreviewRenderer().png(state, found)
+    assert state.to_json() == before and dict(state.board.doors) == doors
+    side = state.waiting_for()
+    assert side is not None
+    command = ruleset(rules).automatic_command(untouched.state, side)
+    expected = [event.text for event in untouched.apply(command)]
+    assert [event.text for event in match.apply(command)] == expected
+    assert state.to_json() == untouched.state.to_json()
+
+
+def test_the_services_copy_has_a_board_of_its_own() -> None:
+    """A preview is worked out in a thread while the live match plays on: the service's copy
+    has its own doors (a door the match opens meanwhile does not change it half-way) and its
+    own memory of what the board worked out (nothing worked out for the old doors lands in the
+    live board, which forgot its memory when the door moved), as quick as the live one."""
+    from skirmbot.rules.preview import copy_for_preview
+
+    match = played_to("skirm", "foundry", 3, 6)
+    live = match.state.board
+    assert live.doors, "the foundry has doors"
+    remembered = set(live._memo)
+    seen = copy_for_preview(match.state, own_board=True)
+    assert seen.board is not live and set(seen.board._memo) == remembered
+    mine = seen.on_map()[0]
+    far = next(s for s in seen.board.squares() if seen.board.is_open(s) and not seen.unit_at(s))
+    SKIRM.preview(seen, mine.id, far)
+    assert set(live._memo) == remembered, "the preview wrote into the live board's memory"
+    door = next(iter(live.doors))
+    live.doors[door] = not live.doors[door]  # the live match opens or closes a door
+    assert seen.board.doors[door] != live.doors[door] and seen.board._memo
+
+
+async def test_a_service_preview_writes_nothing_into_the_live_board(tmp_path: Path) -> None:
+    store = await Store.open(str(tmp_path / "skirm.db"))
+    try:
+        service = MatchService(store, seed_source=lambda: 1234)
+        await started(service)
+        row, match = await service.view(CHANNEL)
+        assert match is not None and match.state.to_act is not None
+        side = match.state.to_act
+        member = ALICE if row.players[side] == ALICE.id else BOB
+        mine = match.state.on_map(side)[0]
+        board = match.state.board
+        remembered = set(board._memo)
+        free = [
+            s for s in board.squares() if board.is_open(s) and match.state.unit_at(s) is None
+        ]
+        await service.preview(CHANNEL, member, mine.id, str(free[-1]))
+        assert (await service.view(CHANNEL))[1] is match, "the same live match"
+        assert set(board._memo) == remembered
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize(
+    ("typed", "words"),
+    [
+        ("Ｃ５", "as if on C5"),  # full-width, as a phone keyboard may type it
+        ("C\u200b5", "as if on C5"),  # a zero-width space pasted along
+        ("  c5 (dash) ", "as if on C5"),
+        ("(dash)", "is not a square"),
+        ("Z40", "off the map"),
+    ],
+)
+async def test_a_square_typed_oddly_reads_or_is_refused_in_words(
+    tmp_path: Path, typed: str, words: str
+) -> None:
+    """Issue 21, `square:`: read as one-line orders read squares (compatibility forms are the
+    plain ones, invisible characters none, the first word only)."""
+    store = await Store.open(str(tmp_path / "skirm.db"))
+    try:
+        service = MatchService(store, seed_source=lambda: 1234)
+        await started(service)
+        row, match = await service.view(CHANNEL)
+        assert match is not None and match.state.to_act is not None
+        side = match.state.to_act
+        member = ALICE if row.players[side] == ALICE.id else BOB
+        mine = match.state.on_map(side)[0]
+        assert match.state.unit_at(Square.parse("C5")) is None
+        if words.startswith("as if"):
+            reply = await service.preview(CHANNEL, member, mine.id, typed)
+            assert words in reply.text
+        else:
+            with pytest.raises(ServiceError, match=words):
+                await service.preview(CHANNEL, member, mine.id, typed)
+        with pytest.raises(ServiceError, match="units: ") as refused:
+            await service.preview(CHANNEL, member, "Nobody")
+        others = {u.id for u in match.state.on_map(1 - side)}
+        assert not any(name in str(refused.value) for name in others), "only the asker's units"
+    finally:
+        await store.close()
+
+
+def test_lite_odds_match_the_engine_from_high_ground_past_a_squadmate() -> None:
+    """Lite rulebook Ranged Combat Modifiers (High Ground: SKL +1; Friendly Fire: ROA -1 with a
+    squadmate next to the target), CRx, APx and TFx on a target with 1 HIT left (no more than
+    its HIT is lost): the preview's odds equal the engine's over every sequence of dice."""
+    rows = [" ".join(["."] * 12)] * 12
+    rows[2] = ". . 2 . . . . . . . . ."
+    carbine = gun("Carbine", "ranged", 2, 3, 1, "RG8", "CR2", "AP1")
+    match = lite_match(
+        {
+            0: [agent("Ada", "C3", weapons=[carbine]), agent("Cy", "D7")],
+            1: [agent("Bo", "C7", hit=1, specials=["TF3"])],
+        },
+        rows=rows,
+    )
+    state = match.state
+    aim = lite_combat.declare(state, state.units["Ada"], RANGED, state.units[
+        "Ada"].card.weapon("Carbine"), "Bo")[0]  # fmt: skip
+    assert "High Ground: SKL +1" in aim.notes and "Friendly Fire: ROA -1" in aim.notes
+    kind, odds = lite_odds(match, "Ada", "Carbine", "Bo")
+    hit, lost = engine_odds(match, "Ada", kind, "Carbine", "Bo")
+    assert odds.hit == hit and odds.lost == lost and set(lost) == {0, 1}
+    found = LITE.preview(state, "Ada")
+    chance = next(c for c in found.attacks if c.target == "Bo")
+    assert (chance.hit, chance.damage, chance.out) == (hit, lost[1], lost[1])
+
+
+@pytest.mark.parametrize("name", ["skirm", "lite"])
+def test_a_preview_while_a_roll_waits_for_its_decision(name: str) -> None:
+    """Rulings: Previews, who and when: a roll waiting for Accept or a re-roll does not stop a
+    preview (it shows the unit's options, as a player studies the board), and the roll still
+    waits afterwards with the same dice; the next command does what it would have done."""
+    from skirmbot.rules.skirm.state import ENDED
+
+    match, _ = new_demo_match(2, rules=name)
+    rules, state = ruleset(name), match.state
+    while state.phase != ENDED and (state.activation is None or state.activation.pending is None):
+        side = state.waiting_for()
+        assert side is not None
+        match.apply(rules.automatic_command(state, side))
+    assert state.activation is not None and state.activation.pending is not None
+    untouched = copy.deepcopy(match)
+    before = state.to_json()
+    found = rules.preview(state, state.activation.unit)
+    assert found.unit == state.activation.unit and found.reach
+    assert state.to_json() == before and state.activation.pending is not None
+    side = state.waiting_for()
+    assert side is not None
+    command = rules.automatic_command(untouched.state, side)
+    assert [e.text for e in match.apply(command)] == [e.text for e in untouched.apply(command)]
+
+
+def test_a_big_squads_odds_fit_one_message_with_the_attacks_on_the_unit() -> None:
+    """Issue 21 (the text fits Discord's 2,000 characters): twelve enemies (a squad's most)
+    with three weapons each, all in reach both ways: the text fits, written short, and keeps
+    both the attacks and the attacks on the unit, saying how many more the picture shows."""
+    from skirmbot.rules.preview import Chance, Preview, Reach
+
+    def chance(attacker: str, weapon: str, target: str) -> Chance:
+        return Chance(attacker, weapon, "ranged", target, 5, True, Fraction(5, 8),
+                      Fraction(11, 8), Fraction(1, 9))  # fmt: skip
+
+    enemies = [f"Enemy Marksman {n}" for n in range(12)]
+    weapons = ["Long Rifle", "Frag Grenade", "Combat Knife"]
+    found = Preview(
+        "Ada",
+        0,
+        Square.parse("F6"),
+        True,
+        tuple(Reach(Square(x, y), MOVE, 3) for x in range(12) for y in range(4)),
+        tuple(chance("Ada", w, e) for e in enemies for w in weapons),
+        tuple(chance(e, w, "Ada") for e in enemies for w in weapons),
+    )
+    text = preview_text(found)
+    assert len(text) <= 2000
+    assert "Attacks (" in text and "Could attack Ada on F6:" in text
+    assert "- Long Rifle → Enemy Marksman 0: 62% · 1.4 dmg" in text
+    assert "- Enemy Marksman 0's Long Rifle → Ada: 62% · 1.4 dmg" in text
+    assert text.count("more (see the picture)") == 2
+    few = Preview("Ada", 0, Square.parse("F6"), True, found.reach, found.attacks[:6], ())
+    assert "hits 62%, 1.38 HIT expected" in preview_text(few), "the long form when it fits"
+
+
+def test_a_downed_agent_is_not_offered_for_a_preview() -> None:
+    """Lite rulebook: a Downed Agent takes no action, and the preview refuses it; so the
+    autocomplete and the refusals' lists of the asker's units leave it out."""
+    from skirmbot.service.choices import Situation
+    from skirmbot.service.preview import _own_units
+
+    match = lite_match({0: [agent("Ada", "C3"), agent("Cy", "D3")], 1: [agent("Bo", "C8")]})
+    match.state.units["Cy"].status = DOWNED
+    found = Situation(match.state, 0, LITE)
+    assert [value for value, _ in preview_units(found)] == ["Ada"]
+    assert _own_units(match.state, 0) == "Ada"
+    with pytest.raises(RulesError, match="not Standing"):
+        LITE.preview(match.state, "Cy")
+
+
+def test_nothing_is_previewed_while_infiltrators_are_placed_in_secret() -> None:
+    """Rulebook Unit Special Rules, INF, and rulings: Deployment: the infiltrators are placed
+    after both deployments, in secret; until all are in, no unit is previewed (a preview of
+    another unit would show where the enemy's infiltrator is not, or, as if on a square,
+    attacks and threats that give it away)."""
+    from skirmbot.demo import default_content
+    from skirmbot.rules.record import MatchRecord, start_match
+
+    data = default_content()
+    squads: Any = data["squads"]
+    sneak = squads[1]["units"][1]
+    sneak["specials"] = [*sneak.get("specials", []), "INF"]
+    match = start_match(MatchRecord(content=data, dice={"seed": 3}, ruleset="skirm"))
+    for side in (0, 1):
+        match.apply(SKIRM.automatic_placement(match.state, side))
+    state = match.state
+    assert state.infiltrators == [sneak["name"]]
+    placed = next(u for u in state.units.values() if u.on_map)
+    with pytest.raises(RulesError, match="in secret"):
+        SKIRM.preview(state, placed.id)
+    match.apply(SKIRM.automatic_placement(state, 1))  # the infiltrator goes in
+    assert not state.infiltrators and SKIRM.preview(state, placed.id).reach

@@ -4,21 +4,31 @@ demand (/match recap, the console's `recap`)."""
 
 from __future__ import annotations
 
+import functools
 import io
+import types
 from pathlib import Path
 
+import discord
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
-from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD, started
+from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD, end_activations, started
+from skirmbot.cogs.common import picture_files, send
 from test_timers import FakeClock, Table, playing, waiting_for
 
-from skirmbot.demo import play_demo
+from skirmbot import content
+from skirmbot.demo import default_content, new_demo_match, play_demo, play_out
 from skirmbot.render.replay import Step, numbered_steps
 from skirmbot.rules import commands
 from skirmbot.rules.events import Event
-from skirmbot.rules.record import MatchRecord
+from skirmbot.rules.record import MatchRecord, record_of, replay
+from skirmbot.rules.ruleset import PlayedMatch
+from skirmbot.rules.skirm.costs import MOVE
+from skirmbot.rules.skirm.legal import reachable_squares
 from skirmbot.rules.skirm.secondaries import DECK
-from skirmbot.service import MatchService, ServiceError
+from skirmbot.service import MatchService, Member, Reply, ServiceError
 from skirmbot.service.recap import (
     MAX_FRAMES,
     SUMMARY_LIMIT,
@@ -192,6 +202,190 @@ def test_a_long_summary_keeps_within_its_limit() -> None:
     assert moved.startswith("Moved: Unit 0 A1→B2; Unit 1 A1→B2;") and moved.endswith(" more.")
 
 
+def _demo(seed: int, rules: str = "skirm", **named: str) -> tuple[PlayedMatch, MatchRecord]:
+    match, data = new_demo_match(seed, default_content(rules=rules, **named), rules)
+    play_out(match, rules)
+    return match, record_of(match, data, ["A", "B"], rules)
+
+
+def test_a_turns_hazard_is_not_told_as_the_last_attack() -> None:
+    """Rulebook Missions, the turn's event (a hazard: damage to every unit on difficult ground,
+    as the turn begins): its saves belong to no attack. Demo, Breakthrough, seed 8: Brann fires
+    at a barrel as turn 2 ends; Falling Rubble then hurts Brann himself, which the summary told
+    as "Brann → Brann (Sidearm): 1 HIT lost"."""
+    match, record = _demo(8, mission_name="breakthrough")
+    steps = [s for s, _ in numbered_steps(record)]
+    shown = steps[18:20]
+    assert any(e.kind == "event_effect" for s in shown for e in s.events)
+    text = summary(shown, steps[17].mp, match.state, None, set(), 2)
+    attacks = next(line for line in text.splitlines() if line.startswith("Attacks: "))
+    assert "Brann → an item on D6 (Sidearm): no HIT lost" in attacks
+    assert "Falling Rubble → Brann (turn event): 1 HIT lost" in attacks
+    assert "Brann → Brann" not in attacks
+
+
+def test_a_revived_unit_is_told_revived() -> None:
+    """Skirm Lite, Revive: a Downed Agent brought back is not left in the summary as if out
+    for good (demo seed 22: Ulo downs Iona in activation #21, Brask revives her in #24)."""
+    _, record = play_demo(22, "lite")
+    found = catch_up(record, None, start=21)
+    assert found is not None
+    out = next(line for line in found.text.splitlines() if line.startswith("Taken Out: "))
+    assert "Iona (Downed by Ulo; revived by Brask)" in out
+
+
+def test_twenty_frames_on_the_largest_map_stay_small() -> None:
+    """Discord takes files up to 25 MB; a recap of MAX_FRAMES activations on the largest
+    shipped map stays far below (a few hundred KB), the first frame being the first recapped
+    activation."""
+    sizes = {}
+    for name in content.names("maps"):
+        rows = content.raw("maps", name)["rows"]
+        sizes[name] = len(rows) * len(rows[0].split())
+    largest = max(sizes, key=lambda name: sizes[name])
+    for rules in RULESETS:
+        _, record = _demo(1, rules, map_name=largest)
+        found = catch_up(record, None, start=1)
+        assert found is not None and found.last >= MAX_FRAMES
+        assert frames(found.animation) == MAX_FRAMES
+        assert len(found.animation) < 2 * 1024 * 1024  # 25 MB is Discord's limit
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_a_recap_from_n_covers_n_to_the_last_activation(rules: str, data: st.DataObject) -> None:
+    """For any moment of a match (a prefix of its record; a prefix that stops inside an
+    activation is that activation taken back by undo), the recap from activation N tells
+    exactly N to the last activation ended, draws min(MAX_FRAMES, last - N + 1) frames, and
+    its score goes from each squad's MP before N to the MP now; the recap since a player last
+    acted starts right after their last activation; /match log numbers the same activations."""
+    _, whole = _demo_of(rules)
+    cut = data.draw(st.integers(0, len(whole.commands)), label="commands kept")
+    data_of = whole.to_json()
+    record = MatchRecord.from_json({**data_of, "commands": data_of["commands"][:cut]})
+    steps = [s for s, _ in numbered_steps(record)]
+    last = steps[-1].number if steps else 0
+    now = replay(record)
+    numbered = [line for line in numbered_log(now.log) if line.startswith("#")]
+    going = 1 if now.state.activation is not None else 0  # the log shows the one in progress
+    assert [line.split()[0] for line in numbered] == [f"#{n}" for n in range(1, last + 1 + going)]
+    if last < 1:
+        assert catch_up(record, 0) is None
+        return
+    start = data.draw(st.integers(1, last), label="from activation")
+    found = catch_up(record, None, start=start)
+    assert found is not None and (found.first, found.last) == (start, last)
+    assert frames(found.animation) == min(MAX_FRAMES, last - start + 1)
+    span = f"#{start}" if start == last else f"#{start} to #{last}"
+    assert found.text.startswith(f"📜 Catch-up: activation{'s' if start < last else ''} {span} (")
+    assert len(found.text) <= SUMMARY_LIMIT
+    score = found.text.splitlines()[-1]
+    state = now.state
+    for squad, was, mp in zip(state.squads, steps[start - 1].mp, steps[-1].mp, strict=True):
+        told = f"{squad.name} {was} → {mp} MP" if was != mp else f"{squad.name} {mp} MP"
+        assert told in score
+    side = data.draw(st.sampled_from([0, 1]), label="side")
+    own = max((s.number for s in steps if s.side == side), default=0)
+    mine = catch_up(record, side)
+    assert (mine.first, mine.last) == (own + 1, last) if mine else own == last
+    assert activations_since(now.log, side, ())[0] == last - own  # the ping's cheap count
+
+
+@functools.cache
+def _demo_of(rules: str) -> tuple[PlayedMatch, MatchRecord]:
+    return play_demo(3, rules)
+
+
+def test_a_long_absence_keeps_the_heading_the_misses_and_the_score() -> None:
+    """Ruling (Catch-up recaps, the summary): a player away for a whole match (every activation
+    of theirs missed) still reads which activations the recap covers, which were played for
+    them and the score; the lists are what gets cut ("and N more"). The summary used to keep
+    only its latest lines, cutting the heading and the misses off."""
+    _, record = play_demo(1)
+    steps = [s for s, _ in numbered_steps(record)]
+    missed = {activation_key(s.turn, s.done_before, 0) for s in steps if s.side == 0}
+    found = catch_up(record, 0, missed)
+    assert found is not None and len(found.text) <= SUMMARY_LIMIT
+    lines = found.text.splitlines()
+    assert lines[0] == f"📜 Catch-up: activations #1 to #{steps[-1].number} (turns 1 to 4); " + (
+        f"the picture shows the last {MAX_FRAMES}."
+    )
+    numbers = ", ".join(f"#{s.number}" for s in steps if s.side == 0)
+    assert lines[1] == f"Missed deadline: {numbers} ended or played by the bot."
+    assert lines[-2:] == ["The match ends after the last turn: 3 MP to 3 MP, a draw.", lines[-1]]
+    assert lines[-1].startswith("Score: ")
+    assert [line.split(":")[0] for line in lines[2:-2]] == ["Moved", "Attacks", "Taken Out"]
+    assert all(line.endswith(" more.") for line in lines[2:-2])
+
+
+_NAMES = st.text(alphabet="abcdefghij KLMNOP", min_size=1, max_size=64)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(
+    moved=st.lists(_NAMES, max_size=30),
+    attackers=st.lists(st.tuples(_NAMES, _NAMES, _NAMES), max_size=30),
+    missed=st.integers(0, 200),
+)
+def test_a_summary_always_fits_with_its_heading_first_and_its_score_last(
+    moved: list[str], attackers: list[tuple[str, str, str]], missed: int
+) -> None:
+    """Ruling (Catch-up recaps, the summary): whatever happened (names up to 64 characters,
+    any number of moves, attacks and missed activations), the summary holds in SUMMARY_LIMIT
+    and keeps its heading, the misses and the score."""
+    match, _ = _demo_of("skirm")
+    events = [
+        Event("moved", "", {"unit": name, "path": ["A1", "B2"], "action": "move"}) for name in moved
+    ] + [
+        Event("attack", "", {"attacker": a, "target": t, "weapon": w}) for a, t, w in attackers
+    ]
+    steps = [Step(n, events if n == 1 else [], 0, 1, n - 1, (0, 0)) for n in range(1, missed + 2)]
+    keys = {activation_key(s.turn, s.done_before, 0) for s in steps[:missed]}
+    text = summary(steps, (0, 0), match.state, 0, keys, min(MAX_FRAMES, len(steps)))
+    lines = text.splitlines()
+    assert len(text) <= SUMMARY_LIMIT
+    assert lines[0].startswith("📜 Catch-up: activation") and lines[-1].startswith("Score: ")
+    assert (lines[1].startswith("Missed deadline: #1") and "by the bot." in lines[1]) == bool(
+        missed
+    )
+
+
+def test_a_match_ended_between_activations_is_told_as_its_end() -> None:
+    """Ruling (Catch-up recaps, numbering): a concession (a draw, a forfeit) between
+    activations is a step of the replay of its own, numbered but no activation: the recap
+    tells it as the end of the match, with how it ended, not as one more activation."""
+    _, whole = play_demo(3)
+    data = whole.to_json()
+    for cut in range(len(data["commands"])):
+        kept = MatchRecord.from_json({**data, "commands": data["commands"][:cut]})
+        now = replay(kept)
+        ended = any(e.kind == "activation_ended" for e in now.log)
+        if ended and now.state.activation is None and now.state.turn == 1:
+            break  # between two activations of turn 1
+    record = MatchRecord.from_json(
+        {**data, "commands": [*data["commands"][:cut], commands.Concede(1).to_json()]}
+    )
+    steps = [s for s, _ in numbered_steps(record)]
+    end, before = steps[-1], steps[-2]
+    assert end.side is None and [e.kind for e in end.events] == ["match_ended"]
+    found = catch_up(record, None, start=before.number)
+    assert found is not None and frames(found.animation) == 2
+    lines = found.text.splitlines()
+    assert lines[0] == (
+        f"📜 Catch-up: activation #{before.number} (turn 1), then the end of the match "
+        f"(#{end.number})."
+    )
+    assert lines[-2] == "Ash Runners conceded: Iron Wardens wins."
+    alone = catch_up(record, None, start=end.number)
+    assert alone is not None
+    assert alone.text.splitlines()[:3] == [
+        f"📜 Catch-up: the end of the match (#{end.number}).",
+        "No unit moved or attacked.",
+        "Ash Runners conceded: Iron Wardens wins.",
+    ]
+
+
 # --- with the service -----------------------------------------------------------------------
 def service_on(store: Store) -> MatchService:
     return MatchService(store, seed_source=lambda: 1234)
@@ -325,3 +519,99 @@ async def test_a_skirm_lite_match_gets_its_recap_through_the_service_too(store: 
     assert found.text.startswith("📜 Catch-up: activations #1 to #2 (turn 1).")
     log = await service.log(CHANNEL, 200)
     assert [line.split()[0] for line in log.text.splitlines() if line[:1] == "#"] == ["#1", "#2"]
+
+
+async def test_match_recap_after_the_end_shows_the_last_activations(store: Store) -> None:
+    """Ruling (Catch-up recaps, /match recap): once the match is over, until the channel's next
+    one, /match recap gives its last activations (it answered "There is no match in this
+    channel"); a match aborted before it was played has none, said in words."""
+    service = service_on(store)
+    await started(service)
+    ended = await end_activations(service)
+    assert ended is not None and ended.match_over
+    row = await store.last_match(CHANNEL)
+    assert row is not None and not row.active
+    steps = [s for s, _ in numbered_steps(MatchRecord.from_json(row.record))]
+    last = steps[-1]
+    ended_it = ALICE if row.players[last.side or 0] == ALICE.id else BOB
+    other = BOB if ended_it == ALICE else ALICE
+    caught = await show(service, CHANNEL, other)
+    assert caught.private and caught.animation is not None
+    assert caught.text.startswith(f"🏁 Match #{row.id} is over.\n\n📜 Catch-up: activation")
+    assert f"#{last.number} (turn {last.turn})." in caught.text.splitlines()[2]
+    nothing = await show(service, CHANNEL, ended_it)
+    assert nothing.animation is None and "is over, and nothing happened" in nothing.text
+    watched = await show(service, CHANNEL, EVE, last.number, private=False)
+    assert not watched.private and watched.animation is not None
+    assert frames(watched.animation) == 1
+
+    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
+    await service.abort(CHANNEL, Member(EVE.id, EVE.name, moderator=True))
+    with pytest.raises(ServiceError, match="ended before it was played"):
+        await show(service, CHANNEL, ALICE)
+
+
+async def test_after_an_undo_the_recap_follows_the_record(store: Store) -> None:
+    """Ruling (Catch-up recaps): undo takes back an action of the activation in progress; the
+    recap reads the record after it, so the numbers and "last acted" are those of the record
+    as it stands (nothing of the action taken back, the activation not counted until it
+    ends)."""
+    service = service_on(store)
+    await started(service)
+    for _ in range(2):
+        await end_one(service)
+    row, match = await service.view(CHANNEL)
+    assert match is not None and match.state.to_act is not None
+    side = match.state.to_act
+    mover = ALICE if row.players[side] == ALICE.id else BOB
+    other = BOB if mover == ALICE else ALICE
+    before = (await show(service, CHANNEL, mover)).text, (await show(service, CHANNEL, other)).text
+    unit = match.state.ready_units(side)[0]
+    square = sorted(reachable_squares(match.state, unit, MOVE))[0]
+    await service.act(CHANNEL, mover, commands.Move(side, unit.id, str(square)))
+    await service.request_undo(CHANNEL, mover)
+    await service.accept_undo(CHANNEL, other)
+    after = (await show(service, CHANNEL, mover)).text, (await show(service, CHANNEL, other)).text
+    assert after == before
+    assert before[0].startswith("📜 Catch-up: activation #2 (turn 1).") and "caught up" in before[1]
+    await service.act(CHANNEL, mover, commands.EndActivation(side, unit.id))
+    ended = await show(service, CHANNEL, other)
+    assert ended.text.startswith("📜 Catch-up: activation #3 (turn 1).")
+    assert "Moved:" not in ended.text  # the move taken back is not told
+
+
+# --- the cogs -----------------------------------------------------------------------------------
+async def test_an_expired_interaction_still_posts_the_map_and_the_recap_whole() -> None:
+    """A turn ping answering an interaction Discord no longer takes (404: it waited 3 s) goes to
+    the channel instead, with its files. discord.py has read each file to its end for the
+    refused upload and does not rewind it for a new request: the channel got empty files."""
+    def upload(files: list[discord.File]) -> list[bytes]:
+        """What discord.py sends of the files on a first try (no rewind), then closes them."""
+        sent = []
+        for file in files:
+            file.reset(seek=False)
+            sent.append(file.fp.read())
+            file.close()
+        return sent
+
+    posted: list[tuple[str, list[bytes]]] = []
+
+    class Response:
+        def is_done(self) -> bool:
+            return False
+
+        async def send_message(self, **options: object) -> None:
+            upload(options["files"])  # type: ignore[arg-type]
+            gone = types.SimpleNamespace(status=404, reason="Not Found")
+            raise discord.NotFound(gone, {"code": 10062, "message": "Unknown interaction"})
+
+    class Channel:
+        async def send(self, **options: object) -> None:
+            posted.append((str(options["content"]), upload(options["files"])))  # type: ignore[arg-type]
+
+    interaction = types.SimpleNamespace(response=Response(), channel=Channel(), extras={})
+    reply = Reply("Your turn.", picture=b"PNG" * 100, animation=b"GIF89a" + b"x" * 500)
+    await send(interaction, reply.text, files=picture_files(reply), ping=ALICE.id)  # type: ignore[arg-type]
+    [(text, files)] = posted
+    assert text.endswith("Your turn.")
+    assert files == [reply.picture, reply.animation]

@@ -111,3 +111,50 @@ async def test_a_reminder_by_direct_message_carries_the_recap(fake: FakeDiscord,
         assert any("missed the deadline" in m.text for m in channel_posts(fake, fake.channel_id))
         assert not fake.unknown, f"routes the fake does not know: {fake.unknown}"
         clean(bot.log())
+
+
+async def test_a_refused_dm_reminder_goes_to_the_channel_with_its_recap(
+    fake: FakeDiscord, start_bot
+) -> None:
+    """Alice asks for her reminders by direct message, gets the first one, then closes her DMs
+    (Discord answers 403, code 50007). The next reminder, carrying the recap of her missed
+    activation and the automatic player's, comes to the channel instead: the ping, the line
+    saying why, and the GIF, which must not be lost with the refused DM."""
+    async with asyncio.timeout(TEST_TIMEOUT):
+        bot = await start_bot(warp=WARP)
+        await say(bot, "timer reminders", by_dm=True)
+        new = await say(bot, "match new", practice=True, hours=4, excuses=2)
+        assert public(new), new.text
+        squads = await choices(bot, "match squad", "name")
+        await say(bot, "match squad", name=squads[0])
+        await say(bot, "deploy", auto=True)
+
+        def direct() -> list[Message]:
+            return [
+                m
+                for m in fake.messages.values()
+                if m.route == "channel" and m.channel_id != fake.channel_id
+            ]
+
+        await bot.until(direct, "a first reminder by direct message", 30)
+        fake.dms_closed.add(fake.alice.id)
+        sent = len(direct())
+
+        def here() -> list[Message]:
+            return [
+                m
+                for m in channel_posts(fake, fake.channel_id)
+                if gifs(m) and "direct messages are closed" in m.text
+            ]
+
+        await bot.until(here, "the refused reminder in the channel, with the recap GIF", 30)
+        [reminder] = here()
+        assert reminder.text.startswith(f"⏰ <@{fake.alice.id}>"), reminder.text
+        assert fake.alice.id in reminder.pings
+        assert "📜 Catch-up: activation" in reminder.text and "Missed deadline" in reminder.text
+        assert [a.filename for a in reminder.attachments] == ["recap.gif"]
+        assert len(reminder.text) <= 2000
+        assert [r for r in fake.refusals if r[3] == 50007], fake.refusals
+        assert len(direct()) == sent, "a direct message went out after the DMs were closed"
+        assert not fake.unknown, f"routes the fake does not know: {fake.unknown}"
+        clean(bot.log())

@@ -3,9 +3,10 @@
 The battlemap as `MapRenderer` draws it (with the previewed unit on the square it is previewed
 on), then: every square the unit can reach tinted by the first action that reaches it (Dash,
 Move, Leap: three tints, see-through, so the terrain stays readable), the unit ringed in gold,
-each enemy it could attack labelled with each weapon's "62% · 1.4 dmg" (the chance to hit and
-the expected HIT lost) under its token, each enemy that could attack it there labelled above
-its token in vermilion, and a key of these marks under the map.
+each enemy it could attack labelled with its name and each weapon's "62% · 1.4 dmg" (the
+chance to hit and the expected HIT lost) under its token, each enemy that could attack it there
+labelled above its token in vermilion (a label moves aside rather than cover a token or another
+label), and a key of these marks under the map.
 
 The tints are extra entries of the picture's palette: each tint maps every colour of the fixed
 palette to the colour seen through it, so a square is tinted by remapping its pixels (no RGB
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import io
+import threading
 from collections import defaultdict
 from dataclasses import replace
 
@@ -38,7 +40,7 @@ STRENGTH = 0.38  # how much of the tint shows over the terrain
 LABEL_SIZE = 13
 KEY_SIZE = 15
 KEY_HEIGHT = 64
-WEAPON_LETTERS = 9  # a weapon's name on a label is cut to this many letters
+WEAPON_LETTERS = 12  # a weapon's name on a label is cut to this many letters
 
 
 def _blend(base: tuple[int, int, int], tint: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -70,6 +72,9 @@ class PreviewRenderer:
 
     def __init__(self, maps: MapRenderer | None = None) -> None:
         self.maps = maps or MapRenderer()
+        # Previews are drawn in worker threads: both players of a match may ask at once, and
+        # the MapRenderer's caches (it evicts old legends) are not for two threads at a time.
+        self._lock = threading.Lock()
 
     def render(self, state: MatchState, preview: Preview) -> Image.Image:
         seen = _as_previewed(state, preview)
@@ -85,15 +90,18 @@ class PreviewRenderer:
         if preview.as_if:
             _ring(draw, layout, state.units[preview.unit].square, colour("gold"), 1)
         _caption(draw, base.width, preview)
-        taken: list[Box] = []
-        _labels(draw, image.size, layout, seen, preview.attacks, taken, below=True)
-        _labels(draw, image.size, layout, seen, preview.threats, taken, below=False)
+        taken = obstacles(layout, seen, preview)
+        area = (image.width, layout.map_size[1])  # labels stay off the map's legend and key
+        _labels(draw, area, layout, seen, preview.attacks, taken, below=True)
+        _labels(draw, area, layout, seen, preview.threats, taken, below=False)
         _key(draw, base.width, base.height, preview)
         return image
 
     def png(self, state: MatchState, preview: Preview) -> bytes:
+        with self._lock:
+            image = self.render(state, preview)
         buffer = io.BytesIO()
-        self.render(state, preview).save(buffer, "PNG", compress_level=1)
+        image.save(buffer, "PNG", compress_level=1)
         return buffer.getvalue()
 
 
@@ -143,7 +151,7 @@ def _caption(draw: ImageDraw.ImageDraw, width: int, preview: Preview) -> None:
 
 def _labels(
     draw: ImageDraw.ImageDraw,
-    size: tuple[int, int],
+    area: tuple[int, int],
     layout: Layout,
     state: MatchState,
     chances: tuple[Chance, ...],
@@ -151,45 +159,80 @@ def _labels(
     *,
     below: bool,
 ) -> None:
-    """One box per enemy: a line per weapon, under its square (its odds against the enemy) or
-    above it (the enemy's odds against the previewed unit), moved along until it covers no box
-    drawn before (`taken`: neighbours' labels stay readable)."""
+    """One box per enemy: its name, then a line per weapon (its odds against the enemy, in
+    ink, or the enemy's against the previewed unit, in vermilion), under its square or above
+    it, else beside it, else moved along: where it covers no token and no box drawn before
+    (`taken`), so the units, their HIT left and the neighbours' labels stay readable. The
+    name tells whose box it is when a crowded map moves it away from its unit."""
     grouped: dict[str, list[str]] = defaultdict(list)
     for chance in chances:
         enemy = chance.target if below else chance.attacker
-        grouped[enemy].append(f"{chance.weapon[:WEAPON_LETTERS]} {chance.short()}")
+        grouped[enemy].append(f"{chance.weapon[:WEAPON_LETTERS].rstrip()} {chance.short()}")
     face = font(LABEL_SIZE)
     line_height = LABEL_SIZE + 4
     ink = colour("ink") if below else colour("hit")
-    for enemy, lines in grouped.items():
+    for enemy, weapons in grouped.items():
         square = state.units[enemy].square
         if square is None:
             continue
-        x0, y0, x1, y1 = layout.box(square)
+        lines = [state.units[enemy].name, *weapons]
         width = int(max(face.getlength(line) for line in lines)) + 20  # the glyphs overhang
         height = line_height * len(lines) + 8
-        left = min(max(2, (x0 + x1) // 2 - width // 2), size[0] - width - 2)
-        top = y1 - 14 if below else y0 - height + 14
-        box = _free_box(left, top, width, height, taken, size, 1 if below else -1)
+        box = _free_box(layout.box(square), width, height, taken, area, below)
         taken.append(box)
         draw.rectangle(box, fill=colour("white"), outline=ink, width=2)
         for number, line in enumerate(lines):
-            draw_text(draw, (box[0] + 6, box[1] + 4 + number * line_height), line, ink, LABEL_SIZE)
+            at = (box[0] + 6, box[1] + 4 + number * line_height)
+            draw_text(draw, at, line, ink, LABEL_SIZE)
+
+
+def obstacles(layout: Layout, state: MatchState, preview: Preview) -> list[Box]:
+    """What a label must not cover: every unit's token with its HIT marks, and the previewed
+    unit's squares (where it is previewed and where it stands)."""
+    squares = {u.square for u in state.units.values() if u.on_map}
+    squares |= {preview.square, state.units[preview.unit].square}
+    inset = 6  # a token's ring and marks stay inside its square
+    return [
+        (x0 + inset, y0 + inset, x1 - inset, y1 - inset)
+        for x0, y0, x1, y1 in (layout.box(square) for square in squares if square is not None)
+    ]
 
 
 def _free_box(
-    left: int, top: int, width: int, height: int, taken: list[Box], size: tuple[int, int], step: int
+    square: Box, width: int, height: int, taken: list[Box], area: tuple[int, int], below: bool
 ) -> Box:
-    """The box at (left, top), or moved down (`step` 1) or up (-1) a few pixels at a time
-    until it overlaps none of `taken`; kept on the picture above the key."""
-    lowest = size[1] - KEY_HEIGHT - height - 2
-    box = (left, top, left + width, top + height)
-    for shift in range(0, 8 * height, 4):
-        y = min(max(HEADER + 2, top + step * shift), lowest)
-        box = (left, y, left + width, y + height)
-        if not any(_overlap(box, other) for other in taken):
+    """Where a label of this size goes for the unit on `square`: under it (`below`) or above
+    it, then on the other side, then beside it, then moved further down or up a few pixels at a
+    time, the first place that overlaps none of `taken`; kept on the map (`area`: its width and
+    bottom), under the header. Where every place overlaps something, the one overlapping least."""
+    x0, y0, x1, y1 = square
+    centre = (x0 + x1) // 2
+    under, over = y1 + 1, y0 - height - 1
+    first, second = (under, over) if below else (over, under)
+    middle = (y0 + y1) // 2 - height // 2
+    places = [
+        (centre - width // 2, first),
+        (centre - width // 2, second),
+        (x1 + 1, middle),
+        (x0 - width - 1, middle),
+    ]
+    step = 1 if below else -1
+    places += [(centre - width // 2, first + step * shift) for shift in range(4, 8 * height, 4)]
+    places += [(centre - width // 2, second - step * shift) for shift in range(4, 8 * height, 4)]
+    lowest, rightmost = area[1] - height - 2, area[0] - width - 2
+    best: Box | None = None
+    fewest = len(taken) + 1
+    for left, top in places:
+        x = min(max(2, left), rightmost)
+        y = min(max(HEADER + 2, top), lowest)
+        box = (x, y, x + width, y + height)
+        overlaps = sum(1 for other in taken if _overlap(box, other))
+        if overlaps == 0:
             return box
-    return box
+        if overlaps < fewest:
+            best, fewest = box, overlaps
+    assert best is not None
+    return best
 
 
 def _overlap(a: Box, b: Box) -> bool:

@@ -9,14 +9,15 @@ preview reads the match as it is and changes nothing, so it never delays a playe
 from __future__ import annotations
 
 import asyncio
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterable
 
 from skirmbot.render.preview import PreviewRenderer
 from skirmbot.rules.errors import RulesError
-from skirmbot.rules.preview import DASH, LEAP, MOVE, Preview, copy_for_preview
+from skirmbot.rules.preview import DASH, LEAP, MOVE, Chance, Preview, copy_for_preview
 from skirmbot.rules.ruleset import PlayedMatch, Ruleset
-from skirmbot.rules.skirm.state import MatchState
+from skirmbot.rules.skirm.state import DOWNED, MatchState, UnitState
 from skirmbot.rules.squares import Square
 from skirmbot.service.choices import Option, Situation
 from skirmbot.service.errors import NotAllowed, ServiceError
@@ -42,18 +43,34 @@ async def preview_reply(
     `square` when given: a picture and the same numbers in words, for the asker only."""
     check_previewable(row)
     # One consistent copy, taken before anything else can change the live match; the
-    # working out and drawing go to a thread (the event loop stays free) and read only it.
-    state: MatchState = copy_for_preview(match.state)
+    # working out and drawing go to a thread (the event loop stays free) and read only it,
+    # with a board of its own: the live match may open a door meanwhile.
+    state: MatchState = copy_for_preview(match.state, own_board=True)
     name = _unit_name(state, side, unit)
     try:
-        # The first word: a square typed as autocomplete shows it ("C5 (dash)") still reads.
-        where = state.board.parse_square(square.split()[0]) if square and square.strip() else None
+        typed = _square_word(square)
+        where = state.board.parse_square(typed) if typed else None
         found, picture = await asyncio.to_thread(
             _drawn, _renderer(row.id), rules, state, name, where
         )
     except RulesError as error:
         raise ServiceError(str(error)) from error
     return Reply(preview_text(found), picture=picture, picture_name=PICTURE_NAME, private=True)
+
+
+def _square_word(square: str | None) -> str | None:
+    """The square as typed, read as one-line orders read one: compatibility forms (full-width
+    "Ｃ５") are the plain ones and invisible characters none; the first word only, so a square
+    written as autocomplete shows it ("C5 (dash)") still reads."""
+    if not square:
+        return None
+    plain = "".join(
+        char
+        for char in unicodedata.normalize("NFKC", square)
+        if unicodedata.category(char) != "Cf"
+    )
+    words = plain.split()
+    return words[0] if words else None
 
 
 def _drawn(
@@ -84,7 +101,7 @@ def _unit_name(state: MatchState, side: int, unit: str | None) -> str:
     that is activating."""
     if unit and unit.strip():
         try:
-            found = state.unit(unit)
+            found = state.unit(unit, side)  # an unknown name: the asker's units are listed
         except RulesError as error:
             raise ServiceError(str(error)) from error
         if found.side != side:
@@ -107,7 +124,13 @@ def _unit_name(state: MatchState, side: int, unit: str | None) -> str:
 
 
 def _own_units(state: MatchState, side: int) -> str:
-    return ", ".join(u.name for u in state.on_map(side)) or "none on the map"
+    return ", ".join(u.name for u in _previewable(state, side)) or "none on the map"
+
+
+def _previewable(state: MatchState, side: int) -> list[UnitState]:
+    """The side's units a preview is for: on the map and not Downed (Skirm Lite: a Downed
+    Agent has nothing to preview)."""
+    return [u for u in state.on_map(side) if u.status != DOWNED]
 
 
 def _renderer(match_id: int) -> PreviewRenderer:
@@ -122,20 +145,61 @@ def _renderer(match_id: int) -> PreviewRenderer:
 def preview_text(preview: Preview, limit: int = MESSAGE_LIMIT) -> str:
     """The picture's numbers in words (readable without the picture): the squares by action,
     each attack, and with `square:` each enemy's attack on the unit there. Past `limit`
-    characters the squares are counted rather than listed (the odds matter more)."""
+    characters the squares are counted rather than listed (the odds matter more), then each
+    attack is written short ("Rifle → Vex: 62% · 1.4 dmg"); a big squad's odds that still do
+    not fit are cut, the attacks and the attacks on it alike, and counted (the picture has
+    them all): never cut off at the end, where the attacks on the unit are."""
     where = f"as if on {preview.square}" if preview.as_if else f"on {preview.square}"
     head = f"**Preview: {preview.unit}** {where} (only you see this; nothing is changed)."
-    odds = ["Attacks (chance to hit · expected HIT lost, without TO):"]
-    odds += [f"- {chance.words()}" for chance in preview.attacks] or ["- no enemy in reach"]
-    if preview.as_if:
-        odds.append(f"Could attack {preview.unit} on {preview.square}:")
-        odds += [f"- {chance.attacker}'s {chance.words()}" for chance in preview.threats] or [
-            "- no enemy"
-        ]
-    text = "\n".join([head, *_reach_lines(preview, listed=True), *odds])
-    if len(text) <= limit:
-        return text
-    return "\n".join([head, *_reach_lines(preview, listed=False), *odds])
+    for listed, short in ((True, False), (False, False), (False, True)):
+        sections = _odds_sections(preview, short=short)
+        text = "\n".join(
+            [head, *_reach_lines(preview, listed=listed), *(line for part in sections for line in part)]
+        )
+        if len(text) <= limit:
+            return text
+    top = "\n".join([head, *_reach_lines(preview, listed=False)])
+    return "\n".join([top, *_cut(sections, limit - len(top) - 1)])
+
+
+def _odds_sections(preview: Preview, *, short: bool) -> list[list[str]]:
+    """The attacks, and with `square:` the attacks on the unit there: each a heading, then a
+    line per weapon and enemy."""
+
+    def line(chance: Chance, whose: str) -> str:
+        if short:
+            return f"- {whose}{chance.weapon} → {chance.target}: {chance.short()}"
+        return f"- {whose}{chance.words()}"
+
+    attacks = ["Attacks (chance to hit · expected HIT lost, without TO):"]
+    attacks += [line(chance, "") for chance in preview.attacks] or ["- no enemy in reach"]
+    if not preview.as_if:
+        return [attacks]
+    threats = [f"Could attack {preview.unit} on {preview.square}:"]
+    threats += [line(chance, f"{chance.attacker}'s ") for chance in preview.threats] or [
+        "- no enemy"
+    ]
+    return [attacks, threats]
+
+
+def _cut(sections: list[list[str]], room: int) -> list[str]:
+    """The sections in `room` characters: each keeps its heading and as many of its lines as
+    its share of the room holds, then "- … N more (see the picture)"."""
+    share = room // len(sections)
+    kept: list[str] = []
+    for heading, *lines in sections:
+        taken = [heading]
+        used = len(heading) + 1
+        for number, line in enumerate(lines):
+            more = f"- … {len(lines) - number} more (see the picture)"
+            last = number == len(lines) - 1
+            if used + len(line) + 1 + (0 if last else len(more) + 1) > share:
+                taken.append(more)
+                break
+            taken.append(line)
+            used += len(line) + 1
+        kept += taken
+    return kept
 
 
 def _reach_lines(preview: Preview, *, listed: bool) -> list[str]:
@@ -159,7 +223,7 @@ def preview_units(found: Situation) -> list[Option]:
     """The asker's units on the map, the activating one first: "Brann (3 HIT, on C6)"."""
     if found.side is None:
         return []
-    units = found.state.on_map(found.side)
+    units = _previewable(found.state, found.side)
     activation = found.state.activation
     units.sort(key=lambda u: activation is None or u.id != activation.unit)
     return [(u.id, f"{u.name} ({u.hit} HIT, on {u.square})") for u in units]

@@ -151,34 +151,74 @@ def summary(
 ) -> str:
     """A few lines: which activations, units moved, attacks and their results, units Taken
     Out, the score. Built from the events' data; fits in SUMMARY_LIMIT."""
-    first, last = steps[0].number, steps[-1].number
+    # A match that ended between activations (a concession, a draw, a forfeit) ends with a
+    # step of its own, numbered but no activation: told as the end, not as one more activation.
+    acted = [s for s in steps if _an_activation(s)]
+    first, last = (acted[0].number, acted[-1].number) if acted else (0, 0)
     span = f"activation #{first}" if first == last else f"activations #{first} to #{last}"
-    turns = sorted({s.turn for s in steps})
+    turns = sorted({s.turn for s in acted or steps})
     turn = f"turn {turns[0]}" if len(turns) == 1 else f"turns {turns[0]} to {turns[-1]}"
-    heading = f"{HEADING} Catch-up: {span} ({turn})"
+    heading = f"{HEADING} Catch-up: {span} ({turn})" if acted else f"{HEADING} Catch-up:"
+    if len(acted) < len(steps):
+        heading += f"{', then' if acted else ''} the end of the match (#{steps[-1].number})"
     if framed < len(steps):
         heading += f"; the picture shows the last {framed}"
     lines = [heading + "."]
     played_for = [
-        s.number for s in steps if side is not None and s.side == side and not own(s, side, missed)
+        f"#{s.number}"
+        for s in steps
+        if side is not None and s.side == side and not own(s, side, missed)
     ]
     if played_for:
-        numbers = ", ".join(f"#{n}" for n in played_for)
-        lines.append(f"Missed deadline: {numbers} ended or played by the bot.")
+        by_bot = " ended or played by the bot"
+        lines.append(_listed("Missed deadline", played_for, sep=", ", then=by_bot))
     events = [event for step in steps for event in step.events if event.kind not in QUIET_EVENTS]
     names = {unit_id: unit.name for unit_id, unit in state.units.items()}
-    told = [
-        line
-        for line in (
-            _listed("Moved", _moves(events, names)),
-            _listed("Attacks", _attacks(events, names)),
-            _listed("Taken Out", _taken_out(events, names)),
+    found = [
+        (what, items)
+        for what, items in (
+            ("Moved", _moves(events, names)),
+            ("Attacks", _attacks(events, names)),
+            ("Taken Out", _taken_out(events, names)),
         )
-        if line
+        if items
     ]
     squads = [squad.name for squad in state.squads]
-    lines += [*(told or ["No unit moved or attacked."]), _score(squads, mp_before, steps[-1].mp)]
+    ending = [e.text for e in events if e.kind == "match_ended"][-1:]  # how the match ended
+    score = _score(squads, mp_before, steps[-1].mp)
+    # The heading, the missed deadlines, the end and the score always show; the lists share
+    # what is left (a long absence once cut the heading off, keeping the latest lines).
+    fixed = [*lines, *ending, score]
+    room = SUMMARY_LIMIT - sum(len(line) + 1 for line in fixed)
+    told = _shared(found, room)
+    lines += [*(told or ["No unit moved or attacked."]), *ending, score]
     return clip("\n".join(lines), SUMMARY_LIMIT, more="/match log")
+
+
+def _an_activation(step: Step) -> bool:
+    """The step is an activation (ended, or cut short by the end of the match), not the end
+    of the match alone."""
+    kinds = {event.kind for event in step.events}
+    return "match_ended" not in kinds or bool(kinds & {"activation_started", "activation_ended"})
+
+
+def _shared(found: list[tuple[str, list[str]]], room: int) -> list[str]:
+    """The lists as lines in `room` characters in all: a line shorter than its share leaves
+    the rest to the others; none longer than LINE_LIMIT."""
+    lines: dict[str, str] = {}
+    waiting = list(found)
+    while waiting:
+        each = min(LINE_LIMIT, room // len(waiting) - 1)
+        whole = {what: _listed(what, items) for what, items in waiting}
+        short = [(what, items) for what, items in waiting if len(whole[what]) <= each]
+        if not short:
+            lines.update((what, _listed(what, items, each)) for what, items in waiting)
+            break
+        for what, _ in short:
+            lines[what] = whole[what]
+            room -= len(whole[what]) + 1
+        waiting = [entry for entry in waiting if entry not in short]
+    return [lines[what] for what, _ in found]
 
 
 def _moves(events: Iterable[Event], names: dict[str, str]) -> list[str]:
@@ -217,6 +257,10 @@ def _attacks(events: Iterable[Event], names: dict[str, str]) -> list[str]:
         if event.kind == "attack":
             current = (_name(data.get("attacker"), names), str(data.get("weapon") or "attack"))
             exchange(_target(data, names)).attacks += 1
+        elif event.kind == "event_effect":  # the turn's event (a hazard) deals damage itself
+            current = (event.text.split(":", 1)[0] or "The turn's event", "turn event")
+        elif event.kind in _ATTACK_ENDS:
+            current = None  # what comes later is no longer that attack's (a hazard's saves)
         elif current is None or str(data.get("unit")) not in names:
             continue
         elif event.kind == "saves":
@@ -226,6 +270,10 @@ def _attacks(events: Iterable[Event], names: dict[str, str]) -> list[str]:
         elif event.kind == "hit_lost":
             exchange(names[str(data["unit"])]).lost += int(data.get("lost") or 0)  # Skirm Lite
     return [_exchange_words(key, found) for key, found in exchanges.items()]
+
+
+# After these, a save roll or a HIT lost belongs to no attack made before them.
+_ATTACK_ENDS = {"activation_started", "activation_ended", "turn_started", "turn_ended"}
 
 
 def _exchange_words(key: tuple[str, str, str], found: _Exchange) -> str:
@@ -248,9 +296,15 @@ def _name(unit: Any, names: dict[str, str]) -> str:
 
 
 def _taken_out(events: Iterable[Event], names: dict[str, str]) -> list[str]:
-    """Units Taken Out (Skirm Lite: Downed too, until revived or the turn ends), and by whom."""
-    gone: dict[str, str] = {}
+    """Units Taken Out (Skirm Lite: Downed too, until revived or the turn ends), and by whom;
+    a Downed unit revived since says so."""
+    gone: dict[str, list[str]] = {}  # unit name: what is said of it
     for event in events:
+        if event.kind == "revived":  # Skirm Lite: a Downed unit back on its feet
+            unit = _name(event.data.get("target"), names)
+            if unit in gone:
+                gone[unit].append(f"revived by {_name(event.data.get('unit'), names)}")
+            continue
         if event.kind not in ("taken_out", "downed"):
             continue
         unit = _name(event.data.get("unit"), names)
@@ -259,8 +313,8 @@ def _taken_out(events: Iterable[Event], names: dict[str, str]) -> list[str]:
         said = " ".join(filter(None, [how, f"by {_name(by, names)}" if by else ""]))
         if event.kind == "taken_out" and unit in gone:
             continue  # a Downed unit removed at the end of the turn: told once
-        gone[unit] = f"{unit} ({said})" if said else unit
-    return list(gone.values())
+        gone[unit] = [said] if said else []
+    return [f"{unit} ({'; '.join(said)})" if said else unit for unit, said in gone.items()]
 
 
 def _score(squads: Sequence[str], before: Sequence[int], after: Sequence[int]) -> str:
@@ -272,16 +326,21 @@ def _score(squads: Sequence[str], before: Sequence[int], after: Sequence[int]) -
     return "Score: " + ", ".join(parts) + "."
 
 
-def _listed(what: str, items: list[str]) -> str:
-    """`What: a; b; c.` cut to LINE_LIMIT, saying how many more there were."""
+def _listed(
+    what: str, items: list[str], limit: int = LINE_LIMIT, sep: str = "; ", then: str = ""
+) -> str:
+    """`What: a; b; c.` (`then` before the full stop) cut to `limit` characters, saying how
+    many more there were; an item too long on its own is cut with "…"."""
     if not items:
         return ""
+    end = f"{then}."
     kept: list[str] = []
     for number, item in enumerate(items):
-        if len("; ".join([*kept, item])) + len(what) + 16 > LINE_LIMIT and kept:
-            return f"{what}: {'; '.join(kept)} and {len(items) - number} more."
+        if len(sep.join([*kept, item])) + len(what) + len(end) + 16 > limit and kept:
+            return f"{what}: {sep.join(kept)} and {len(items) - number} more{end}"
         kept.append(item)
-    return f"{what}: {'; '.join(kept)}."
+    line = f"{what}: {sep.join(kept)}{end}"
+    return line if len(line) <= max(limit, 40) else line[: max(limit, 40) - 1] + "…"
 
 
 # --- the numbers in /match log -------------------------------------------------------------------
@@ -347,10 +406,16 @@ async def show(
     private: bool = True,
 ) -> Reply:
     """/match recap: the asker's catch-up since they last acted (or from `activation`), only
-    for them unless `private` is False."""
-    row = await service.live.find(channel_id)
+    for them unless `private` is False. Once the match is over (until the channel's next one
+    starts), the recap of its last activations."""
+    row = await service.live.find(channel_id, active_only=False)  # over: its last activations
+    over = not row.active
     if row.status in (SETUP, DEPLOYING):
         raise ServiceError("The match has not started yet: there is nothing to catch up on.")
+    if over and not row.record.get("commands"):
+        raise ServiceError(
+            "The last match here ended before it was played: there is nothing to catch up on."
+        )
     side = service.side_of(row, member)
     if side is None and activation is None:
         raise ServiceError(
@@ -360,7 +425,14 @@ async def show(
     record = MatchRecord.from_json(row.record)
     found = await asyncio.to_thread(catch_up, record, side, missed_keys(row), activation)
     if found is None:
+        if over:
+            return Reply(
+                f"Match #{row.id} is over, and nothing happened after your last activation: "
+                "/match recap activation:1 shows it from the start.",
+                private=private,
+            )
         return Reply(
             "Nothing has happened since your last activation: you are caught up.", private=private
         )
-    return attached(Reply("", private=private), found)
+    heading = f"🏁 Match #{row.id} is over." if over else ""  # then its last activations
+    return attached(Reply(heading, private=private), found)
