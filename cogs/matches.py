@@ -293,7 +293,6 @@ class Matches(
     async def log(
         self, interaction: discord.Interaction[Any], count: app_commands.Range[int, 1, 200] = 25
     ) -> None:
-        await past_setup(interaction)
         await answer(
             interaction, service_of(interaction).log(channel_of(interaction), count), private=True
         )

@@ -544,6 +544,8 @@ async def test_match_recap_after_the_end_shows_the_last_activations(store: Store
     watched = await show(service, CHANNEL, EVE, last.number, private=False)
     assert not watched.private and watched.animation is not None
     assert frames(watched.animation) == 1
+    numbered = (await service.log(CHANNEL, 200)).text  # the numbers, after the end too
+    assert any(line.startswith(f"#{last.number} ") for line in numbered.splitlines())
 
     await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
     await service.abort(CHANNEL, Member(EVE.id, EVE.name, moderator=True))

@@ -531,7 +531,9 @@ class MatchService:
         return Reply(_status_text(row, match.state), picture=picture, ping=None)
 
     async def log(self, channel_id: int, count: int = 25) -> Reply:
-        row = await self.live.find(channel_id)
+        """The latest lines of the channel's match (once it is over, until the next one starts,
+        of its last match: the activation numbers /match recap takes)."""
+        row = await self.live.find(channel_id, active_only=False)
         match = await self.live.match(row)
         lines = numbered_log(match.log)  # "#5 ...": the numbers /match recap takes
         return Reply(clip("\n".join(lines[-count:]) or "Nothing has happened yet."), private=True)
