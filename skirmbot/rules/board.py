@@ -165,11 +165,12 @@ class Board:
         return self.top(a, b) - min(self._levels[a], self._levels[b])
 
     # --- copies --------------------------------------------------------------------------
-    def copy(self) -> Board:
-        """A board sharing this one's fixed terrain, with its own door states."""
+    def copy(self, keep_memo: bool = False) -> Board:
+        """A board sharing this one's fixed terrain, with its own door states; `keep_memo`:
+        with what this board has worked out so far too (each entry holds for the same doors)."""
         clone = object.__new__(Board)
         clone.__dict__.update(self.__dict__)
-        clone._memo = {}
+        clone._memo = dict(self._memo) if keep_memo else {}
         clone.doors = DoorStates(dict(self.doors), clone._forget)
         return clone
 

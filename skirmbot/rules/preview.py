@@ -108,9 +108,7 @@ def copy_for_preview(state: Any, *, own_board: bool = False) -> Any:
     through the door as it was)."""
     memo = {id(getattr(state, name)): getattr(state, name) for name in SHARED}
     if own_board:
-        board = state.board.copy()  # its own doors and an empty memory
-        board._memo.update(state.board._memo)  # each entry is for the doors both have now
-        memo[id(state.board)] = board
+        memo[id(state.board)] = state.board.copy(keep_memo=True)
     return copy.deepcopy(state, memo)
 
 
