@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from skirmbot import content
 from skirmbot.rules import commands
@@ -50,6 +50,8 @@ CHANNEL, GUILD = 1, 1
 PLAYERS = (Member(1, "Player 1"), Member(2, "Player 2"))
 NAMES = {**{player.id: player.name for player in PLAYERS}, AUTOMATIC: AUTOMATIC_NAME}
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report it
+
+T = TypeVar("T")
 
 # What can be typed at the main prompt, and how many words each needs (the game's words are
 # read by the service's parser, shared with /match orders: skirmbot.service.orderline).
@@ -319,18 +321,33 @@ class Console:
         needs Tactical Orders, ask as for a single command, then play the line again with the
         first step offering them (nothing was done: the steps keep their numbers, and the line
         stops where it would have)."""
+
+        def offering_at_first_step(line: str, error: NeedsConfirmation) -> str:
+            first, *rest = orderline.split_steps(line)
+            return "; ".join([orderline.offering(first, getattr(error.retry, "orders", 1)), *rest])
+
+        await self._spending(
+            lambda typed: self.service.orders(CHANNEL, member, typed), line, offering_at_first_step
+        )
+
+    async def _spending(
+        self,
+        play: Callable[[T], Awaitable[Reply]],
+        what: T,
+        again: Callable[[T, NeedsConfirmation], T],
+    ) -> None:
+        """Play `what`; when it needs Tactical Orders not offered, ask before spending them,
+        and play `again(what, error)` (what offers them) on a yes."""
         while True:
             try:
-                await self._show(await self.service.orders(CHANNEL, member, line))
+                await self._show(await play(what))
                 return
             except NeedsConfirmation as error:
                 explain = "The action costs Tactical Orders (TO) your squad has not offered."
                 if not self._confirm(f"{self._plain(str(error))} Spend them?", explain):
                     self.say("Not done.")
                     return
-                first, *rest = orderline.split_steps(line)
-                spend = orderline.offering(first, getattr(error.retry, "orders", 1))
-                line = "; ".join([spend, *rest])
+                what = again(what, error)
 
     async def _dispatch(self, member: Member, word: str, args: list[str]) -> None:
         service = self.service
@@ -404,16 +421,9 @@ class Console:
 
     async def _act(self, member: Member, command: commands.Command) -> None:
         """Play a game command; when it needs Tactical Orders, ask before spending them."""
-        while True:
-            try:
-                await self._show(await self.service.act(CHANNEL, member, command))
-                return
-            except NeedsConfirmation as error:
-                explain = "The action costs Tactical Orders (TO) your squad has not offered."
-                if not self._confirm(f"{self._plain(str(error))} Spend them?", explain):
-                    self.say("Not done.")
-                    return
-                command = error.retry
+        await self._spending(
+            lambda sent: self.service.act(CHANNEL, member, sent), command, _offered_by_retry
+        )
 
     async def _ruleset_action(self, member: Member, args: list[str]) -> None:
         """`act` lists the legal actions of the match's rules that have no word of their own,
@@ -702,3 +712,8 @@ def console_clock(spec: str) -> TimeControls:
         f"--clock {spec} is not a clock: activation[:HOURS], fischer[:BANK+INCREMENT] (hours) "
         "or days[:DAYS], such as fischer:48+6."
     )
+
+
+def _offered_by_retry(command: commands.Command, error: NeedsConfirmation) -> commands.Command:
+    """The command again, offering the Tactical Orders it needs (the service's own retry)."""
+    return error.retry
