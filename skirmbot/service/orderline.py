@@ -95,7 +95,7 @@ def words_of(text: str) -> list[str]:
     return [found[1] if found[1] is not None else found[2] for found in _WORD.finditer(text)]
 
 
-def _plain(word: str) -> str:
+def plain_word(word: str) -> str:
     """A word as squad names are read (rules/skirm/cards.py): compatibility forms (full-width
     "Ｃ４") are the plain ones, and an invisible character (a zero-width space pasted along)
     is none."""
@@ -185,7 +185,7 @@ def read_words(
 ) -> actions.Command | None:
     """`read_command` of a step already split in words (a quoted name is one word)."""
     reading = _Reading(situation, carried if carried is not None else _activating(situation))
-    words, orders = _spent([plain for word in words if (plain := _plain(word))])
+    words, orders = _spent([plain for word in words if (plain := plain_word(word))])
     if not words:
         raise ServiceError(f"Write an action, like '{EXAMPLE}'.")
     unit, rest = _unit_first(reading, words)

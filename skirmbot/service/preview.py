@@ -9,7 +9,6 @@ preview reads the match as it is and changes nothing, so it never delays a playe
 from __future__ import annotations
 
 import asyncio
-import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterable
 
@@ -21,6 +20,7 @@ from skirmbot.rules.skirm.state import DOWNED, MatchState, UnitState
 from skirmbot.rules.squares import Square
 from skirmbot.service.choices import Option, Situation
 from skirmbot.service.errors import NotAllowed, ServiceError
+from skirmbot.service.orderline import plain_word
 from skirmbot.service.replies import MESSAGE_LIMIT, Reply
 from skirmbot.service.work import DEPLOYING, PLAYING, not_playing
 from skirmbot.store import MatchRow
@@ -62,14 +62,7 @@ def _square_word(square: str | None) -> str | None:
     """The square as typed, read as one-line orders read one: compatibility forms (full-width
     "Ｃ５") are the plain ones and invisible characters none; the first word only, so a square
     written as autocomplete shows it ("C5 (dash)") still reads."""
-    if not square:
-        return None
-    plain = "".join(
-        char
-        for char in unicodedata.normalize("NFKC", square)
-        if unicodedata.category(char) != "Cf"
-    )
-    words = plain.split()
+    words = plain_word(square).split() if square else []
     return words[0] if words else None
 
 
