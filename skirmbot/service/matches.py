@@ -50,7 +50,8 @@ from skirmbot.service.campaigns import CampaignService
 from skirmbot.service.choices import Situation
 from skirmbot.service.errors import NotAllowed, ServiceError
 from skirmbot.service.links import PageLinks
-from skirmbot.service.preview import check_previewable, preview_reply
+from skirmbot.service.orderline import play_line
+from skirmbot.service.preview import preview_reply
 from skirmbot.service.progress import SquadProgress
 from skirmbot.service.recap import numbered_log, with_recap
 from skirmbot.service.replies import (
@@ -375,8 +376,6 @@ class MatchService:
         """A whole activation written as one line ("Halden move C5; shoot Kor; end"), each
         step sent as its own command, stopping at the first refused or waiting for a decision
         (skirmbot.service.orderline)."""
-        from skirmbot.service.orderline import play_line  # it builds on this module's act
-
         return await play_line(self, channel_id, member, line)
 
     async def concede(self, channel_id: int, member: Member) -> Reply:
@@ -558,7 +557,6 @@ class MatchService:
         unit if none is named): for the asker only; nothing is changed (service.preview)."""
         row = await self.live.find(channel_id)
         side = seat(row, member.id)
-        check_previewable(row)
         match = await self.live.match(row)
         return await preview_reply(row, match, ruleset_of(row), side, unit, square)
 
