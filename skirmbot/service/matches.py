@@ -952,10 +952,12 @@ def _shipped(kind: str, name: str, rules: str = DEFAULT_RULESET) -> dict[str, An
         raise ServiceError(str(error)) from error
 
 
-def hidden_key(stage: SetUpStage) -> str:
-    """Where a set-up stage's placements wait, hidden, in the match's set-up (the first two
-    stages keep the names they were stored under before stages were the rulesets' own)."""
-    return HIDDEN.get(stage.name, f"hidden_{stage.name}")
+def hidden_key(stage: SetUpStage | str) -> str:
+    """Where a set-up stage's (or the stage named) placements wait, hidden, in the match's
+    set-up (the first two stages keep the names they were stored under before stages were the
+    rulesets' own)."""
+    name = stage if isinstance(stage, str) else stage.name
+    return HIDDEN.get(name, f"hidden_{name}")
 
 
 def _last_activation(match: PlayedMatch) -> list[Event]:

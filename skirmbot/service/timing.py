@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from skirmbot.rules import commands
@@ -34,7 +35,7 @@ from skirmbot.service.replies import Reply, person, when
 from skirmbot.service.work import WEEKENDS, MatchWork, clock_stops, waiting_key, waiting_side
 from skirmbot.store import Deadline, MatchRow
 from skirmbot.store.database import VacationRow
-from skirmbot.timers.clock import DAY, HOUR, MODES, Clock, Stops, duration
+from skirmbot.timers.clock import DAY, HOUR, Clock, Stops, duration
 from skirmbot.words import plural
 
 MISSED = "the turn timer ran out"
@@ -500,7 +501,10 @@ async def set_clock_rules(
 
 
 async def _retime(
-    service: MatchService, rows: list[MatchRow], change: Any, now: float
+    service: MatchService,
+    rows: list[MatchRow],
+    change: Callable[[], Awaitable[None]],
+    now: float,
 ) -> dict[int, float]:
     """Apply `change` (what makes clocks stand still: a vacation, the weekends) and move each
     match's running deadline to keep the running time it had at `now` (the moment of the
@@ -529,11 +533,6 @@ def _mark(clock: Clock) -> tuple[str | None, float, float | None]:
     return clock.key, clock.deadline, clock.paused
 
 
-def clock_modes() -> dict[str, str]:
-    """The clock modes a match may use, by name, with what each is."""
-    return dict(MODES)
-
-
 def waiting_for(row: MatchRow) -> list[int]:
     """The sides the match's clock waits for now (both still to deploy, or the side whose
     activation it is), from the stored row alone."""
@@ -544,5 +543,5 @@ def waiting_for(row: MatchRow) -> list[int]:
     if side is not None:
         return [side]
     stage = row.setup.get("stage", DEPLOY)
-    placed = row.setup.get(HIDDEN.get(stage, f"hidden_{stage}"), {})
+    placed = row.setup.get(hidden_key(stage), {})
     return [s for s in (0, 1) if str(s) not in placed and row.players[s] not in (None, AUTOMATIC)]
