@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 import discord
 
 from skirmbot.service import MatchService, Member, Reply, ServiceError, moment
+from skirmbot.service.replies import FileReply
 
 from .text import fit, markup, mention
 
@@ -223,6 +224,12 @@ def again(files: Sequence[discord.File]) -> list[discord.File]:
             )
         )
     return fresh
+
+
+async def send_file(interaction: discord.Interaction[Any], found: FileReply) -> None:
+    """A file the service made (a match record, a calendar) with its message."""
+    file = discord.File(io.BytesIO(found.data), filename=found.name)
+    await send(interaction, found.text, private=found.private, files=[file])
 
 
 def picture_files(reply: Reply) -> list[discord.File]:

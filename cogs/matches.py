@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 from typing import Any
 
@@ -43,6 +42,7 @@ from .common import (
     player,
     post_to_channel,
     send,
+    send_file,
     service_of,
 )
 from .play import offer, situation
@@ -407,15 +407,8 @@ class Matches(
         """Once the match is over, the whole record for the channel; before, the record so far
         (the dice rolled so far, never the key) for the asker only (issue 11)."""
         member = await player(interaction)
-        exported = await in_time(
-            interaction, service_of(interaction).export_record(channel_of(interaction), member)
-        )
-        await send(
-            interaction,
-            exported.text,
-            private=exported.private,
-            files=[_file(exported.name, exported.data)],
-        )
+        exported = service_of(interaction).export_record(channel_of(interaction), member)
+        await send_file(interaction, await in_time(interaction, exported))
 
     # --- managing ------------------------------------------------------------------------
     @app_commands.command(
@@ -553,10 +546,6 @@ async def read_squad_file(file: discord.Attachment) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ServiceError(f"{file.filename} must hold one JSON object with a name and units.")
     return data
-
-
-def _file(name: str, data: bytes) -> discord.File:
-    return discord.File(io.BytesIO(data), filename=name)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -9,7 +9,6 @@ and lets moderators move a deadline and set the server's vacation days and weeke
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 from typing import TYPE_CHECKING, Any, cast
 
@@ -19,9 +18,8 @@ from discord.ext import commands
 
 from skirmbot.service import Reply, timing
 from skirmbot.service.calendar import Calendars
-from skirmbot.service.replies import when
 
-from .common import answer, channel_of, in_time, player, send, service_of
+from .common import answer, channel_of, in_time, player, send, send_file, service_of
 from .delivery import deliver
 
 if TYPE_CHECKING:
@@ -133,21 +131,8 @@ class Timers(
     ) -> None:
         service = service_of(interaction)
         calendars = Calendars(service.store, service.links, service.now)
-        user = interaction.user.id
-        data, found = await in_time(interaction, calendars.file(user), private=True)
-        lines = (
-            [f"Your next deadline: {found[0].summary}, {when(found[0].at)}."]
-            if found
-            else ["No clock runs for you right now: the file has no deadline."]
-        )
-        address = await calendars.feed_address(user, renew=new_address)
-        if address is not None:
-            lines.append(
-                f"Your private calendar feed (every deadline of yours, kept up to date): {address} "
-                "Keep it to yourself; /timer calendar new_address:True replaces it."
-            )
-        file = discord.File(io.BytesIO(data), filename="skirm-deadlines.ics")
-        await send(interaction, "\n".join(lines), private=True, files=[file])
+        told = calendars.told(interaction.user.id, renew=new_address)
+        await send_file(interaction, await in_time(interaction, told, private=True))
 
     @app_commands.command(
         name="server",

@@ -411,8 +411,9 @@ class Console:
             self.say(f"{shown}\n(The console keeps no clock running: nobody misses a deadline here.)")
         elif word == "calendar":
             _need(word, args)
-            data, _ = await Calendars(self.service.store, clock=self.service.now).file(member.id)
-            self._write(Path(args[0]), data, f"wrote {args[0]} ({member.name}'s deadlines)")
+            told = await Calendars(self.service.store, clock=self.service.now).told(member.id)
+            self.say(self._plain(told.text))
+            self._write(Path(args[0]), told.data, f"wrote {args[0]} ({member.name}'s deadlines)")
         elif word == "vacation":
             _need(word, args)
             await self._show(await vacation(self.service, GUILD, member, _number(args[0], word)))

@@ -19,12 +19,14 @@ from dataclasses import dataclass
 from icalendar import Alarm, Calendar, Event
 
 from skirmbot.service.links import PageLinks
+from skirmbot.service.replies import FileReply, when
 from skirmbot.service.timing import waiting_for
 from skirmbot.service.work import waiting_side
 from skirmbot.store import MatchRow, Store
 from skirmbot.timers.clock import Clock
 
 PRODUCT = "-//skirmbot//deadlines//EN"
+FILE_NAME = "skirm-deadlines.ics"
 EVENT_MINUTES = 15  # a deadline is a moment; calendars show it as a short event
 LEAGUE_REMINDER = 24 * 3600  # a round's alarm: a day before it ends
 TOKEN_BYTES = 24  # the feed's secret: 32 characters of URL-safe base64
@@ -87,6 +89,23 @@ class Calendars:
         """The player's deadlines as an .ics file, and the deadlines in it."""
         found = await self.deadlines(user_id)
         return ical(found, self.now()), found
+
+    async def told(self, user_id: int, renew: bool = False) -> FileReply:
+        """/timer calendar: the .ics file, with the next deadline in words and, with web pages
+        on, the player's private feed address (`renew`: a new one), for the player only."""
+        data, found = await self.file(user_id)
+        lines = (
+            [f"Your next deadline: {found[0].summary}, {when(found[0].at)}."]
+            if found
+            else ["No clock runs for you right now: the file has no deadline."]
+        )
+        address = await self.feed_address(user_id, renew=renew)
+        if address is not None:
+            lines.append(
+                f"Your private calendar feed (every deadline of yours, kept up to date): {address} "
+                "Keep it to yourself; /timer calendar new_address:True replaces it."
+            )
+        return FileReply(FILE_NAME, data, "\n".join(lines), private=True)
 
     async def feed(self, token: str) -> bytes | None:
         """The feed the token opens (None: no player's, or no longer)."""

@@ -56,7 +56,7 @@ from skirmbot.service.progress import SquadProgress
 from skirmbot.service.recap import numbered_log, with_recap
 from skirmbot.service.replies import (
     MESSAGE_LIMIT,
-    RecordFile,
+    FileReply,
     Reply,
     clip,
     describe,
@@ -581,7 +581,7 @@ class MatchService:
         exported = await self.export_record(channel_id, member)
         return exported.name, exported.data
 
-    async def export_record(self, channel_id: int, member: Member | None = None) -> RecordFile:
+    async def export_record(self, channel_id: int, member: Member | None = None) -> FileReply:
         """The channel's match record. Once the match is over: the whole record, with the dice
         key, for the channel. Before: the record so far, only for the asker, whoever asks
         (moderators too): its dice are the faces rolled so far, never the key, which tells every
@@ -592,7 +592,7 @@ class MatchService:
         if not row.active:
             record = await asyncio.to_thread(revealed, record)  # with its rolls and result
             check = "; check its dice with skirmbot verify" if record.commitment else ""
-            return RecordFile(
+            return FileReply(
                 f"skirm-match-{row.id}.json",
                 record.dumps().encode(),
                 f"The record of match #{row.id}, dice key included (replay it with skirmbot replay{check}).",
@@ -601,7 +601,7 @@ class MatchService:
             raise ServiceError(_not_playing(SETUP))
         side = self.side_of(row, member) if member is not None else None
         partial = so_far(record, hide=[other for other in (0, 1) if other != side])
-        return RecordFile(
+        return FileReply(
             f"skirm-match-{row.id}-so-far.json",
             partial.dumps().encode(),
             f"The record of match #{row.id} so far, for you only. Its dice are the faces rolled so "

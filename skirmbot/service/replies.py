@@ -92,9 +92,10 @@ class Reply:
 
 
 @dataclass
-class RecordFile:
-    """A match record to post as a file, with the message that goes with it: for the channel
-    once the match is over, only for the asker before (its dice are the faces rolled so far)."""
+class FileReply:
+    """A file to post with the message that goes with it: a match record (for the channel once
+    the match is over, only for the asker before: its dice are the faces rolled so far), a
+    player's calendar of deadlines."""
 
     name: str
     data: bytes
