@@ -19,8 +19,8 @@ from skirmbot.console import ConsoleError, console_clock, run_console
 from skirmbot.rules import commands
 from skirmbot.rules.skirm.costs import MOVE
 from skirmbot.rules.skirm.legal import reachable_squares
-from skirmbot.service import ServiceError, timing
-from skirmbot.store import Deadline, Store
+from skirmbot.service import Member, ServiceError, timing
+from skirmbot.store import Deadline, MatchRow, Store
 from skirmbot.timers.clock import (
     DAY,
     HOUR,
@@ -387,9 +387,9 @@ async def test_the_automatic_player_has_no_clock_and_the_bank_waits(store: Store
     assert shown.count("a bank of") == 2  # the controls' and Alice's, none for the automaton
 
 
-async def test_a_deadline_a_moderator_moves_earlier_still_fires(store: Store) -> None:
-    """The stale-deadline check drops a deadline moved later, never one moved earlier: the
-    moderator's new deadline fires at its time, and the one armed before does not fire again."""
+async def armed(store: Store) -> tuple[Table, Member, MatchRow, Deadline]:
+    """A match between Alice and Bob in play, 10 hours an activation: the table, the player the
+    clock waits for, the match's row and the deadline armed for them."""
     table = Table(store, FakeClock())
     await playing(table, TimeControls(activation_seconds=10 * HOUR))
     member, _ = await waiting_for(table)
@@ -397,6 +397,13 @@ async def test_a_deadline_a_moderator_moves_earlier_still_fires(store: Store) ->
     assert row is not None
     old = await store.deadline(row.id)
     assert old is not None
+    return table, member, row, old
+
+
+async def test_a_deadline_a_moderator_moves_earlier_still_fires(store: Store) -> None:
+    """The stale-deadline check drops a deadline moved later, never one moved earlier: the
+    moderator's new deadline fires at its time, and the one armed before does not fire again."""
+    table, member, row, old = await armed(store)
     await timing.set_deadline(table.service, CHANNEL, MOD, 1)
     [reminder] = await table.advance(1)  # within the last 2 hours: the reminder at once
     assert "⏰" in reminder.text  # type: ignore[attr-defined]
@@ -422,13 +429,7 @@ async def test_a_deadline_moved_later_by_a_vacation_does_not_fire_at_the_old_tim
 ) -> None:
     """Another process may still hold the deadline armed before a vacation moved it: firing
     it at the old time does nothing; the one armed with the new time does."""
-    table = Table(store, FakeClock())
-    await playing(table, TimeControls(activation_seconds=10 * HOUR))
-    member, _ = await waiting_for(table)
-    row = await store.active_match(CHANNEL)
-    assert row is not None
-    old = await store.deadline(row.id)
-    assert old is not None
+    table, member, row, old = await armed(store)
     await timing.vacation(table.service, GUILD, member, 1)
     table.clock.now = old.due_at
     assert await timing.on_deadline(table.service, row.id, old) is None

@@ -26,14 +26,14 @@ from skirmbot.demo import new_demo_match
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.lite import combat as lite_combat
 from skirmbot.rules.preview import DASH, LEAP, MOVE, percent
-from skirmbot.rules.ruleset import ruleset
+from skirmbot.rules.ruleset import PlayedMatch, ruleset
 from skirmbot.rules.skirm import actions as skirm_actions
 from skirmbot.rules.skirm.cards import MELEE, RANGED
 from skirmbot.rules.skirm.legal import reachable_squares
 from skirmbot.rules.skirm.odds import target_odds
-from skirmbot.rules.skirm.state import DOWNED
+from skirmbot.rules.skirm.state import DOWNED, UnitState
 from skirmbot.rules.squares import Square
-from skirmbot.service import MatchService, NotAllowed, ServiceError
+from skirmbot.service import MatchService, Member, NotAllowed, ServiceError
 from skirmbot.service.matches import _choices
 from skirmbot.service.preview import preview_squares, preview_text, preview_units
 from skirmbot.store import Store
@@ -292,34 +292,39 @@ def dump(path: Path) -> list[str]:
         return list(connection.iterdump())
 
 
-async def test_a_preview_leaves_the_stored_match_byte_identical(tmp_path: Path) -> None:
+async def whose_turn(service: MatchService) -> tuple[Member, PlayedMatch, UnitState]:
+    """A match `started` between Alice and Bob: the player to act, the live match and the first
+    of their units ready to act (at the start, also the first of their units on the map)."""
+    await started(service)
+    row, match = await service.view(CHANNEL)
+    assert match is not None and match.state.to_act is not None
+    side = match.state.to_act
+    member = ALICE if row.players[side] == ALICE.id else BOB
+    return member, match, match.state.ready_units(side)[0]
+
+
+async def test_a_preview_leaves_the_stored_match_byte_identical(
+    store: Store, store_url: str
+) -> None:
     """Issue 21: a preview costs the match nothing: the stored row (record, set-up, version,
     snapshot, deadline) and every other row are the same bytes afterwards."""
-    path = tmp_path / "skirm.db"
-    store = await Store.open(str(path))
-    try:
-        service = MatchService(store, seed_source=lambda: 1234)
-        await started(service)
-        row, match = await service.view(CHANNEL)
-        assert match is not None and match.state.to_act is not None
-        side = match.state.to_act
-        member = ALICE if row.players[side] == ALICE.id else BOB
-        mover = match.state.ready_units(side)[0]
-        await service.act(CHANNEL, member, _end_of(side, mover.id))
-        before = dump(path)
-        row, match = await service.view(CHANNEL)
-        assert match is not None
-        mine = match.state.on_map(side)[0]
-        square = SKIRM.preview(match.state, mine.id).reach[0].square
-        plain = await service.preview(CHANNEL, member, mine.id)
-        as_if = await service.preview(CHANNEL, member, mine.id, str(square))
-        assert dump(path) == before
-        for reply in (plain, as_if):
-            assert reply.private and reply.picture and reply.picture.startswith(b"\x89PNG")
-            assert reply.picture_name == "preview.png"
-        assert f"as if on {square}" in as_if.text and "Could attack" in as_if.text
-    finally:
-        await store.close()
+    path = Path(store_url)  # the `store` fixture's SQLite file
+    service = MatchService(store, seed_source=lambda: 1234)
+    member, _, mover = await whose_turn(service)
+    side = mover.side
+    await service.act(CHANNEL, member, _end_of(side, mover.id))
+    before = dump(path)
+    row, match = await service.view(CHANNEL)
+    assert match is not None
+    mine = match.state.on_map(side)[0]
+    square = SKIRM.preview(match.state, mine.id).reach[0].square
+    plain = await service.preview(CHANNEL, member, mine.id)
+    as_if = await service.preview(CHANNEL, member, mine.id, str(square))
+    assert dump(path) == before
+    for reply in (plain, as_if):
+        assert reply.private and reply.picture and reply.picture.startswith(b"\x89PNG")
+        assert reply.picture_name == "preview.png"
+    assert f"as if on {square}" in as_if.text and "Could attack" in as_if.text
 
 
 def _end_of(side: int, name: str) -> Any:
@@ -328,63 +333,51 @@ def _end_of(side: int, name: str) -> Any:
     return EndActivation(side, name)
 
 
-async def test_only_a_player_previews_and_only_their_own_units(tmp_path: Path) -> None:
-    store = await Store.open(str(tmp_path / "skirm.db"))
-    try:
-        service = MatchService(store, seed_source=lambda: 1234)
-        await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
-        await service.join(CHANNEL, BOB)
-        await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
-        await service.choose_squad(CHANNEL, BOB, "ash-runners")
-        with pytest.raises(ServiceError, match="in secret"):
-            await service.preview(CHANNEL, ALICE, "Halden")
-        await service.deploy(CHANNEL, ALICE)
-        await service.deploy(CHANNEL, BOB)
-        _, match = await service.view(CHANNEL)
-        assert match is not None
-        bobs = match.state.on_map(1)[0].id
-        with pytest.raises(NotAllowed):
-            await service.preview(CHANNEL, EVE, bobs)
-        with pytest.raises(NotAllowed, match="not in your squad"):
-            await service.preview(CHANNEL, ALICE, bobs)
-        with pytest.raises(ServiceError, match="name the one to preview"):
-            await service.preview(CHANNEL, ALICE)
-        with pytest.raises(ServiceError, match="off the map"):
-            await service.preview(CHANNEL, BOB, bobs, "Z40")
-    finally:
-        await store.close()
+async def test_only_a_player_previews_and_only_their_own_units(store: Store) -> None:
+    service = MatchService(store, seed_source=lambda: 1234)
+    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
+    await service.join(CHANNEL, BOB)
+    await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
+    await service.choose_squad(CHANNEL, BOB, "ash-runners")
+    with pytest.raises(ServiceError, match="in secret"):
+        await service.preview(CHANNEL, ALICE, "Halden")
+    await service.deploy(CHANNEL, ALICE)
+    await service.deploy(CHANNEL, BOB)
+    _, match = await service.view(CHANNEL)
+    assert match is not None
+    bobs = match.state.on_map(1)[0].id
+    with pytest.raises(NotAllowed):
+        await service.preview(CHANNEL, EVE, bobs)
+    with pytest.raises(NotAllowed, match="not in your squad"):
+        await service.preview(CHANNEL, ALICE, bobs)
+    with pytest.raises(ServiceError, match="name the one to preview"):
+        await service.preview(CHANNEL, ALICE)
+    with pytest.raises(ServiceError, match="off the map"):
+        await service.preview(CHANNEL, BOB, bobs, "Z40")
 
 
 async def test_the_activation_offers_a_preview_and_autocomplete_offers_units_and_squares(
-    tmp_path: Path,
+    store: Store,
 ) -> None:
-    store = await Store.open(str(tmp_path / "skirm.db"))
-    try:
-        service = MatchService(store, seed_source=lambda: 1234)
-        await started(service)
-        row, match = await service.view(CHANNEL)
-        assert match is not None and match.state.to_act is not None
-        side = match.state.to_act
-        member = ALICE if row.players[side] == ALICE.id else BOB
-        name = match.state.ready_units(side)[0].id
-        from skirmbot.rules.commands import Activate
+    service = MatchService(store, seed_source=lambda: 1234)
+    member, _, ready = await whose_turn(service)
+    side, name = ready.side, ready.id
+    from skirmbot.rules.commands import Activate
 
-        reply = await service.act(CHANNEL, member, Activate(side, name))
-        assert "preview" in reply.choices
-        _, match = await service.view(CHANNEL)
-        assert match is not None
-        assert _choices(match.state, SKIRM) == ["end", "preview"]
-        button = await service.preview(CHANNEL, member)  # the Preview button: no unit named
-        assert button.text.startswith(f"**Preview: {name}**")
-        other = ALICE if member is BOB else BOB
-        with pytest.raises(NotAllowed, match="activating for your opponent"):
-            await service.preview(CHANNEL, other)
-        found = await service.situation(CHANNEL, member)
-        assert preview_units(found)[0][0] == name, "the activating unit first"
-        squares = preview_squares(found, name)
-        assert squares and squares[0][1].endswith("(dash)")
-    finally:
-        await store.close()
+    reply = await service.act(CHANNEL, member, Activate(side, name))
+    assert "preview" in reply.choices
+    _, match = await service.view(CHANNEL)
+    assert match is not None
+    assert _choices(match.state, SKIRM) == ["end", "preview"]
+    button = await service.preview(CHANNEL, member)  # the Preview button: no unit named
+    assert button.text.startswith(f"**Preview: {name}**")
+    other = ALICE if member is BOB else BOB
+    with pytest.raises(NotAllowed, match="activating for your opponent"):
+        await service.preview(CHANNEL, other)
+    found = await service.situation(CHANNEL, member)
+    assert preview_units(found)[0][0] == name, "the activating unit first"
+    squares = preview_squares(found, name)
+    assert squares and squares[0][1].endswith("(dash)")
 
 
 def test_the_text_lists_the_pictures_numbers() -> None:
@@ -530,26 +523,15 @@ def test_the_services_copy_has_a_board_of_its_own() -> None:
     assert seen.board.doors[door] != live.doors[door] and seen.board._memo
 
 
-async def test_a_service_preview_writes_nothing_into_the_live_board(tmp_path: Path) -> None:
-    store = await Store.open(str(tmp_path / "skirm.db"))
-    try:
-        service = MatchService(store, seed_source=lambda: 1234)
-        await started(service)
-        row, match = await service.view(CHANNEL)
-        assert match is not None and match.state.to_act is not None
-        side = match.state.to_act
-        member = ALICE if row.players[side] == ALICE.id else BOB
-        mine = match.state.on_map(side)[0]
-        board = match.state.board
-        remembered = set(board._memo)
-        free = [
-            s for s in board.squares() if board.is_open(s) and match.state.unit_at(s) is None
-        ]
-        await service.preview(CHANNEL, member, mine.id, str(free[-1]))
-        assert (await service.view(CHANNEL))[1] is match, "the same live match"
-        assert set(board._memo) == remembered
-    finally:
-        await store.close()
+async def test_a_service_preview_writes_nothing_into_the_live_board(store: Store) -> None:
+    service = MatchService(store, seed_source=lambda: 1234)
+    member, match, mine = await whose_turn(service)
+    board = match.state.board
+    remembered = set(board._memo)
+    free = [s for s in board.squares() if board.is_open(s) and match.state.unit_at(s) is None]
+    await service.preview(CHANNEL, member, mine.id, str(free[-1]))
+    assert (await service.view(CHANNEL))[1] is match, "the same live match"
+    assert set(board._memo) == remembered
 
 
 @pytest.mark.parametrize(
@@ -563,32 +545,24 @@ async def test_a_service_preview_writes_nothing_into_the_live_board(tmp_path: Pa
     ],
 )
 async def test_a_square_typed_oddly_reads_or_is_refused_in_words(
-    tmp_path: Path, typed: str, words: str
+    store: Store, typed: str, words: str
 ) -> None:
     """Issue 21, `square:`: read as one-line orders read squares (compatibility forms are the
     plain ones, invisible characters none, the first word only)."""
-    store = await Store.open(str(tmp_path / "skirm.db"))
-    try:
-        service = MatchService(store, seed_source=lambda: 1234)
-        await started(service)
-        row, match = await service.view(CHANNEL)
-        assert match is not None and match.state.to_act is not None
-        side = match.state.to_act
-        member = ALICE if row.players[side] == ALICE.id else BOB
-        mine = match.state.on_map(side)[0]
-        assert match.state.unit_at(Square.parse("C5")) is None
-        if words.startswith("as if"):
-            reply = await service.preview(CHANNEL, member, mine.id, typed)
-            assert words in reply.text
-        else:
-            with pytest.raises(ServiceError, match=words):
-                await service.preview(CHANNEL, member, mine.id, typed)
-        with pytest.raises(ServiceError, match="units: ") as refused:
-            await service.preview(CHANNEL, member, "Nobody")
-        others = {u.id for u in match.state.on_map(1 - side)}
-        assert not any(name in str(refused.value) for name in others), "only the asker's units"
-    finally:
-        await store.close()
+    service = MatchService(store, seed_source=lambda: 1234)
+    member, match, mine = await whose_turn(service)
+    side = mine.side
+    assert match.state.unit_at(Square.parse("C5")) is None
+    if words.startswith("as if"):
+        reply = await service.preview(CHANNEL, member, mine.id, typed)
+        assert words in reply.text
+    else:
+        with pytest.raises(ServiceError, match=words):
+            await service.preview(CHANNEL, member, mine.id, typed)
+    with pytest.raises(ServiceError, match="units: ") as refused:
+        await service.preview(CHANNEL, member, "Nobody")
+    others = {u.id for u in match.state.on_map(1 - side)}
+    assert not any(name in str(refused.value) for name in others), "only the asker's units"
 
 
 def test_lite_odds_match_the_engine_from_high_ground_past_a_squadmate() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -93,16 +94,27 @@ def test_the_bot_makes_a_fresh_salt_that_passes_its_own_check() -> None:
 
 
 # --- a whole match through the service --------------------------------------------------------
+async def deployed(
+    service: MatchService,
+    salts: Sequence[str | None] = (None, None),
+    squads: Sequence[str] = ("iron-wardens", "ash-runners"),
+    **options: Any,
+) -> None:
+    """Alice v Bob in CHANNEL, made with `options` (create's: rules, controls), each with their
+    salt (None: the bot makes one) and squad, both deployed by the bot."""
+    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB, salt=salts[0], **options)
+    await service.join(CHANNEL, BOB, salt=salts[1])
+    await service.choose_squad(CHANNEL, ALICE, squads[0])
+    await service.choose_squad(CHANNEL, BOB, squads[1])
+    await service.deploy(CHANNEL, ALICE)
+    await service.deploy(CHANNEL, BOB)
+
+
 async def played(store: Store) -> tuple[MatchService, dict[str, Any]]:
     """Alice (salt given) v Bob (salt given), keyed dice as the bot runs, every activation
     ended where it stands until the match is over; its exported record."""
     service = MatchService(store, clock=lambda: 1_000_000.0)
-    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB, salt=SALTS[0])
-    await service.join(CHANNEL, BOB, salt=SALTS[1])
-    await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
-    await service.choose_squad(CHANNEL, BOB, "ash-runners")
-    await service.deploy(CHANNEL, ALICE)
-    await service.deploy(CHANNEL, BOB)
+    await deployed(service, SALTS)
     ended = await end_activations(service)
     assert ended is not None and ended.match_over
     _, data = await service.export(CHANNEL, BOB)
@@ -203,12 +215,7 @@ async def test_records_verify_cannot_check_say_why(
     """A record from before verifiable dice or with a fixed seed, or one exported before the
     end, does not verify (1) and says why; a file that is not a record is a usage error (2)."""
     service = MatchService(store, clock=lambda: 1_000_000.0)
-    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
-    await service.join(CHANNEL, BOB)
-    await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
-    await service.choose_squad(CHANNEL, BOB, "ash-runners")
-    await service.deploy(CHANNEL, ALICE)
-    await service.deploy(CHANNEL, BOB)
+    await deployed(service)
     _, so_far = await service.export(CHANNEL, ALICE)
     code, _, err = run_verify(write(tmp_path, json.loads(so_far)), capsys)
     assert code == 1 and "match still in play" in err
@@ -291,12 +298,7 @@ async def test_the_match_page_gives_the_verifiable_record_only_at_the_end(store:
     service = MatchService(store, clock=lambda: 1_000_000.0)
     pages = Pages(store, service)
     await pages.set_published(GUILD, True)
-    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
-    await service.join(CHANNEL, BOB)
-    await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
-    await service.choose_squad(CHANNEL, BOB, "ash-runners")
-    await service.deploy(CHANNEL, ALICE)
-    await service.deploy(CHANNEL, BOB)
+    await deployed(service)
     row = await store.active_match(CHANNEL)
     assert row is not None
     key = row.record["dice"]["key"]
@@ -363,12 +365,7 @@ async def test_an_aborted_match_verifies_with_no_result(
     """A match a moderator aborted mid-play has no result; its record still verifies: its
     seed, salts and every die rolled until then."""
     service = MatchService(store, clock=lambda: 1_000_000.0)
-    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
-    await service.join(CHANNEL, BOB)
-    await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
-    await service.choose_squad(CHANNEL, BOB, "ash-runners")
-    await service.deploy(CHANNEL, ALICE)
-    await service.deploy(CHANNEL, BOB)
+    await deployed(service)
     await end_activations(service, until_turn=2)
     aborted = await service.abort(CHANNEL, MOD)
     _, data = await service.export(CHANNEL, EVE)
@@ -385,12 +382,7 @@ async def test_a_skirm_lite_match_verifies_too(
 ) -> None:
     """The dice are the kernel's: a Skirm Lite match commits, salts and verifies the same way."""
     service = MatchService(store, clock=lambda: 1_000_000.0)
-    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB, rules="lite", salt="lite-1")
-    await service.join(CHANNEL, BOB, salt="lite-2")
-    await service.choose_squad(CHANNEL, ALICE, "ash-stalkers")
-    await service.choose_squad(CHANNEL, BOB, "vigil-wardens")
-    await service.deploy(CHANNEL, ALICE)
-    await service.deploy(CHANNEL, BOB)
+    await deployed(service, ["lite-1", "lite-2"], ["ash-stalkers", "vigil-wardens"], rules="lite")
     await service.concede(CHANNEL, ALICE)
     _, data = await service.export(CHANNEL, EVE)
     record = json.loads(data)
@@ -535,14 +527,7 @@ async def test_a_match_forfeited_by_its_clock_says_how_to_verify_and_verifies(
 
     scheduler = Scheduler(fire, clock=lambda: now[0])
     service.on_deadline = scheduler.arm
-    await service.create(
-        GUILD, CHANNEL, ALICE, opponent=BOB, controls=TimeControls(activation_seconds=HOUR, excuses=0)
-    )
-    await service.join(CHANNEL, BOB)
-    await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
-    await service.choose_squad(CHANNEL, BOB, "ash-runners")
-    await service.deploy(CHANNEL, ALICE)
-    await service.deploy(CHANNEL, BOB)
+    await deployed(service, controls=TimeControls(activation_seconds=HOUR, excuses=0))
     now[0] += 2 * HOUR
     await scheduler.fire_due()
     said = " ".join(reply.text for done in fired if done for reply in done.all())
@@ -558,12 +543,7 @@ async def test_an_agreed_draw_verifies(
     store: Store, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     service = MatchService(store, clock=lambda: 1_000_000.0)
-    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
-    await service.join(CHANNEL, BOB)
-    await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
-    await service.choose_squad(CHANNEL, BOB, "ash-runners")
-    await service.deploy(CHANNEL, ALICE)
-    await service.deploy(CHANNEL, BOB)
+    await deployed(service)
     await end_activations(service, until_turn=2)
     await service.offer_draw(CHANNEL, ALICE)
     ended = await service.accept_draw(CHANNEL, BOB)

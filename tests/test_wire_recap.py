@@ -11,6 +11,7 @@ from fakediscord import FakeDiscord, Message
 from test_wire import (
     TEST_TIMEOUT,
     WARP,
+    Bot,
     channel_posts,
     choices,
     clean,
@@ -31,6 +32,25 @@ GIF = (b"GIF87a", b"GIF89a")
 
 def gifs(message: Message) -> list[bytes]:
     return [a.data for a in message.attachments if a.data.startswith(GIF)]
+
+
+async def timed_practice(bot: Bot) -> None:
+    """/match new against the automatic player, 4 hours an activation and 2 excuses, a shipped
+    squad, /deploy auto."""
+    new = await say(bot, "match new", practice=True, hours=4, excuses=2)
+    assert public(new), new.text
+    squads = await choices(bot, "match squad", "name")
+    await say(bot, "match squad", name=squads[0])
+    await say(bot, "deploy", auto=True)
+
+
+def direct(fake: FakeDiscord) -> list[Message]:
+    """What the bot posted outside the match's channel: its direct messages."""
+    return [
+        m
+        for m in fake.messages.values()
+        if m.route == "channel" and m.channel_id != fake.channel_id
+    ]
 
 
 async def test_match_recap_posts_the_catch_up_gif_only_for_the_asker(
@@ -86,21 +106,10 @@ async def test_a_reminder_by_direct_message_carries_the_recap(fake: FakeDiscord,
         bot = await start_bot(warp=WARP)
         chosen = await say(bot, "timer reminders", by_dm=True)
         assert [m.ephemeral for m in chosen.messages] == [True], chosen.text
-        new = await say(bot, "match new", practice=True, hours=4, excuses=2)
-        assert public(new), new.text
-        squads = await choices(bot, "match squad", "name")
-        await say(bot, "match squad", name=squads[0])
-        await say(bot, "deploy", auto=True)
-
-        def direct() -> list[Message]:
-            return [
-                m
-                for m in fake.messages.values()
-                if m.route == "channel" and m.channel_id != fake.channel_id
-            ]
+        await timed_practice(bot)
 
         def caught_up() -> list[Message]:
-            return [m for m in direct() if gifs(m) and "Missed deadline" in m.text]
+            return [m for m in direct(fake) if gifs(m) and "Missed deadline" in m.text]
 
         await bot.until(lambda: caught_up(), "a reminder by direct message with the recap GIF", 30)
         reminder = caught_up()[0]
@@ -123,22 +132,10 @@ async def test_a_refused_dm_reminder_goes_to_the_channel_with_its_recap(
     async with asyncio.timeout(TEST_TIMEOUT):
         bot = await start_bot(warp=WARP)
         await say(bot, "timer reminders", by_dm=True)
-        new = await say(bot, "match new", practice=True, hours=4, excuses=2)
-        assert public(new), new.text
-        squads = await choices(bot, "match squad", "name")
-        await say(bot, "match squad", name=squads[0])
-        await say(bot, "deploy", auto=True)
-
-        def direct() -> list[Message]:
-            return [
-                m
-                for m in fake.messages.values()
-                if m.route == "channel" and m.channel_id != fake.channel_id
-            ]
-
-        await bot.until(direct, "a first reminder by direct message", 30)
+        await timed_practice(bot)
+        await bot.until(lambda: direct(fake), "a first reminder by direct message", 30)
         fake.dms_closed.add(fake.alice.id)
-        sent = len(direct())
+        sent = len(direct(fake))
 
         def here() -> list[Message]:
             return [
@@ -155,6 +152,6 @@ async def test_a_refused_dm_reminder_goes_to_the_channel_with_its_recap(
         assert [a.filename for a in reminder.attachments] == ["recap.gif"]
         assert len(reminder.text) <= 2000
         assert [r for r in fake.refusals if r[3] == 50007], fake.refusals
-        assert len(direct()) == sent, "a direct message went out after the DMs were closed"
+        assert len(direct(fake)) == sent, "a direct message went out after the DMs were closed"
         assert not fake.unknown, f"routes the fake does not know: {fake.unknown}"
         clean(bot.log())
