@@ -38,31 +38,16 @@ class Step:
 def activation_steps(record: MatchRecord) -> Iterator[tuple[MatchState, list[Event]]]:
     """The match after deployment (step 0) and after each activation (steps 1, 2, ...), with
     the events of that activation. The state is the live one: draw it before the next step."""
-    for match, events in _steps(record):
+    for match, events, _ in _steps(record):
         yield match.state, events
 
 
-def _steps(record: MatchRecord) -> Iterator[tuple[PlayedMatch, list[Event]]]:
-    match = start_match(record)
-    pending: list[Event] = []
-    for data in record.commands:
-        events = match.apply(command_from_json(data))
-        pending += events
-        kinds = {event.kind for event in events}
-        if kinds & {"activation_ended", "match_ended"} or (
-            "turn_started" in kinds and match.state.turn == 1
-        ):
-            yield match, pending
-            pending = []
-
-
-def numbered_steps(record: MatchRecord) -> Iterator[tuple[Step, MatchState]]:
-    """Each step of the record (see `Step`) with the match's state after it. The state is the
-    live one: draw it before the next step."""
+def _steps(record: MatchRecord) -> Iterator[tuple[PlayedMatch, list[Event], tuple[int, int]]]:
+    """The match after each step, the step's events, and the turn and activations done when
+    its activation began."""
     match = start_match(record)
     began = (0, 0)
     pending: list[Event] = []
-    number = 0
     for data in record.commands:
         state = match.state
         if state.activation is None:  # the last command with no activation in progress starts it
@@ -73,12 +58,18 @@ def numbered_steps(record: MatchRecord) -> Iterator[tuple[Step, MatchState]]:
         if kinds & {"activation_ended", "match_ended"} or (
             "turn_started" in kinds and match.state.turn == 1
         ):
-            ended = [event for event in pending if event.kind == "activation_ended"]
-            side = ended[-1].data.get("side") if ended and number else None
-            mp = tuple(squad.mp for squad in match.state.squads)
-            yield Step(number, pending, side, *began, mp), match.state
+            yield match, pending, began
             pending = []
-            number += 1
+
+
+def numbered_steps(record: MatchRecord) -> Iterator[tuple[Step, MatchState]]:
+    """Each step of the record (see `Step`) with the match's state after it. The state is the
+    live one: draw it before the next step."""
+    for number, (match, events, began) in enumerate(_steps(record)):
+        ended = [event for event in events if event.kind == "activation_ended"]
+        side = ended[-1].data.get("side") if ended and number else None
+        mp = tuple(squad.mp for squad in match.state.squads)
+        yield Step(number, events, side, *began, mp), match.state
 
 
 def match_after(
@@ -87,10 +78,10 @@ def match_after(
     """The match after the given activation (0: as deployed; None: the end of the record),
     with that activation's events."""
     last: tuple[PlayedMatch, list[Event]] | None = None
-    for number, step in enumerate(_steps(record)):
+    for number, (match, events, _) in enumerate(_steps(record)):
         if number == activation:
-            return step
-        last = step
+            return match, events
+        last = match, events
     if activation is None and last is not None:
         return last
     count = -1 if last is None else number
