@@ -11,15 +11,18 @@ CHANNEL, GUILD = 500, 900
 
 
 async def started(
-    service: MatchService, alice_squad: str = "iron-wardens", bob_squad: str = "ash-runners"
+    service: MatchService,
+    alice_squad: str = "iron-wardens",
+    bob_squad: str = "ash-runners",
+    channel: int = CHANNEL,
 ) -> None:
-    """Alice (first squad) and Bob (second) in CHANNEL, both deployed by the bot."""
-    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB)
-    await service.join(CHANNEL, BOB)
-    await service.choose_squad(CHANNEL, ALICE, alice_squad)
-    await service.choose_squad(CHANNEL, BOB, bob_squad)
-    await service.deploy(CHANNEL, ALICE)
-    await service.deploy(CHANNEL, BOB)
+    """Alice (first squad) and Bob (second) in `channel`, both deployed by the bot."""
+    await service.create(GUILD, channel, ALICE, opponent=BOB)
+    await service.join(channel, BOB)
+    await service.choose_squad(channel, ALICE, alice_squad)
+    await service.choose_squad(channel, BOB, bob_squad)
+    await service.deploy(channel, ALICE)
+    await service.deploy(channel, BOB)
 
 
 async def end_activations(service: MatchService, until_turn: int | None = None) -> Reply | None:

@@ -126,9 +126,35 @@ async def test_two_works_on_one_match_take_turns(store: Store) -> None:
 
     await asyncio.gather(first(), second())
     assert seen == [start + 1, start + 1]
+    assert service.live.lock_users() == {}, "nothing holds the match's lock any more"
     after = await store.match(row.id)
     assert after is not None and len(after.record["commands"]) == start + 2
     assert after.version == row.version + 2
+
+
+async def test_the_lock_table_keeps_only_the_matches_in_use(store: Store) -> None:
+    """A bot that runs for months: each match's lock goes once no unit of work uses it."""
+    service = MatchService(store, seed_source=lambda: 1234)
+    channels = [CHANNEL + n for n in range(3)]
+    for channel in channels:
+        await started(service, channel=channel)
+        async with service.work(channel) as work:
+            assert service.live.lock_users() == {work.id: 1}
+            await work.apply(await end_next(work))
+    assert service.live.lock_users() == {}
+
+
+async def test_a_unit_of_work_cancelled_while_it_waits_leaves_no_lock(store: Store) -> None:
+    service = await playing(store)
+    async with service.work(CHANNEL) as work:
+        waiting = asyncio.create_task(service.work_on(work.id).__aenter__())
+        while service.live.lock_users()[work.id] < 2:
+            await asyncio.sleep(0)  # until the second unit of work waits for the lock
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        assert service.live.lock_users() == {work.id: 1}
+    assert service.live.lock_users() == {}
 
 
 async def test_a_stale_version_is_refused(store: Store) -> None:

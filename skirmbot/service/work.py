@@ -104,7 +104,7 @@ class LiveMatches:
         self.now = clock
         self.on_deadline = on_deadline
         self.size = size
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: dict[int, _MatchLock] = {}
         self._live: OrderedDict[int, tuple[int, PlayedMatch]] = OrderedDict()
 
     # --- units of work -------------------------------------------------------------------
@@ -165,8 +165,43 @@ class LiveMatches:
     def forget(self, match_id: int) -> None:
         self._live.pop(match_id, None)
 
-    def lock(self, match_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(match_id, asyncio.Lock())
+    # --- the locks ---------------------------------------------------------------------------
+    async def hold(self, match_id: int) -> None:
+        """Take the match's lock, after the units of work that hold it or wait for it."""
+        entry = self._locks.setdefault(match_id, _MatchLock())
+        entry.users += 1
+        try:
+            await entry.lock.acquire()
+        except BaseException:  # cancelled while it waited: it no longer uses the lock
+            self._let_go(match_id, entry)
+            raise
+
+    def release(self, match_id: int) -> None:
+        """Give back the match's lock taken with `hold`."""
+        entry = self._locks[match_id]
+        entry.lock.release()
+        self._let_go(match_id, entry)
+
+    def lock_users(self) -> dict[int, int]:
+        """Each match in the lock table, with how many units of work hold or wait for its lock.
+        Only such matches are in it: a bot that runs for months keeps no lock for each match it
+        ever saw."""
+        return {match_id: entry.users for match_id, entry in self._locks.items()}
+
+    def _let_go(self, match_id: int, entry: _MatchLock) -> None:
+        entry.users -= 1
+        if entry.users == 0:
+            del self._locks[match_id]
+
+
+class _MatchLock:
+    """One match's lock and how many units of work hold it or wait for it."""
+
+    __slots__ = ("lock", "users")
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.users = 0
 
 
 class MatchWork:
@@ -174,7 +209,7 @@ class MatchWork:
 
     def __init__(self, matches: LiveMatches, find: Callable[[], Awaitable[int]]) -> None:
         self._matches, self._find = matches, find
-        self._lock: asyncio.Lock | None = None
+        self._held: int | None = None  # the id of the match whose lock this work holds
         self._row: MatchRow | None = None
         self._match: PlayedMatch | None = None  # the live match, once loaded
         self._touched = False  # a command changed the live match since it was last saved
@@ -183,15 +218,14 @@ class MatchWork:
 
     async def __aenter__(self) -> MatchWork:
         match_id = await self._find()  # (only its id: the row is read once, under the lock)
-        lock = self._matches.lock(match_id)
-        await lock.acquire()
+        await self._matches.hold(match_id)
         try:
             row = await self._matches.store.match(match_id)  # what it is now, under the lock
         except BaseException:
-            lock.release()
+            self._matches.release(match_id)
             raise
         assert row is not None, "a stored match is never deleted"
-        self._lock, self._row, self._stored = lock, row, _content(row)
+        self._held, self._row, self._stored = match_id, row, _content(row)
         return self
 
     async def __aexit__(
@@ -200,7 +234,7 @@ class MatchWork:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        assert self._lock is not None
+        assert self._held is not None
         try:
             if kind is None:
                 if self.changed:
@@ -208,7 +242,7 @@ class MatchWork:
             elif self._touched:  # the kept live match took commands that were not saved
                 self._matches.forget(self.row.id)
         finally:
-            self._lock.release()
+            self._matches.release(self._held)
 
     # --- the match -------------------------------------------------------------------------
     @property
