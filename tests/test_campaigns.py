@@ -4,6 +4,7 @@ War; docs/rulings.md, Campaign XP and Spoils Of War)."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from typing import Any
 
@@ -230,6 +231,24 @@ async def test_a_stored_squad_gets_its_xp_when_its_match_ends(store: Store) -> N
         await campaigns.save_squad(
             ALICE.id, GUILD, "Wardens", wardens(Pell={**NEQ_PELL, "weapons": xp5_rifle()})
         )
+
+
+async def test_an_award_waits_for_the_unit_of_work_on_its_match(store: Store) -> None:
+    """The award reads the match under its lock, so it sees what a command ending it saved."""
+    service = MatchService(store, seed_source=lambda: 1234)
+    campaigns = service.campaigns
+    await campaigns.save_squad(ALICE.id, GUILD, "Wardens", wardens())
+    await started(service, "my:Wardens")
+    await service.concede(CHANNEL, BOB)
+    row = await store.last_match(CHANNEL)
+    assert row is not None
+    async with service.work_on(row.id):
+        award = asyncio.create_task(campaigns.award(row.id))
+        while service.live.lock_users()[row.id] < 2:
+            assert not award.done(), "the award read the match without its lock"
+            await asyncio.sleep(0)
+    assert "XP already added" in (await award).text
+    assert service.live.lock_users() == {}
 
 
 async def test_xpx_gear_is_allowed_once_the_unit_has_the_xp(store: Store) -> None:

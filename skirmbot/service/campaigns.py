@@ -29,6 +29,7 @@ from skirmbot.rules.skirm.squads import DEFAULT_EP_LIMIT, squad_from_json
 from skirmbot.rules.skirm.state import ENDED
 from skirmbot.service.errors import ServiceError
 from skirmbot.service.replies import MESSAGE_LIMIT, Reply, clip
+from skirmbot.service.work import ENDED_STATUS, LiveMatches
 from skirmbot.store import MatchRow, SquadRow, Store
 from skirmbot.words import plural
 
@@ -72,8 +73,11 @@ def keep_progress(stored: dict[str, Any] | None, data: Any) -> tuple[Any, list[s
 
 
 class CampaignService:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, live: LiveMatches | None = None) -> None:
         self.store = store
+        # The matches' locks: give the MatchService's (its `campaigns` does), so that `award`
+        # waits for a command that is ending the match.
+        self.live = live or LiveMatches(store)
 
     # --- stored squads --------------------------------------------------------------------
     async def save_squad(self, owner: int, guild: int, name: str, data: dict[str, Any]) -> Reply:
@@ -144,13 +148,12 @@ class CampaignService:
     async def award(self, match_id: int) -> Reply:
         """The medals of a finished match, its XP added to the stored squads that played it
         (once: asking again only shows them)."""
-        row = await self.store.match(match_id)
-        if row is None:
-            raise ServiceError(f"There is no match #{match_id}.")
-        if row.status != "ended":
-            raise ServiceError(f"Match #{match_id} has not ended: medals come at the end.")
-        text = await self.award_ended(row, replay(MatchRecord.from_json(row.record)))
-        return Reply(text or f"Match #{match_id} has not ended: medals come at the end.")
+        not_ended = f"Match #{match_id} has not ended: medals come at the end."
+        async with self.live.work_on(match_id) as work:  # read as the last command left it
+            if work.row.status != ENDED_STATUS:
+                raise ServiceError(not_ended)
+            text = await self.award_ended(work.row, await work.match())
+        return Reply(text or not_ended)
 
     async def award_ended(
         self, row: MatchRow, match: PlayedMatch, limit: int = MESSAGE_LIMIT

@@ -279,7 +279,7 @@ class MatchService:
             if row.status != SETUP:
                 raise ServiceError("Squads are chosen before deployment; this match is past that.")
             mission = mission_from_json(row.record["content"]["mission"])
-            squad, stored_id = await CampaignService(self.store).resolve(member.id, squad)
+            squad, stored_id = await self.campaigns.resolve(member.id, squad)
             played = ruleset_of(row)
             data = _shipped("squads", squad, played.name) if isinstance(squad, str) else squad
             try:
@@ -653,7 +653,7 @@ class MatchService:
     @property
     def campaigns(self) -> CampaignService:
         """Stored squads, their XP and medals, on the same store."""
-        return CampaignService(self.store)
+        return CampaignService(self.store, self.live)
 
     @property
     def progress(self) -> SquadProgress:
@@ -858,7 +858,7 @@ class MatchService:
         heading += f"\nReplay: {page}" if page else ""
         heading += dice_revealed(row)
         room = MESSAGE_LIMIT - len(heading) - 2
-        medals = await CampaignService(self.store).award_ended(row, match, limit=room)
+        medals = await self.campaigns.award_ended(row, match, limit=room)
         last = describe([event for event in events if event.kind != "match_ended"])
         *before, text = the_end(heading, last, medals)
         result = Reply(
