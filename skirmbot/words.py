@@ -1,11 +1,13 @@
 """Small English helpers for messages: counts with the right noun, possessives, and what a
-player typed as quoted back.
+player typed as quoted back; and the key a name is compared by.
 
 Plain functions with no imports from the rest of skirmbot, so every layer can use them: the
 rules' event texts, the service's replies, the cogs.
 """
 
 from __future__ import annotations
+
+import unicodedata
 
 
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:
@@ -37,3 +39,13 @@ def shown(text: str, limit: int = SHOWN) -> str:
     Discord, nor fill the screen)."""
     flat = " ".join(str(text).split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+_HIDDEN = ("Cf", "Mn", "Me")  # format (zero-width) characters and combining marks
+
+
+def name_key(name: str) -> str:
+    """What two names must not share: the name as read, without case, zero-width characters
+    or compatibility forms (so `Halden` and `HALDEN` or `Hal\u200bden` are the same name)."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(char for char in folded if unicodedata.category(char) not in _HIDDEN)

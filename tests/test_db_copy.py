@@ -475,3 +475,24 @@ def test_tables_come_after_those_they_refer_to() -> None:
 def test_the_summary_counts_in_thousands() -> None:
     report = CopyReport(copied=[("matches", 2_000), ("settings", 3)])
     assert report.summary() == ["matches: 2,000 copied", "settings: 3 copied"]
+
+
+async def test_names_read_the_same_are_one_squad_on_both_sides_of_a_copy(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """Issue 28: names are one by their key on both databases, so what one holds the other
+    takes (SQLite's NOCASE once kept "Zoë" and "ZOË" as two squads of one player)."""
+    original, back = tmp_path / "original.db", tmp_path / "back.db"
+    async with await Store.open(original) as store:
+        for name in ("Zoë", "ZOË", "straße", "STRASSE"):
+            await store.save_squad(ALICE, GUILD, name, lambda _, name=name: {"name": name})
+        before = [(row.name, row.data) for row in await store.squads_of(ALICE)]
+    assert before == [("STRASSE", {"name": "STRASSE"}), ("ZOË", {"name": "ZOË"})]
+
+    for source, destination in ((str(original), postgres_url), (postgres_url, str(back))):
+        report = await copy_database(source, destination)
+        assert report.ok, report.problems
+        async with await Store.open(destination) as copied:
+            assert [(row.name, row.data) for row in await copied.squads_of(ALICE)] == before
+            found = await copied.squad(ALICE, "zoë")
+            assert found is not None and found.name == "ZOË"

@@ -39,6 +39,7 @@ from skirmbot.store.sql import (
     open_database,
     placeholders,
 )
+from skirmbot.words import name_key
 
 log = logging.getLogger(__name__)
 
@@ -1047,7 +1048,7 @@ class Store:
         self, db: Connection, where: str, parameters: Iterable[Any] = ()
     ) -> list[SquadRow]:
         rows = await db.fetch(
-            f"SELECT {_SQUAD_COLUMNS} FROM squads WHERE {where} ORDER BY name, id",
+            f"SELECT {_SQUAD_COLUMNS} FROM squads WHERE {where} ORDER BY name_key, id",
             tuple(parameters),
         )
         return [_squad_from_row(row) for row in rows]
@@ -1059,28 +1060,27 @@ class Store:
         name: str,
         make: Callable[[dict[str, Any] | None], dict[str, Any]],
     ) -> SquadRow:
-        """Store `owner_id`'s squad `name` (names compared without case), new or replacing the
+        """Store `owner_id`'s squad `name` (names compared by their key, `name_key`), new or replacing the
         stored one. `make` gets the stored data (None for a new squad) and returns the data to
         store; it runs inside the write transaction, so no award can slip in between, and if it
         raises nothing is saved."""
         now = self._clock()
         async with self._transaction() as db:
-            found = await self._fetch_squads(
-                db, "owner_id = ? AND lower(name) = lower(?)", (owner_id, name)
-            )
+            key = name_key(name)
+            found = await self._fetch_squads(db, "owner_id = ? AND name_key = ?", (owner_id, key))
             data = _dumps(make(found[0].data if found else None))
             if found:
                 await db.execute(
-                    "UPDATE squads SET guild_id = ?, name = ?, data = ?, updated_at = ? "
-                    "WHERE id = ?",
-                    (guild_id, name, data, now, found[0].id),
+                    "UPDATE squads SET guild_id = ?, name = ?, name_key = ?, data = ?, "
+                    "updated_at = ? WHERE id = ?",
+                    (guild_id, name, key, data, now, found[0].id),
                 )
                 squad_id = found[0].id
             else:
                 created = await db.fetchone(
-                    "INSERT INTO squads (owner_id, guild_id, name, data, created_at, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-                    (owner_id, guild_id, name, data, now, now),
+                    "INSERT INTO squads (owner_id, guild_id, name, name_key, data, created_at, "
+                    "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    (owner_id, guild_id, name, key, data, now, now),
                 )
                 assert created is not None
                 squad_id = int(created[0])
@@ -1088,10 +1088,10 @@ class Store:
         return stored[0]
 
     async def squad(self, owner_id: int, name: str) -> SquadRow | None:
-        """`owner_id`'s stored squad called `name` (without case), or None."""
+        """`owner_id`'s stored squad called `name` (compared by its key), or None."""
         async with self._reading() as db:
             rows = await self._fetch_squads(
-                db, "owner_id = ? AND lower(name) = lower(?)", (owner_id, name)
+                db, "owner_id = ? AND name_key = ?", (owner_id, name_key(name))
             )
         return rows[0] if rows else None
 
@@ -1109,7 +1109,7 @@ class Store:
         """Forget a stored squad (and its awards); False if there was none by that name."""
         async with self._transaction() as db:
             deleted = await db.execute(
-                "DELETE FROM squads WHERE owner_id = ? AND lower(name) = lower(?)", (owner_id, name)
+                "DELETE FROM squads WHERE owner_id = ? AND name_key = ?", (owner_id, name_key(name))
             )
         return deleted == 1
 
@@ -1179,11 +1179,11 @@ class Store:
         try:
             async with self._transaction() as db:
                 created = await db.fetchone(
-                    "INSERT INTO leagues (guild_id, name, ruleset, config, status, creator_id, "
-                    "channel_id, organiser_role, version, created_at) "
-                    "VALUES (?, ?, ?, ?, 'signup', ?, ?, ?, 1, ?) RETURNING id",
-                    (guild_id, name, ruleset, _dumps(config), creator_id, channel_id,
-                     organiser_role, now),
+                    "INSERT INTO leagues (guild_id, name, name_key, ruleset, config, status, "
+                    "creator_id, channel_id, organiser_role, version, created_at) "
+                    "VALUES (?, ?, ?, ?, ?, 'signup', ?, ?, ?, 1, ?) RETURNING id",
+                    (guild_id, name, name_key(name), ruleset, _dumps(config), creator_id,
+                     channel_id, organiser_role, now),
                 )  # fmt: skip
                 assert created is not None
                 league_id = int(created[0])
@@ -1196,10 +1196,10 @@ class Store:
         return found[0]
 
     async def league(self, guild_id: int, name: str) -> LeagueRow | None:
-        """The guild's league called `name` (without case), or None."""
+        """The guild's league called `name` (compared by its key), or None."""
         async with self._reading() as db:
             rows = await self._fetch_leagues(
-                db, "guild_id = ? AND lower(name) = lower(?)", (guild_id, name)
+                db, "guild_id = ? AND name_key = ?", (guild_id, name_key(name))
             )
         return rows[0] if rows else None
 

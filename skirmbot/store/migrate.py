@@ -7,7 +7,9 @@ applied in numeric order, each in its own transaction together with its bookkeep
 old database of either kind upgrades itself and a crash mid-migration leaves the previous schema
 intact. Processes starting at once take turns (SQLite's write lock; a PostgreSQL advisory lock).
 
-A migration file must not contain transaction control (BEGIN/COMMIT/ROLLBACK) of its own.
+A migration file must not contain transaction control (BEGIN/COMMIT/ROLLBACK) of its own. What
+SQL cannot do the same on both databases (a key computed in Python) is a step of
+``skirmbot.store.backfill``, run after the file's SQL in the same transaction.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING
 
 import asyncpg
 
+from skirmbot.store.backfill import STEPS
 from skirmbot.store.errors import StoreError
 
 if TYPE_CHECKING:
@@ -185,6 +188,9 @@ async def _apply(database: Database, migration: Migration, clock: Callable[[], f
                 return False
             for statement in migration.statements():
                 await db.execute(statement)
+            step = STEPS.get(migration.name)
+            if step is not None:  # what SQL cannot do, e.g. fill a column computed in Python
+                await step(db)
             await db.execute(
                 "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                 (migration.version, migration.name, clock()),

@@ -16,7 +16,7 @@ from typing import Any
 
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.skirm.skills import Skill, skill_from_json
-from skirmbot.words import shown
+from skirmbot.words import name_key, shown
 
 # Rulebook: Unit Special Rules. The value says whether the rule takes a number (LDx, ...).
 UNIT_RULES: dict[str, bool] = {
@@ -126,13 +126,6 @@ def _blank(char: str) -> bool:
 def visible_length(text: str) -> int:
     """How many characters of `text` show: zero-width characters and combining marks don't."""
     return sum(1 for char in text if unicodedata.category(char) not in _HIDDEN)
-
-
-def name_key(name: str) -> str:
-    """What two names must not share: the name as read, without case, zero-width characters
-    or compatibility forms (so `Halden` and `HALDEN` or `Hal\u200bden` are the same name)."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    return "".join(char for char in folded if unicodedata.category(char) not in _HIDDEN)
 
 
 def reads_like_square(name: str) -> bool:
