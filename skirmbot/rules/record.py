@@ -25,7 +25,9 @@ RECORD_FORMAT = "skirmbot-record"
 RECORD_VERSION = 2
 # Version 1 (the first release) was written when an activation ended by itself only at 0 ACT and
 # 0 TO: its records end with an `end` some activations that now end by themselves, and replay
-# with such an `end` taken as a no-op (docs/rulings.md, Activations).
+# with such an `end` taken as a no-op (docs/rulings.md, Activations). It also took commands with
+# a field their action did not use (a single-target weapon's `also`, a target for a skill that
+# takes none), which later versions refuse: its records replay with them, as it did.
 # Version 3 (issue 21) is a record with verifiable dice: beside its `{"key": HEX}` dice it has
 # the commitment to the key and the two players' salts, from which the dice come (a version-2
 # reader would roll them from the key alone, wrongly). Records without them are still version 2.
@@ -240,6 +242,7 @@ def start_match(record: MatchRecord, dice: Dice | None = None) -> PlayedMatch:
     rules = ruleset(record.ruleset)
     match = rules.new_match(record.content, dice if dice is not None else dice_of(record))
     match.late_end_is_no_op = record.version == 1
+    match.unused_fields_allowed = record.version == 1
     return match
 
 

@@ -33,6 +33,7 @@ class PlayedMatch(Protocol):
     commands: list[Command]
     log: list[Event]
     late_end_is_no_op: bool  # a version-1 record's late `end` (skirmbot.rules.record)
+    unused_fields_allowed: bool  # a version-1 record's commands with fields they did not use
 
     def apply(self, command: Command) -> list[Event]:
         """The command's events, or IllegalCommand and no change at all."""

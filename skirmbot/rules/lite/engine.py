@@ -240,6 +240,8 @@ class LiteMatch(Match):
     def _lite_attack(self, command: commands.Shoot | commands.Melee) -> list[Event]:
         unit, activation, is_new = self._acting_unit(command)
         kind = RANGED if isinstance(command, commands.Shoot) else MELEE
+        if command.also is not None:  # (Lite's CR is Critical, not Chain Reaction)
+            self._refuse_unused("In Skirm Lite an attack has one target: leave out 'also'.")
         return self._attack_with(
             unit, activation, is_new, kind, command.weapon, command.target, command.orders
         )
@@ -297,6 +299,7 @@ class LiteMatch(Match):
             raise IllegalCommand(
                 f"'{command.action}' is not a Sentry Action; choose melee, shoot or dash."
             )
+        self._refuse_unused(unused_sentry_fields(command, action))
         activation = Activation(agent.id, 0, uses={SENTRY_MARK: 1})
         opening = Event(
             "sentry",
@@ -328,4 +331,17 @@ class LiteMatch(Match):
         return lite_actions.check_move(self.state, agent, DASH, self._square(square))
 
 
-__all__ = ["LiteMatch", "new_state"]
+def unused_sentry_fields(command: commands.Sentry, action: str) -> str | None:
+    """What a Sentry Action names that its action does not use, or None: a Dash goes to a
+    `square`; an attack has a `target` and a `weapon`, and stays where it is."""
+    if action == DASH:
+        given = [name for name in ("target", "weapon") if getattr(command, name) is not None]
+        if given:
+            fields = " and ".join(f"'{name}'" for name in given)
+            return f"A Sentry Dash only moves, to its 'square': leave out {fields}."
+    elif command.square is not None:
+        return "A Sentry attack is made from where the Agent stands: leave out 'square'."
+    return None
+
+
+__all__ = ["LiteMatch", "new_state", "unused_sentry_fields"]

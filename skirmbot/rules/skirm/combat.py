@@ -150,6 +150,22 @@ def target_names(text: str | None) -> list[str]:
     return [part.strip() for part in (text or "").split(",") if part.strip()]
 
 
+def unused_also(weapon: Weapon, also: str | None) -> str | None:
+    """What is wrong with a command's further targets for `weapon`, or None: only a Chain
+    Reaction (CRx) or Spread (SPR) weapon takes them (a Blast or Linear weapon finds its own),
+    and `also` then names at least one."""
+    if also is None:
+        return None
+    if not (weapon.has("CR") or weapon.has("SPR")):
+        return f"The {weapon.name} has no further targets: leave out 'also'."
+    if not target_names(also):
+        return (
+            f"'also' names no target: name the {weapon.name}'s further targets, "
+            "comma-separated, or leave it out."
+        )
+    return None
+
+
 def find_target(
     state: MatchState, attacker: UnitState, text: str, allow_empty: bool = False
 ) -> Target:

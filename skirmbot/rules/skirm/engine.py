@@ -143,6 +143,9 @@ class Match:
         # A version-1 record's `end` for an activation that had already ended by itself is a
         # no-op (skirmbot.rules.record.READABLE_VERSIONS); in play it is refused as any End.
         self.late_end_is_no_op = False
+        # A version-1 record's commands may carry a field their action did not use; in play, and
+        # in later records, such a command is refused (`_refuse_unused`).
+        self.unused_fields_allowed = False
         self._handlers: dict[type[commands.Command], Callable[[Any], list[Event]]] = {
             commands.Deploy: self._deploy,
             commands.Infiltrate: self._infiltrate,
@@ -458,6 +461,13 @@ class Match:
             )
         ]
 
+    def _refuse_unused(self, problem: str | None) -> None:
+        """Refuse a command with a field its action does not use (`problem` says which), so
+        that a record holds only what its commands used; a version-1 record's replay keeps
+        what that release took."""
+        if problem is not None and not self.unused_fields_allowed:
+            raise IllegalCommand(problem)
+
     # --- activations ----------------------------------------------------------------------
     def _activate(self, command: commands.Activate) -> list[Event]:
         unit, activation, is_new = self._acting_unit(command)
@@ -562,6 +572,7 @@ class Match:
             raise IllegalCommand(
                 f"{skill.name} can be used once per turn, and {unit.name} has used it this turn."
             )
+        self._refuse_unused(skills_in_play.unused_target(skill, command.target))
         effect = skills_in_play.prepare(self.state, unit, skill, command.target)
 
         def pay() -> list[Event]:
@@ -628,6 +639,7 @@ class Match:
     def _attack(self, command: commands.Shoot | commands.Melee, kind: str) -> list[Event]:
         unit, activation, is_new = self._acting_unit(command)
         weapon = combat.choose_weapon(unit, kind, command.weapon)
+        self._refuse_unused(combat.unused_also(weapon, command.also))
         action = attack_action(kind)
 
         def pay() -> list[Event]:
@@ -650,6 +662,7 @@ class Match:
         turret = turrets[0]
         assert turret.turret_type is not None
         weapon = combat.TURRET_WEAPONS[turret.turret_type]
+        self._refuse_unused(combat.unused_also(weapon, command.also))
         declared = combat.Declaration(
             unit, RANGED, weapon, command.target, command.also, turret=turret
         )

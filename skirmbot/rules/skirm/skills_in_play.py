@@ -29,6 +29,14 @@ def prepare(state: MatchState, unit: UnitState, skill: Skill, target: str | None
     return None  # orders: nothing to check
 
 
+def unused_target(skill: Skill, target: str | None) -> str | None:
+    """What is wrong with naming `target` for the skill, or None: a skill that gives orders
+    takes no target (a heal, a dash and an attack do)."""
+    if target is not None and skill.effect == "orders":
+        return f"{skill.name} takes no target: leave out 'target'."
+    return None
+
+
 def apply(
     state: MatchState, unit: UnitState, skill: Skill, prepared: UnitState | Route | None
 ) -> list[Event]:
