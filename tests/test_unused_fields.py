@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lite_builders import agent, lite_match
 from test_properties import dice_state
-from test_skills import RALLY, SPRINT, with_skills
+from test_skills import BURST, RALLY, SPRINT, with_skills
 
 from skirmbot.demo import default_content, new_demo_match
 from skirmbot.rules.commands import EndActivation, Melee, Sentry, Shoot, UseSkill, UseTurret
@@ -78,6 +78,20 @@ def test_a_skill_that_gives_orders_takes_no_target() -> None:
     match = skirm_match({0: [with_skills("Ada", "C3", RALLY, SPRINT)], 1: [unit("Bo", "L12")]})
     refused(match, UseSkill(0, "Ada", "Rally", "Bo"), "Rally takes no target: leave out 'target'.")
     match.apply(UseSkill(0, "Ada", "Sprint", "C5"))  # a dash skill's target is its square
+
+
+def test_a_to_skill_takes_its_cost_in_orders_or_none() -> None:
+    placed = {0: [with_skills("Ada", "C3", BURST)], 1: [unit("Bo", "C7")]}
+    match = skirm_match(placed, orders=(3, 0))
+    refused(
+        match,
+        UseSkill(0, "Ada", "Burst", "Bo", 2),
+        "Burst costs 1 TO, Tactical Orders only: leave out 'orders' (or give 1).",
+    )
+    for orders in (0, 1):  # each rolls Burst's 4 attack dice, all missing
+        match = skirm_match(placed, orders=(3, 0), faces=[6, 6, 6, 6])
+        match.apply(UseSkill(0, "Ada", "Burst", "Bo", orders))
+        assert match.state.squads[0].orders == 2
 
 
 def test_a_version_1_record_replays_with_the_fields_its_release_took() -> None:

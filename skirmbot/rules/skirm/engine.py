@@ -573,6 +573,7 @@ class Match:
                 f"{skill.name} can be used once per turn, and {unit.name} has used it this turn."
             )
         self._refuse_unused(skills_in_play.unused_target(skill, command.target))
+        self._refuse_unused(skills_in_play.unused_orders(skill, command.orders))
         effect = skills_in_play.prepare(self.state, unit, skill, command.target)
 
         def pay() -> list[Event]:

@@ -37,6 +37,17 @@ def unused_target(skill: Skill, target: str | None) -> str | None:
     return None
 
 
+def unused_orders(skill: Skill, orders: int) -> str | None:
+    """What is wrong with offering `orders` Tactical Orders for the skill, or None: a TO skill
+    costs exactly its TO (offered or not), so any other number is not what it takes."""
+    if skill.to and orders not in (0, skill.to):
+        return (
+            f"{skill.name} costs {skill.to} TO, Tactical Orders only: leave out 'orders' "
+            f"(or give {skill.to})."
+        )
+    return None
+
+
 def apply(
     state: MatchState, unit: UnitState, skill: Skill, prepared: UnitState | Route | None
 ) -> list[Event]:
