@@ -22,13 +22,12 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from skirmbot.rules.commands import COMMAND_TYPES
-from skirmbot.rules.skirm.cards import name_key
 from skirmbot.service import actions
 from skirmbot.service.choices import Situation
 from skirmbot.service.errors import NotAllowed, ServiceError
 from skirmbot.service.replies import Reply, clip
 from skirmbot.service.work import NeedsConfirmation
-from skirmbot.words import shown
+from skirmbot.words import name_key, shown
 
 if TYPE_CHECKING:
     from skirmbot.service.matches import MatchService, Member

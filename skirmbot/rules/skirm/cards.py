@@ -16,7 +16,8 @@ from typing import Any
 
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.skirm.skills import Skill, skill_from_json
-from skirmbot.words import shown
+from skirmbot.words import HIDDEN as _HIDDEN
+from skirmbot.words import name_key, shown
 
 # Rulebook: Unit Special Rules. The value says whether the rule takes a number (LDx, ...).
 UNIT_RULES: dict[str, bool] = {
@@ -46,7 +47,6 @@ SKILL_KEYS = ("name", "effect", "amount", "act", "to", "reach", "weapon", "ep", 
 
 NAME_LIMIT = 32  # visible characters in a squad, unit, weapon or skill name
 TYPE_LIMIT = 64  # visible characters in a unit's type ("Warden Captain")
-_HIDDEN = ("Cf", "Mn", "Me")  # format (zero-width) characters and combining marks
 _LINE_BREAKING = ("Cc", "Zl", "Zp")  # control characters, line and paragraph separators
 SEPARATORS = ",;@"  # commands separate names with , and ; and name items as barrel@E5
 _SQUARE_NAME = re.compile(r"^[A-Za-z]\d{1,2}$")
@@ -126,13 +126,6 @@ def _blank(char: str) -> bool:
 def visible_length(text: str) -> int:
     """How many characters of `text` show: zero-width characters and combining marks don't."""
     return sum(1 for char in text if unicodedata.category(char) not in _HIDDEN)
-
-
-def name_key(name: str) -> str:
-    """What two names must not share: the name as read, without case, zero-width characters
-    or compatibility forms (so `Halden` and `HALDEN` or `Hal\u200bden` are the same name)."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    return "".join(char for char in folded if unicodedata.category(char) not in _HIDDEN)
 
 
 def reads_like_square(name: str) -> bool:

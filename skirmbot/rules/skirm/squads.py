@@ -12,11 +12,11 @@ from skirmbot.rules.skirm.cards import (
     UnitCard,
     card_from_json,
     check_keys,
-    name_key,
     read_name,
     reads_like_square,
     valid_name,
 )
+from skirmbot.words import name_key
 
 DEFAULT_EP_LIMIT = 100
 MIN_UNITS = 1
