@@ -179,6 +179,8 @@ def ruleset(name: str) -> Ruleset:
     """The ruleset called `name`: its key or its title, as a person types it (`words.named`:
     `lite`, `Skirm Lite`, `skirm-lite`); RulesError lists the titles when there is none."""
     known = rulesets()
+    if name in known:  # as records and the database name it: no need to read it loosely
+        return known[name]
     found = named(name, {key: (played.title,) for key, played in known.items()})
     if found is None:
         titles = ", ".join(played.title for played in known.values())
