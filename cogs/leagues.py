@@ -23,6 +23,7 @@ from skirmbot.service import Member, ServiceError
 from skirmbot.service.leagues import RESULTS, LeagueNotice, LeagueService
 from skirmbot.service.matches import DEFAULT_RULESET, shipped_choices
 from skirmbot.timers.clock import ON_MISS
+from skirmbot.words import typed_key
 
 from .common import (
     UNKNOWN_CHANNEL,
@@ -129,18 +130,18 @@ async def league_squads(
     ]
     stored = await service_of(interaction).campaigns.squad_names(interaction.user.id)
     options += [(name, name) for name in stored]
-    typed = current.strip().casefold()
-    return choices([(label, value) for value, label in options if typed in label.casefold()])
+    typed = typed_key(current)  # "iron-w" finds Iron Wardens
+    return choices([(label, value) for value, label in options if typed in typed_key(label)])
 
 
 def _listing(current: str, known: Sequence[tuple[str, str]]) -> list[app_commands.Choice[str]]:
     """Completes the last item of a comma-separated list: what is typed before it is kept."""
     done, _, last = current.rpartition(",")
     kept = [item.strip() for item in done.split(",") if item.strip()]
-    typed = last.strip().casefold()
+    typed = typed_key(last)
     found = []
     for value, label in known:
-        if value in kept or (typed and typed not in label.casefold()):
+        if value in kept or typed not in typed_key(label):
             continue
         whole = ", ".join([*kept, value])
         if len(whole) <= LIST_LENGTH:

@@ -29,6 +29,7 @@ from skirmbot.timers.clock import (
     TimeControls,
     controls_for,
 )
+from skirmbot.words import typed_key
 
 from .buttons import concede_view
 from .common import (
@@ -90,12 +91,12 @@ async def squad_choices(
     options = [(c.value, c.name) for c in shipped("squads", rules)]
     stored = await service_of(interaction).campaigns.squad_names(interaction.user.id)
     options += [(name, name) for name in stored]
-    typed = current.strip().casefold()
+    typed = typed_key(current)  # "iron-w" finds Iron Wardens
     return listed(
         [
             app_commands.Choice(name=short(label), value=value)
             for value, label in options
-            if typed in label.casefold()
+            if typed in typed_key(label)
         ]
     )
 
@@ -114,8 +115,8 @@ async def mission_choices(
 ) -> list[app_commands.Choice[str]]:
     """The missions of the ruleset chosen in the same command (the default one until then)."""
     rules = str(getattr(interaction.namespace, "ruleset", None) or DEFAULT_RULESET)
-    typed = current.strip().casefold()
-    return [choice for choice in shipped("missions", rules) if typed in choice.name.casefold()]
+    typed = typed_key(current)  # "bloody-cr" finds Bloody Crossroads
+    return [choice for choice in shipped("missions", rules) if typed in typed_key(choice.name)]
 
 
 RULESETS = [app_commands.Choice(name=short(title), value=name) for name, title in ruleset_choices()]
@@ -270,7 +271,7 @@ class Matches(
     ) -> None:
         if (name is None) == (file is None):
             rules = await service_of(interaction).ruleset_here(channel_of(interaction))
-            shipped_names = ", ".join(content.names("squads", rules))
+            shipped_names = content.listing("squads", rules)
             raise ServiceError(
                 f"Give either a shipped squad ({shipped_names}) or a squad file, not both or neither."
             )

@@ -39,6 +39,7 @@ from skirmbot.service.matches import (
     DEPLOYING,
     SETUP,
     hidden_key,
+    ruleset_name,
     ruleset_of,
 )
 from skirmbot.service.replies import MOMENT, written
@@ -677,8 +678,13 @@ async def run_console(
     clock: str | None = None,
 ) -> int:
     """Play in the terminal; the exit code: 0 (over, or left), 130 (Ctrl-C). ConsoleError
-    when the database cannot be used. `clock`: a new match's clock (`console_clock`)."""
+    when the database cannot be used. `clock`: a new match's clock (`console_clock`); `rules`,
+    and the mission, map and squads, as a player types them (a key or file name, or a title)."""
     controls = console_clock(clock) if clock else None
+    try:
+        rules = ruleset_name(rules)
+    except ServiceError as error:
+        raise ConsoleError(str(error)) from error
     try:
         store = await Store.open(db)
     except (sqlite3.Error, StoreError) as error:

@@ -1,13 +1,16 @@
 """Small English helpers for messages: counts with the right noun, possessives, and what a
-player typed as quoted back; and the key a name is compared by.
+player typed as quoted back.
 
 Plain functions with no imports from the rest of skirmbot, so every layer can use them: the
-rules' event texts, the service's replies, the cogs.
+rules' event texts, the service's replies, the cogs. Also how a name is read: two names that
+must not be told apart (`name_key`), and a name as a person types it (`typed_key`, `named`).
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from collections.abc import Iterable, Mapping
 
 
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:
@@ -41,11 +44,36 @@ def shown(text: str, limit: int = SHOWN) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
-_HIDDEN = ("Cf", "Mn", "Me")  # format (zero-width) characters and combining marks
+HIDDEN = ("Cf", "Mn", "Me")  # format (zero-width) characters and combining marks
 
 
 def name_key(name: str) -> str:
     """What two names must not share: the name as read, without case, zero-width characters
     or compatibility forms (so `Halden` and `HALDEN` or `Hal\u200bden` are the same name)."""
     folded = unicodedata.normalize("NFKC", name).casefold()
-    return "".join(char for char in folded if unicodedata.category(char) not in _HIDDEN)
+    return "".join(char for char in folded if unicodedata.category(char) not in HIDDEN)
+
+
+# Between the words of a name a person may type a space, a hyphen (as in the file name
+# `bloody-crossroads`) or an underscore; an apostrophe they may leave out (`No Mans Land`).
+_WORD_BREAK = re.compile(r"[\s_\-\u2010-\u2015\u2212]+")
+_APOSTROPHES = re.compile(r"['\u2018\u2019\u02bc`]")
+
+
+def typed_key(text: str) -> str:
+    """A name as a person may type it (`name_key`), with its words apart by one space however
+    they were separated and without apostrophes: `Bloody-Crossroads`, `bloody_crossroads`,
+    ` BLOODY  crossroads` and `ｂｌｏｏｄｙ ｃｒｏｓｓｒｏａｄｓ` all read `bloody crossroads`."""
+    return _WORD_BREAK.sub(" ", _APOSTROPHES.sub("", name_key(text))).strip()
+
+
+def named(typed: str, spellings: Mapping[str, Iterable[str]]) -> str | None:
+    """The key of `spellings` (a file name, a ruleset's key) one of whose spellings (the key
+    itself, a display name) reads as `typed` does (`typed_key`); None if none does."""
+    wanted = typed_key(typed)
+    if not wanted:
+        return None
+    for key, names in spellings.items():
+        if any(typed_key(name) == wanted for name in (key, *names)):
+            return key
+    return None

@@ -39,7 +39,7 @@ def test_the_registry_holds_skirm_first_and_skirm_lite() -> None:
 
 def test_an_unknown_ruleset_is_refused_with_the_list() -> None:
     with pytest.raises(
-        RulesError, match=r"no ruleset 'chess'; available: Skirm \(skirm\), Skirm Lite \(lite\)"
+        RulesError, match=r"no ruleset called 'chess'\. Choose one of: Skirm, Skirm Lite\.$"
     ):
         ruleset("chess")
 
@@ -50,7 +50,7 @@ def test_a_record_names_its_ruleset_and_refuses_one_this_skirmbot_does_not_play(
     data = json.loads(record.dumps())
     assert data["ruleset"] == "lite"
     assert MatchRecord.from_json(data).ruleset == "lite"
-    with pytest.raises(RulesError, match="no ruleset 'hexes'"):
+    with pytest.raises(RulesError, match="no ruleset called 'hexes'"):
         MatchRecord.from_json({**data, "ruleset": "hexes"})
 
 
@@ -86,7 +86,7 @@ def test_skirmbot_demo_with_an_unknown_ruleset_says_which_there_are(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["demo", "--ruleset", "chess", "--out", str(tmp_path)]) == 2
-    assert "Skirm Lite (lite)" in capsys.readouterr().err
+    assert "Choose one of: Skirm, Skirm Lite." in capsys.readouterr().err
 
 
 # --- the pictures: Skirm Lite's skin -------------------------------------------------------------
@@ -143,11 +143,11 @@ async def test_a_skirm_lite_match_through_the_service(store: Store) -> None:
     service = MatchService(store, seed_source=lambda: 7)
     created = await service.create(GUILD, CHANNEL, ALICE, opponent=BOB, rules="Skirm Lite")
     assert "New Skirm Lite match" in created.text
-    assert "ash-stalkers, vigil-wardens" in created.text
+    assert "Ash Stalkers, Vigil Wardens" in created.text
     await service.join(CHANNEL, BOB)
     with pytest.raises(ServiceError, match="cannot play Skirm Lite"):
         await service.choose_squad(CHANNEL, ALICE, content.raw("squads", "iron-wardens"))
-    with pytest.raises(ServiceError, match="Choose one of: ash-stalkers, vigil-wardens"):
+    with pytest.raises(ServiceError, match="Choose one of: Ash Stalkers, Vigil Wardens"):
         await service.choose_squad(CHANNEL, ALICE, "iron-wardens")
     await service.choose_squad(CHANNEL, ALICE, "vigil-wardens")
     await service.choose_squad(CHANNEL, BOB, "ash-stalkers")
@@ -165,7 +165,7 @@ async def test_a_skirm_lite_match_through_the_service(store: Store) -> None:
 
 async def test_an_unknown_ruleset_is_refused_by_the_service(store: Store) -> None:
     service = MatchService(store)
-    with pytest.raises(ServiceError, match="available: Skirm"):
+    with pytest.raises(ServiceError, match="Choose one of: Skirm"):
         await service.create(GUILD, CHANNEL, ALICE, rules="chess")
     assert await store.active_match(CHANNEL) is None
 

@@ -2,8 +2,10 @@
 
 Maps are shared by every ruleset (`maps/`); missions and squads belong to one ruleset
 (`skirm/missions/`, `lite/squads/`). Names are the file names without `.json` (`foundry`,
-`hold-the-line`). Files are read here and validated by the rules core, so a broken file fails
-with the rules core's plain-words error.
+`hold-the-line`); players read each file's display name (its "name": `Hold the Line`). What a
+person types is found here, once, by `find`: the file name or the display name, in any case
+and spacing; records keep the file's data, found by its file name. Files are read here and
+validated by the rules core, so a broken file fails with the rules core's plain-words error.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from skirmbot.rules.maps import BattleMap, map_from_json
 from skirmbot.rules.ruleset import DEFAULT_RULESET
 from skirmbot.rules.skirm.missions import Mission, mission_from_json
 from skirmbot.rules.skirm.squads import Squad, squad_from_json
+from skirmbot.words import named, shown
 
 DEFAULT_MAP = "foundry"
 DEFAULT_MISSION = "hold-the-line"
@@ -45,12 +48,49 @@ def defaults(ruleset: str = DEFAULT_RULESET) -> tuple[str, tuple[str, str]]:
     return names("missions", ruleset)[0], (squads[0], squads[-1])
 
 
+def titles(kind: str, ruleset: str = DEFAULT_RULESET) -> dict[str, str]:
+    """The shipped files of one kind, each file name with its display name (the file name for a
+    file that does not read: the content tests keep them readable)."""
+    found = {}
+    for name in names(kind, ruleset):
+        try:
+            found[name] = str(_read(kind, name, ruleset).get("name") or name)
+        except (ContentError, ValueError):
+            found[name] = name
+    return found
+
+
+def listing(kind: str, ruleset: str = DEFAULT_RULESET) -> str:
+    """The display names of one kind, as a list for a player to choose from: "Ash Runners,
+    Iron Wardens" ("none yet" for a ruleset without any)."""
+    return ", ".join(titles(kind, ruleset).values()) or "none yet"
+
+
+def find(kind: str, typed: str, ruleset: str = DEFAULT_RULESET) -> str:
+    """The file name of the shipped file a person named: by its file name or its display name,
+    in any case and spacing (`words.typed_key`: `Bloody Crossroads`, `bloody-crossroads`); or
+    ContentError listing the display names. Only shipped names are compared: what was typed
+    never becomes a path (`../x` or a 3,000-character name is simply not one of them)."""
+    if typed in names(kind, ruleset):
+        return typed
+    spellings = {name: (title,) for name, title in titles(kind, ruleset).items()}
+    found = named(typed, spellings)
+    if found is None:
+        raise ContentError(
+            f"There is no {kind[:-1]} called '{shown(typed)}'. "
+            f"Choose one of: {listing(kind, ruleset)}."
+        )
+    return found
+
+
 def raw(kind: str, name: str, ruleset: str = DEFAULT_RULESET) -> dict[str, Any]:
-    """The JSON data of one shipped file; ContentError lists the names when it does not exist."""
+    """The JSON data of one shipped file, named as `find` reads a name; ContentError lists the
+    display names when there is none."""
+    return _read(kind, find(kind, name, ruleset), ruleset)
+
+
+def _read(kind: str, name: str, ruleset: str) -> dict[str, Any]:
     entry = _folder(kind, ruleset).joinpath(f"{name}.json")
-    if not entry.is_file():
-        known = ", ".join(names(kind, ruleset)) or "none yet"
-        raise ContentError(f"There is no {kind[:-1]} called '{name}'. Choose one of: {known}.")
     data = json.loads(entry.read_text(encoding="utf-8"))
     if not isinstance(data, dict):
         raise ContentError(f"The {kind[:-1]} file '{name}' must hold a JSON object.")

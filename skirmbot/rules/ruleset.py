@@ -19,6 +19,7 @@ from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
 from skirmbot.rules.preview import Preview
 from skirmbot.rules.squares import Square
+from skirmbot.words import named, shown
 
 # The packages that hold a ruleset, each exposing RULESET; adding a ruleset adds a line here.
 PACKAGES = ("skirmbot.rules.skirm", "skirmbot.rules.lite")
@@ -176,10 +177,13 @@ def rulesets() -> dict[str, Ruleset]:
 
 
 def ruleset(name: str) -> Ruleset:
-    """The ruleset called `name` (its key or its title, in any case)."""
-    wanted = name.strip().casefold()
-    for found in rulesets().values():
-        if wanted in (found.name, found.title.casefold()):
-            return found
-    available = ", ".join(f"{r.title} ({r.name})" for r in rulesets().values())
-    raise RulesError(f"There is no ruleset '{name}'; available: {available}.")
+    """The ruleset called `name`: its key or its title, as a person types it (`words.named`:
+    `lite`, `Skirm Lite`, `skirm-lite`); RulesError lists the titles when there is none."""
+    known = rulesets()
+    if name in known:  # as records and the database name it: no need to read it loosely
+        return known[name]
+    found = named(name, {key: (played.title,) for key, played in known.items()})
+    if found is None:
+        titles = ", ".join(played.title for played in known.values())
+        raise RulesError(f"There is no ruleset called '{shown(name)}'. Choose one of: {titles}.")
+    return known[found]

@@ -53,7 +53,7 @@ from skirmbot.leagues import (
 from skirmbot.render.standings import StandingsRow, StandingsTable, standings_png
 from skirmbot.rules import commands
 from skirmbot.rules.errors import ContentError, RulesError
-from skirmbot.rules.ruleset import DEFAULT_RULESET, Ruleset, ruleset
+from skirmbot.rules.ruleset import DEFAULT_RULESET, Ruleset, ruleset, rulesets
 from skirmbot.rules.skirm.missions import mission_from_json
 from skirmbot.service.campaigns import CampaignService, is_stored_name, stored_name
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
@@ -1194,19 +1194,14 @@ def _ruleset(name: str) -> Ruleset:
 
 
 def _names(kind: str, chosen: Sequence[str] | None, rules: str | None) -> list[str] | None:
-    """The shipped missions (of a ruleset) or maps named, checked; None: drawn each round."""
+    """The shipped missions (of a ruleset) or maps named, as players type them (`content.find`),
+    by their file names; None: drawn each round."""
     if chosen is None or not list(chosen):
         return None
-    known = content.names(kind, rules) if rules is not None else content.names(kind)
-    found = []
-    for name in chosen:
-        match = next((n for n in known if n.casefold() == name.strip().casefold()), None)
-        if match is None:
-            raise ServiceError(
-                f"There is no {kind[:-1]} called '{shown(name)}'. Choose from: {', '.join(known)}."
-            )
-        found.append(match)
-    return found
+    try:
+        return [content.find(kind, name, rules or DEFAULT_RULESET) for name in chosen]
+    except ContentError as error:
+        raise ServiceError(str(error)) from error
 
 
 def _pick(fixed: list[str] | None, number: int, seed: int, kind: str, rules: str | None) -> str:
@@ -1230,22 +1225,31 @@ def _ep_limit(league: LeagueRow) -> int:
 
 
 def _shipped_squad(name: str, played: Ruleset) -> dict[str, Any]:
-    known = content.names("squads", played.name)
-    found = next((n for n in known if n.casefold() == name.strip().casefold()), None)
-    if found is not None:
-        return content.raw("squads", found, played.name)
-    for other in ("skirm", "lite"):
-        if other != played.name and name.strip().casefold() in (
-            n.casefold() for n in content.names("squads", other)
-        ):
+    try:
+        return content.raw("squads", content.find("squads", name, played.name), played.name)
+    except ContentError:
+        pass
+    for other in rulesets():
+        if other != played.name and _ships(other, name):
             raise ServiceError(
                 f"'{shown(name)}' is a {ruleset(other).title} squad; this league plays "
-                f"{played.title}: choose one of {', '.join(known)}, or your own squad file."
+                f"{played.title}: choose one of {content.listing('squads', played.name)}, or "
+                "your own squad file."
             )
     raise ServiceError(
-        f"There is no squad called '{shown(name)}'. Choose one of: {', '.join(known)}, "
-        "my:NAME for a stored squad, or upload a squad file."
+        f"There is no squad called '{shown(name)}'. Choose one of: "
+        f"{content.listing('squads', played.name)}, my:NAME for a stored squad, or upload a "
+        "squad file."
     )
+
+
+def _ships(rules: str, squad: str) -> bool:
+    """Whether `rules` ships a squad called `squad` (as players type names)."""
+    try:
+        content.find("squads", squad, rules)
+    except ContentError:
+        return False
+    return True
 
 
 def _scoring(league: LeagueRow) -> Scoring:

@@ -84,7 +84,7 @@ from skirmbot.service.work import not_playing as _not_playing
 from skirmbot.store import Deadline, MatchResult, MatchRow, SeatResult, Store
 from skirmbot.store.database import match_setting_key
 from skirmbot.timers.clock import Clock, TimeControls
-from skirmbot.words import possessive, shown
+from skirmbot.words import possessive
 
 __all__ = [
     "ABORTED",
@@ -237,7 +237,7 @@ class MatchService:
             f"**New {played.title} match** #{row.id}: {mission_data['name']} on {map_data['name']}.\n"
             f"{creator.name} plays squad 1; {who} {'plays' if practice else 'may join as'} squad 2"
             f"{'' if practice or opponent is None else ' (/match join)'}.\n"
-            f"Both players: pick a squad with /match squad ({', '.join(content.names('squads', played.name))}, or upload your own).\n"
+            f"Both players: pick a squad with /match squad ({content.listing('squads', played.name)}, or upload your own).\n"
             f"Time controls: {controls.describe()}."
         )
         dice_line = commitment_words(record)
@@ -917,6 +917,12 @@ def ruleset_choices() -> list[tuple[str, str]]:
     return [(found.name, found.title) for found in rulesets().values()]
 
 
+def ruleset_name(typed: str) -> str:
+    """A ruleset's key ("lite") as records and the database name it, from what a player typed:
+    its key or its title, in any case and spacing ("Skirm Lite", "skirm-lite")."""
+    return _ruleset(typed).name
+
+
 def ruleset_title(name: str) -> str:
     """A ruleset's title for players ("Skirm Lite"), from its name."""
     return _ruleset(name).title
@@ -924,30 +930,15 @@ def ruleset_title(name: str) -> str:
 
 def shipped_choices(kind: str, rules: str = DEFAULT_RULESET) -> list[tuple[str, str]]:
     """The shipped maps, or one ruleset's missions or squads, as (file name, display name), for
-    the options that pick one; a file that does not read is left out (the content tests keep
-    them readable)."""
-    choices = []
-    for name in content.names(kind, rules):
-        try:
-            title = str(content.raw(kind, name, rules).get("name") or name)
-        except ContentError:
-            continue
-        choices.append((name, title))
-    return choices
+    the options that pick one."""
+    return list(content.titles(kind, rules).items())
 
 
 def _shipped(kind: str, name: str, rules: str = DEFAULT_RULESET) -> dict[str, Any]:
-    """A shipped map, mission or squad by name. The name is looked up among the shipped files'
-    names before any path is built from it: text a player typed never reaches the filesystem
-    (a 3,000-character name, `../x` or `/etc/x` is simply not one of them)."""
-    names = content.names(kind, rules)
-    found = next((n for n in names if n.casefold() == name.strip().casefold()), None)
-    if found is None:
-        raise ServiceError(
-            f"There is no {kind[:-1]} called '{shown(name)}'. Choose one of: {', '.join(names)}."
-        )
+    """A shipped map, mission or squad as a player named it (`content.find`: its file name or
+    display name, in any case and spacing)."""
     try:
-        return content.raw(kind, found, rules)
+        return content.raw(kind, content.find(kind, name, rules), rules)
     except ContentError as error:
         raise ServiceError(str(error)) from error
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from skirmbot.leagues.ratings import MODEL, PlayerRating
 from skirmbot.service.errors import ServiceError
-from skirmbot.service.matches import Member, ruleset_title
+from skirmbot.service.matches import Member, ruleset_name, ruleset_title
 from skirmbot.service.replies import Reply, clip
 from skirmbot.store import MatchResult, Store
 
@@ -57,8 +57,10 @@ class RatingService:
         self.store = store
 
     async def ratings(self, guild: int, ruleset: str | None = None) -> list[Rated]:
-        """The server's rated players (of one ruleset's matches), best first."""
-        results = [result for _, result in await self.store.match_results(guild, ruleset)]
+        """The server's rated players (of one ruleset's matches, named as a player may type
+        it), best first."""
+        rules = ruleset_name(ruleset) if ruleset is not None else None
+        results = [result for _, result in await self.store.match_results(guild, rules)]
         names: dict[int, str] = {}
         for result in results:
             for seat in result.seats:

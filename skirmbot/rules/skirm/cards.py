@@ -16,6 +16,7 @@ from typing import Any
 
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.skirm.skills import Skill, skill_from_json
+from skirmbot.words import HIDDEN as _HIDDEN
 from skirmbot.words import name_key, shown
 
 # Rulebook: Unit Special Rules. The value says whether the rule takes a number (LDx, ...).
@@ -46,7 +47,6 @@ SKILL_KEYS = ("name", "effect", "amount", "act", "to", "reach", "weapon", "ep", 
 
 NAME_LIMIT = 32  # visible characters in a squad, unit, weapon or skill name
 TYPE_LIMIT = 64  # visible characters in a unit's type ("Warden Captain")
-_HIDDEN = ("Cf", "Mn", "Me")  # format (zero-width) characters and combining marks
 _LINE_BREAKING = ("Cc", "Zl", "Zp")  # control characters, line and paragraph separators
 SEPARATORS = ",;@"  # commands separate names with , and ; and name items as barrel@E5
 _SQUARE_NAME = re.compile(r"^[A-Za-z]\d{1,2}$")
