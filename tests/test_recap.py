@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
-from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD, end_activations, started
+from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD, end_activations, end_one, started
 from skirmbot.cogs.common import picture_files, send
 from test_timers import FakeClock, Table, playing, waiting_for
 
@@ -450,15 +450,6 @@ def test_a_match_ended_between_activations_is_told_as_its_end() -> None:
 # --- with the service -----------------------------------------------------------------------
 def service_on(store: Store) -> MatchService:
     return MatchService(store, seed_source=lambda: 1234)
-
-
-async def end_one(service: MatchService) -> object:
-    row, match = await service.view(CHANNEL)
-    assert match is not None and match.state.to_act is not None
-    side = match.state.to_act
-    member = ALICE if row.players[side] == ALICE.id else BOB
-    unit = match.state.ready_units(side)[0].id
-    return await service.act(CHANNEL, member, commands.EndActivation(side, unit))
 
 
 async def test_match_recap_on_demand_is_private_and_refuses_in_words(store: Store) -> None:
