@@ -447,6 +447,32 @@ def test_a_match_ended_between_activations_is_told_as_its_end() -> None:
     ]
 
 
+@pytest.mark.parametrize("rules", RULESETS)
+def test_each_step_is_called_what_it_is_with_the_logs_numbers(rules: str) -> None:
+    """Ruling (Catch-up recaps: the web replay heads each step by what it is): a concession
+    between activations is "The end", not one more activation; one made during an activation
+    cuts that activation short, which keeps the number /match log gives it."""
+    _, whole = play_demo(3, rules)
+    data = whole.to_json()
+    between = inside = None
+    for cut in range(len(data["commands"])):
+        now = replay(MatchRecord.from_json({**data, "commands": data["commands"][:cut]}))
+        if any(e.kind == "activation_ended" for e in now.log):
+            if now.state.activation is None and between is None:
+                between = cut
+            elif now.state.activation is not None and inside is None:
+                inside = cut
+    assert between is not None and inside is not None
+    for cut, end in ((between, ["The end"]), (inside, [])):
+        record = MatchRecord.from_json(
+            {**data, "commands": [*data["commands"][:cut], commands.Concede(0).to_json()]}
+        )
+        titles = [step.title for step, _ in numbered_steps(record)]
+        log = numbered_log(replay(record).log)
+        numbers = [line.split()[0][1:] for line in log if line.startswith("#")]
+        assert titles == ["Deployment", *(f"Activation {n}" for n in numbers), *end]
+
+
 # --- with the service -----------------------------------------------------------------------
 def service_on(store: Store) -> MatchService:
     return MatchService(store, seed_source=lambda: 1234)

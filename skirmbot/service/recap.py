@@ -1,11 +1,12 @@
 """Catch-up recaps (issue 21): what happened since a player last acted, in one look.
 
 A recap is an animated picture that starts from the position the player last saw and goes
-through the activations since (the replay GIF, cut to those frames) and a few lines of summary built from the rules' events: units moved, attacks and what
-they cost, units Taken Out (or Downed), the score. It goes with the ping that tells a player it
-is their turn when they were away for more than the activation the map picture shows (see
-`worth_a_recap`), with every reminder (in the channel or by direct message), and on demand with
-/match recap (`show`), from the asker's last activation or from a given activation number.
+through the activations since (the replay GIF, cut to those frames) and a few lines of summary
+built from the rules' events: units moved, attacks and what they cost, units Taken Out (or
+Downed), the score. It goes with the ping that tells a player it is their turn when they were
+away for more than the activation the map picture shows (see `worth_a_recap`), with every
+reminder (in the channel or by direct message), and on demand with /match recap (`show`), from
+the asker's last activation or from a given activation number.
 
 "Last acted" comes from the record: the last activation of the player's squad that the player
 played themselves. An activation the bot ended or played for them after a missed deadline is
