@@ -510,8 +510,8 @@ async def test_a_ping_after_one_activation_carries_no_recap(store: Store) -> Non
     service = service_on(store)
     await started(service)
     pinged = await end_one(service)
-    assert pinged.ping and pinged.picture is not None  # type: ignore[attr-defined]
-    assert pinged.animation is None and "Catch-up" not in pinged.text  # type: ignore[attr-defined]
+    assert pinged.ping and pinged.picture is not None
+    assert pinged.animation is None and "Catch-up" not in pinged.text
 
 
 async def test_the_reminder_carries_the_recap_and_the_ping_after_a_miss_too(store: Store) -> None:
@@ -539,14 +539,14 @@ async def test_the_reminder_carries_the_recap_and_the_ping_after_a_miss_too(stor
     assert match.state.to_act == first_side  # the activations alternate: #3 is the first's
     ping = await end_one(service)
     assert await waiting_for(table) == (second, second_side)
-    assert ping.ping == second.id and ping.animation is not None  # type: ignore[attr-defined]
-    assert frames(ping.animation) == 4  # type: ignore[attr-defined]
-    recap = ping.text.split("\n\n")[-1]  # type: ignore[attr-defined]
+    assert ping.ping == second.id and ping.animation is not None
+    assert frames(ping.animation) == 4
+    recap = ping.text.split("\n\n")[-1]
     assert recap.splitlines()[:2] == [
         "📜 Catch-up: activations #1 to #3 (turn 1).",
         "Missed deadline: #2 ended or played by the bot.",
     ]
-    assert ping.text.index("activate a unit") < ping.text.index("📜")  # type: ignore[attr-defined]
+    assert ping.text.index("activate a unit") < ping.text.index("📜")
 
 
 async def test_nothing_secret_is_in_a_recap(store: Store) -> None:
