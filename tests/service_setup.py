@@ -29,13 +29,20 @@ async def end_activations(service: MatchService, until_turn: int | None = None) 
     """Every unit ends its activation where it stands, until `until_turn` begins (None: until
     the match is over); the reply that ended the match, if it did."""
     while True:
-        row, match = await service.view(CHANNEL)
-        assert match is not None and match.state.to_act is not None
+        _, match = await service.view(CHANNEL)
+        assert match is not None
         if until_turn is not None and match.state.turn >= until_turn:
             return None
-        side = match.state.to_act
-        member = ALICE if row.players[side] == ALICE.id else BOB
-        unit = match.state.ready_units(side)[0].id
-        reply = await service.act(CHANNEL, member, commands.EndActivation(side, unit))
+        reply = await end_one(service)
         if reply.match_over:
             return reply
+
+
+async def end_one(service: MatchService) -> Reply:
+    """The squad whose turn it is ends its next unit's activation where it stands."""
+    row, match = await service.view(CHANNEL)
+    assert match is not None and match.state.to_act is not None
+    side = match.state.to_act
+    member = ALICE if row.players[side] == ALICE.id else BOB
+    unit = match.state.ready_units(side)[0].id
+    return await service.act(CHANNEL, member, commands.EndActivation(side, unit))

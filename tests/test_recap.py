@@ -8,18 +8,20 @@ import functools
 import io
 import types
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
-from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD, end_activations, started
+from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD, end_activations, end_one, started
 from skirmbot.cogs.common import picture_files, send
 from test_timers import FakeClock, Table, playing, waiting_for
 
 from skirmbot import content
 from skirmbot.demo import default_content, new_demo_match, play_demo, play_out
+from skirmbot.render.battlemap import MapRenderer
 from skirmbot.render.replay import Step, numbered_steps
 from skirmbot.rules import commands
 from skirmbot.rules.events import Event
@@ -91,7 +93,7 @@ def test_a_recap_starts_after_the_players_last_activation(rules: str) -> None:
             continue
         assert found is not None
         assert (found.first, found.last) == (last_own + 1, steps[-1].number)
-        assert frames(found.animation) == found.last - found.first + 1
+        assert frames(found.animation) == found.last - found.first + 2  # and the one before
         assert found.text.startswith("📜 Catch-up: activation")
         assert len(found.text) <= SUMMARY_LIMIT
 
@@ -101,7 +103,7 @@ def test_a_recap_from_an_activation_tells_every_one_and_draws_the_latest(rules: 
     match, record = play_demo(3, rules)
     found = catch_up(record, None, start=2)
     assert found is not None and found.first == 2
-    assert frames(found.animation) == min(MAX_FRAMES, found.last - 1)
+    assert frames(found.animation) == 1 + min(MAX_FRAMES, found.last - 1)
     shown = [s for s, _ in numbered_steps(record)][2:]
     out = {e.data["unit"] for s in shown for e in s.events if e.kind == "taken_out"}
     taken_out = next(line for line in found.text.splitlines() if line.startswith("Taken Out"))
@@ -110,6 +112,64 @@ def test_a_recap_from_an_activation_tells_every_one_and_draws_the_latest(rules: 
     score = found.text.splitlines()[-1]
     for squad in match.state.squads:
         assert f"{squad.name} 0 → {squad.mp} MP" in score or f"{squad.name} 0 MP" in score
+
+
+def picture_after(record: MatchRecord, number: int) -> Image.Image:
+    """The battlemap after step `number` of the record, as the channel showed it."""
+    renderer = MapRenderer()
+    for step, state in numbered_steps(record):
+        if step.number == number:
+            return renderer.render(state, step.events).convert("RGB")
+    raise AssertionError(f"the record has no step {number}")
+
+
+def frame_pictures(gif: bytes) -> list[Image.Image]:
+    image = Image.open(io.BytesIO(gif))
+    found = []
+    for index in range(int(getattr(image, "n_frames", 1))):
+        image.seek(index)
+        found.append(image.convert("RGB"))
+    return found
+
+
+def same_picture(frame: Image.Image, picture: Image.Image) -> bool:
+    """The frame (padded to the animation's size at the right and bottom) is the picture."""
+    return frame.crop((0, 0, *picture.size)).tobytes() == picture.tobytes()
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_a_recap_of_one_activation_shows_the_change_from_where_the_player_left_off(
+    rules: str,
+) -> None:
+    """Ruling (Catch-up recaps, the picture; issue 28): the first frame is the position the
+    player last saw (after deployment, for activation #1; after their own activation before),
+    then the activation recapped: two frames, never a still picture."""
+    _, whole = play_demo(3, rules)
+    data = whole.to_json()
+    for number in (1, 2):
+        record = _cut_after(data, number)
+        found = catch_up(record, None, start=number)
+        assert found is not None and (found.first, found.last) == (number, number)
+        first, *rest = frame_pictures(found.animation)
+        assert len(rest) == 1
+        assert same_picture(first, picture_after(record, number - 1))
+        assert same_picture(rest[0], picture_after(record, number))
+        assert not same_picture(first, picture_after(record, number))
+    player = _cut_after(data, 2)
+    own = [step for step, _ in numbered_steps(player) if step.number == 1][0].side
+    assert own is not None
+    mine = catch_up(player, own)  # their opponent's activation #2, since their own #1
+    assert mine is not None and (mine.first, mine.last) == (2, 2)
+    assert same_picture(frame_pictures(mine.animation)[0], picture_after(player, 1))
+
+
+def _cut_after(data: dict[str, Any], number: int) -> MatchRecord:
+    """The record up to the end of step `number` (its activation ended, no command after)."""
+    for cut in range(len(data["commands"]) + 1):
+        record = MatchRecord.from_json({**data, "commands": data["commands"][:cut]})
+        if [step.number for step, _ in numbered_steps(record)][-1:] == [number]:
+            return record
+    raise AssertionError(f"the record never ends step {number}")
 
 
 def test_an_activation_outside_the_match_is_refused_in_words() -> None:
@@ -236,8 +296,8 @@ def test_a_revived_unit_is_told_revived() -> None:
 
 def test_twenty_frames_on_the_largest_map_stay_small() -> None:
     """Discord takes files up to 25 MB; a recap of MAX_FRAMES activations on the largest
-    shipped map stays far below (a few hundred KB), the first frame being the first recapped
-    activation."""
+    shipped map stays far below (a few hundred KB), the first frame being the match as
+    deployed."""
     sizes = {}
     for name in content.names("maps"):
         rows = content.raw("maps", name)["rows"]
@@ -247,7 +307,7 @@ def test_twenty_frames_on_the_largest_map_stay_small() -> None:
         _, record = _demo(1, rules, map_name=largest)
         found = catch_up(record, None, start=1)
         assert found is not None and found.last >= MAX_FRAMES
-        assert frames(found.animation) == MAX_FRAMES
+        assert frames(found.animation) == 1 + MAX_FRAMES
         assert len(found.animation) < 2 * 1024 * 1024  # 25 MB is Discord's limit
 
 
@@ -257,7 +317,8 @@ def test_twenty_frames_on_the_largest_map_stay_small() -> None:
 def test_a_recap_from_n_covers_n_to_the_last_activation(rules: str, data: st.DataObject) -> None:
     """For any moment of a match (a prefix of its record; a prefix that stops inside an
     activation is that activation taken back by undo), the recap from activation N tells
-    exactly N to the last activation ended, draws min(MAX_FRAMES, last - N + 1) frames, and
+    exactly N to the last activation ended, draws the position before N and then
+    min(MAX_FRAMES, last - N + 1) frames, and
     its score goes from each squad's MP before N to the MP now; the recap since a player last
     acted starts right after their last activation; /match log numbers the same activations."""
     _, whole = _demo_of(rules)
@@ -276,7 +337,7 @@ def test_a_recap_from_n_covers_n_to_the_last_activation(rules: str, data: st.Dat
     start = data.draw(st.integers(1, last), label="from activation")
     found = catch_up(record, None, start=start)
     assert found is not None and (found.first, found.last) == (start, last)
-    assert frames(found.animation) == min(MAX_FRAMES, last - start + 1)
+    assert frames(found.animation) == 1 + min(MAX_FRAMES, last - start + 1)
     span = f"#{start}" if start == last else f"#{start} to #{last}"
     assert found.text.startswith(f"📜 Catch-up: activation{'s' if start < last else ''} {span} (")
     assert len(found.text) <= SUMMARY_LIMIT
@@ -309,7 +370,7 @@ def test_a_long_absence_keeps_the_heading_the_misses_and_the_score() -> None:
     assert found is not None and len(found.text) <= SUMMARY_LIMIT
     lines = found.text.splitlines()
     assert lines[0] == f"📜 Catch-up: activations #1 to #{steps[-1].number} (turns 1 to 4); " + (
-        f"the picture shows the last {MAX_FRAMES}."
+        f"the picture shows the position before, then the last {MAX_FRAMES}."
     )
     numbers = ", ".join(f"#{s.number}" for s in steps if s.side == 0)
     assert lines[1] == f"Missed deadline: {numbers} ended or played by the bot."
@@ -370,7 +431,7 @@ def test_a_match_ended_between_activations_is_told_as_its_end() -> None:
     end, before = steps[-1], steps[-2]
     assert end.side is None and [e.kind for e in end.events] == ["match_ended"]
     found = catch_up(record, None, start=before.number)
-    assert found is not None and frames(found.animation) == 2
+    assert found is not None and frames(found.animation) == 3
     lines = found.text.splitlines()
     assert lines[0] == (
         f"📜 Catch-up: activation #{before.number} (turn 1), then the end of the match "
@@ -378,7 +439,7 @@ def test_a_match_ended_between_activations_is_told_as_its_end() -> None:
     )
     assert lines[-2] == "Ash Runners conceded: Iron Wardens wins."
     alone = catch_up(record, None, start=end.number)
-    assert alone is not None
+    assert alone is not None and frames(alone.animation) == 2  # the last activation, the end
     assert alone.text.splitlines()[:3] == [
         f"📜 Catch-up: the end of the match (#{end.number}).",
         "No unit moved or attacked.",
@@ -386,18 +447,35 @@ def test_a_match_ended_between_activations_is_told_as_its_end() -> None:
     ]
 
 
+@pytest.mark.parametrize("rules", RULESETS)
+def test_each_step_is_called_what_it_is_with_the_logs_numbers(rules: str) -> None:
+    """Ruling (Catch-up recaps: the web replay heads each step by what it is): a concession
+    between activations is "The end", not one more activation; one made during an activation
+    cuts that activation short, which keeps the number /match log gives it."""
+    _, whole = play_demo(3, rules)
+    data = whole.to_json()
+    between = inside = None
+    for cut in range(len(data["commands"])):
+        now = replay(MatchRecord.from_json({**data, "commands": data["commands"][:cut]}))
+        if any(e.kind == "activation_ended" for e in now.log):
+            if now.state.activation is None and between is None:
+                between = cut
+            elif now.state.activation is not None and inside is None:
+                inside = cut
+    assert between is not None and inside is not None
+    for cut, end in ((between, ["The end"]), (inside, [])):
+        record = MatchRecord.from_json(
+            {**data, "commands": [*data["commands"][:cut], commands.Concede(0).to_json()]}
+        )
+        titles = [step.title for step, _ in numbered_steps(record)]
+        log = numbered_log(replay(record).log)
+        numbers = [line.split()[0][1:] for line in log if line.startswith("#")]
+        assert titles == ["Deployment", *(f"Activation {n}" for n in numbers), *end]
+
+
 # --- with the service -----------------------------------------------------------------------
 def service_on(store: Store) -> MatchService:
     return MatchService(store, seed_source=lambda: 1234)
-
-
-async def end_one(service: MatchService) -> object:
-    row, match = await service.view(CHANNEL)
-    assert match is not None and match.state.to_act is not None
-    side = match.state.to_act
-    member = ALICE if row.players[side] == ALICE.id else BOB
-    unit = match.state.ready_units(side)[0].id
-    return await service.act(CHANNEL, member, commands.EndActivation(side, unit))
 
 
 async def test_match_recap_on_demand_is_private_and_refuses_in_words(store: Store) -> None:
@@ -418,7 +496,7 @@ async def test_match_recap_on_demand_is_private_and_refuses_in_words(store: Stor
     assert nothing.private and nothing.animation is None and "caught up" in nothing.text
     await end_one(service)
     caught = await show(service, CHANNEL, second)
-    assert caught.private and caught.animation is not None and frames(caught.animation) == 1
+    assert caught.private and caught.animation is not None and frames(caught.animation) == 2
     assert "activation #1 (turn 1)" in caught.text
     with pytest.raises(ServiceError, match="do not play"):
         await show(service, CHANNEL, EVE)
@@ -432,8 +510,8 @@ async def test_a_ping_after_one_activation_carries_no_recap(store: Store) -> Non
     service = service_on(store)
     await started(service)
     pinged = await end_one(service)
-    assert pinged.ping and pinged.picture is not None  # type: ignore[attr-defined]
-    assert pinged.animation is None and "Catch-up" not in pinged.text  # type: ignore[attr-defined]
+    assert pinged.ping and pinged.picture is not None
+    assert pinged.animation is None and "Catch-up" not in pinged.text
 
 
 async def test_the_reminder_carries_the_recap_and_the_ping_after_a_miss_too(store: Store) -> None:
@@ -450,7 +528,7 @@ async def test_the_reminder_carries_the_recap_and_the_ping_after_a_miss_too(stor
     second, second_side = await waiting_for(table)
     [reminder] = await table.advance(8 * HOUR)
     assert reminder.ping == second.id  # type: ignore[attr-defined]
-    assert reminder.animation is not None and frames(reminder.animation) == 1  # type: ignore[attr-defined]
+    assert reminder.animation is not None and frames(reminder.animation) == 2  # type: ignore[attr-defined]
     assert "📜 Catch-up: activation #1 (turn 1)." in reminder.text  # type: ignore[attr-defined]
     assert len(reminder.text) <= MESSAGE_LIMIT  # type: ignore[attr-defined]
     [missed] = await table.advance(2 * HOUR + 1)  # the second player misses activation #2
@@ -461,14 +539,14 @@ async def test_the_reminder_carries_the_recap_and_the_ping_after_a_miss_too(stor
     assert match.state.to_act == first_side  # the activations alternate: #3 is the first's
     ping = await end_one(service)
     assert await waiting_for(table) == (second, second_side)
-    assert ping.ping == second.id and ping.animation is not None  # type: ignore[attr-defined]
-    assert frames(ping.animation) == 3  # type: ignore[attr-defined]
-    recap = ping.text.split("\n\n")[-1]  # type: ignore[attr-defined]
+    assert ping.ping == second.id and ping.animation is not None
+    assert frames(ping.animation) == 4
+    recap = ping.text.split("\n\n")[-1]
     assert recap.splitlines()[:2] == [
         "📜 Catch-up: activations #1 to #3 (turn 1).",
         "Missed deadline: #2 ended or played by the bot.",
     ]
-    assert ping.text.index("activate a unit") < ping.text.index("📜")  # type: ignore[attr-defined]
+    assert ping.text.index("activate a unit") < ping.text.index("📜")
 
 
 async def test_nothing_secret_is_in_a_recap(store: Store) -> None:
@@ -498,7 +576,7 @@ async def test_the_console_writes_the_recap_next_to_its_pictures(tmp_path: Path)
     assert "Catch-up: activation #1 (turn 1)" in text
     assert "activations 1 to 1 so far" in text  # `recap 9` refused in words
     gifs = sorted(tmp_path.glob("recap-*.gif"))
-    assert len(gifs) == 2 and all(frames(gif.read_bytes()) == 1 for gif in gifs)
+    assert len(gifs) == 2 and all(frames(gif.read_bytes()) == 2 for gif in gifs)
 
 
 async def test_a_skirm_lite_match_gets_its_recap_through_the_service_too(store: Store) -> None:
@@ -515,7 +593,7 @@ async def test_a_skirm_lite_match_gets_its_recap_through_the_service_too(store: 
     for _ in range(2):
         await end_one(service)
     found = await show(service, CHANNEL, EVE, 1)
-    assert found.animation is not None and frames(found.animation) == 2
+    assert found.animation is not None and frames(found.animation) == 3
     assert found.text.startswith("📜 Catch-up: activations #1 to #2 (turn 1).")
     log = await service.log(CHANNEL, 200)
     assert [line.split()[0] for line in log.text.splitlines() if line[:1] == "#"] == ["#1", "#2"]
@@ -543,7 +621,7 @@ async def test_match_recap_after_the_end_shows_the_last_activations(store: Store
     assert nothing.animation is None and "is over, and nothing happened" in nothing.text
     watched = await show(service, CHANNEL, EVE, last.number, private=False)
     assert not watched.private and watched.animation is not None
-    assert frames(watched.animation) == 1
+    assert frames(watched.animation) == 2
     numbered = (await service.log(CHANNEL, 200)).text  # the numbers, after the end too
     assert any(line.startswith(f"#{last.number} ") for line in numbered.splitlines())
 

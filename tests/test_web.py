@@ -5,6 +5,7 @@ has not shown; pictures carry an ETag; bad requests get a short error page."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -17,12 +18,13 @@ from skirmbot.service.leagues import LeagueService
 from skirmbot.service.pages import Pages
 from skirmbot.store import Store
 from skirmbot.web import make_app
-from tests.service_setup import ALICE, BOB, CHANNEL, GUILD, end_activations, started
+from tests.service_setup import ALICE, BOB, CHANNEL, GUILD, end_activations, end_one, started
 
 OTHER_GUILD = 901
 LEAGUE = "Spring League"
 ORGANISER = Member(1, "Organiser")
 CAROL, DAN = Member(55, "Carol <b>"), Member(66, "Dan")
+LITE_SQUADS = ("ash-stalkers", "vigil-wardens")
 
 
 @dataclass
@@ -178,3 +180,45 @@ async def test_bad_requests_get_a_short_error_page(world: World, path: str) -> N
 async def test_only_reading(world: World) -> None:
     response = await world.client.post(f"/g/{GUILD}")
     assert response.status in (404, 405)
+
+
+@pytest.mark.parametrize("rules", ["skirm", "lite"])
+async def test_a_conceded_match_heads_each_step_by_what_it_is(rules: str) -> None:
+    """Ruling (Catch-up recaps: the web replay heads each step by what it is; issue 28): a
+    match of two activations then a concession has no "Activation 3": its page
+    heads the steps Deployment, Activation 1, Activation 2 and The end, numbered as /match log
+    numbers the activations, in both rulesets."""
+    store = await Store.open(":memory:")
+    try:
+        matches = MatchService(store, seed_source=lambda: 7)
+        squads = ("iron-wardens", "ash-runners") if rules == "skirm" else LITE_SQUADS
+        await matches.create(GUILD, CHANNEL, ALICE, opponent=BOB, rules=rules)
+        await matches.join(CHANNEL, BOB)
+        await matches.choose_squad(CHANNEL, ALICE, squads[0])
+        await matches.choose_squad(CHANNEL, BOB, squads[1])
+        await matches.deploy(CHANNEL, ALICE)
+        await matches.deploy(CHANNEL, BOB)
+        for _ in range(2):
+            await end_one(matches)
+        await matches.concede(CHANNEL, ALICE)
+        match_id = await matches.last_match_id(CHANNEL)
+        assert match_id is not None
+        pages = Pages(store, matches)
+        await pages.set_published(GUILD, True)
+        page = await pages.match(GUILD, match_id)
+        assert page is not None and page.finished
+        assert page.titles == ["Deployment", "Activation 1", "Activation 2", "The end"]
+        log = (await matches.log(CHANNEL, 200)).text.splitlines()
+        numbers = [line.split()[0].lstrip("#") for line in log if line.startswith("#")]
+        assert [f"Activation {n}" for n in numbers] == page.titles[1:-1]
+        assert "conceded" in page.logs[-1]
+        client = TestClient(TestServer(make_app(store, pages)))
+        await client.start_server()
+        try:
+            html = await (await client.get(f"/g/{GUILD}/match/{match_id}")).text()
+        finally:
+            await client.close()
+        assert re.findall(r"<h2>(.*?)</h2>", html) == page.titles
+        assert "Activation 3" not in html
+    finally:
+        await store.close()

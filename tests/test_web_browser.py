@@ -33,9 +33,14 @@ async def test_the_match_page_steps_through_the_replay_in_chromium(world: World)
         assert "/step/1.png" in (await image.get_attribute("src") or "")
         assert await page.locator("#slider").input_value() == "1"
         assert await log.text_content() != first_log  # the log follows the picture
+        name = await page.locator("#step-name").text_content()
+        assert name == f"Activation 1 (picture 2 of {last + 1})"  # what the step is, not "of N"
 
         await page.fill("#slider", str(last))  # drag the slider to the end
         assert f"/step/{last}.png" in (await image.get_attribute("src") or "")
+        heading = await page.locator(f"#step-{last} h2").text_content()  # what the step is
+        name = await page.locator("#step-name").text_content()
+        assert name == f"{heading} (picture {last + 1} of {last + 1})"
         await page.click("#prev")
         assert f"/step/{last - 1}.png" in (await image.get_attribute("src") or "")
 

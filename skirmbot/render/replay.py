@@ -34,6 +34,25 @@ class Step:
     done_before: int  # activations the match had done when it began (the turn clock's key)
     mp: tuple[int, ...]  # each squad's MP after it
 
+    @property
+    def is_activation(self) -> bool:
+        """The step is an activation (ended, or cut short by the end of the match): not the
+        match as deployed, nor the end of a match that ended between activations (a
+        concession, a draw, a forfeit), which is a step of its own that /match log leaves
+        unnumbered."""
+        kinds = {event.kind for event in self.events}
+        if "match_ended" in kinds:
+            return bool(kinds & {"activation_started", "activation_ended"})
+        return self.number > 0
+
+    @property
+    def title(self) -> str:
+        """What the step is, in words: "Deployment", "Activation N" (N as /match log numbers
+        it) or "The end"."""
+        if self.is_activation:
+            return f"Activation {self.number}"
+        return "The end" if any(e.kind == "match_ended" for e in self.events) else "Deployment"
+
 
 def activation_steps(record: MatchRecord) -> Iterator[tuple[MatchState, list[Event]]]:
     """The match after deployment (step 0) and after each activation (steps 1, 2, ...), with

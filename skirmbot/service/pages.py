@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from skirmbot.render.battlemap import MapRenderer
-from skirmbot.render.replay import activation_steps
+from skirmbot.render.replay import activation_steps, numbered_steps
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.record import MatchRecord, revealed, so_far
 from skirmbot.service.errors import ServiceError
@@ -88,6 +88,7 @@ class MatchPage:
     finished: bool
     logs: list[str]  # one per step: step 0 is the deployment
     version: int
+    titles: list[str]  # each step's heading: Deployment, Activation N (as /match log), The end
 
 
 class Pages:
@@ -97,7 +98,7 @@ class Pages:
         self.store = store
         self.matches = matches or MatchService(store)
         self.leagues = LeagueService(store, self.matches)
-        self._steps: OrderedDict[tuple[int, int], list[str]] = OrderedDict()
+        self._steps: OrderedDict[tuple[int, int], list[tuple[str, str]]] = OrderedDict()
         self._pictures: OrderedDict[str, bytes] = OrderedDict()
 
     # --- publishing --------------------------------------------------------------------------
@@ -172,19 +173,26 @@ class Pages:
         if row is None:
             return None
         record = _public_record(row)
-        logs: list[str] = []
+        steps: list[tuple[str, str]] = []
         if record is not None:
             key = (row.id, row.version)
             cached = self._steps.get(key)
             if cached is None:
-                cached = await asyncio.to_thread(_logs, record)
+                cached = await asyncio.to_thread(_steps, record)
                 self._steps[key] = cached
                 while len(self._steps) > CACHE:
                     self._steps.popitem(last=False)
-            logs = cached
+            steps = cached
         names = " v ".join(n or "?" for n in row.names)
+        titles, logs = [title for title, _ in steps], [log for _, log in steps]
         return MatchPage(
-            row.id, f"Match #{row.id}: {names}", row.status, not row.active, logs, row.version
+            row.id,
+            f"Match #{row.id}: {names}",
+            row.status,
+            not row.active,
+            logs,
+            row.version,
+            titles,
         )
 
     async def step_tag(self, guild: int, match_id: int, step: int) -> str | None:
@@ -271,9 +279,10 @@ def _public_record(row: MatchRow) -> MatchRecord | None:
         return None
 
 
-def _logs(record: MatchRecord) -> list[str]:
+def _steps(record: MatchRecord) -> list[tuple[str, str]]:
+    """Each step's heading and log."""
     try:
-        return [describe(events) for _, events in activation_steps(record)]
+        return [(step.title, describe(step.events)) for step, _ in numbered_steps(record)]
     except RulesError:
         return []
 

@@ -1,11 +1,12 @@
 """Catch-up recaps (issue 21): what happened since a player last acted, in one look.
 
-A recap is an animated picture of the activations since then (the replay GIF, cut to their
-frames) and a few lines of summary built from the rules' events: units moved, attacks and what
-they cost, units Taken Out (or Downed), the score. It goes with the ping that tells a player it
-is their turn when they were away for more than the activation the map picture shows (see
-`worth_a_recap`), with every reminder (in the channel or by direct message), and on demand with
-/match recap (`show`), from the asker's last activation or from a given activation number.
+A recap is an animated picture that starts from the position the player last saw and goes
+through the activations since (the replay GIF, cut to those frames) and a few lines of summary
+built from the rules' events: units moved, attacks and what they cost, units Taken Out (or
+Downed), the score. It goes with the ping that tells a player it is their turn when they were
+away for more than the activation the map picture shows (see `worth_a_recap`), with every
+reminder (in the channel or by direct message), and on demand with /match recap (`show`), from
+the asker's last activation or from a given activation number.
 
 "Last acted" comes from the record: the last activation of the player's squad that the player
 played themselves. An activation the bot ended or played for them after a missed deadline is
@@ -53,7 +54,8 @@ class Recap:
     first: int
     last: int
     text: str  # a few lines of summary, words only
-    animation: bytes  # the GIF of those activations' frames (the latest MAX_FRAMES of them)
+    animation: bytes  # the GIF: the position before `first`, then those activations' frames
+    # (the latest MAX_FRAMES of them)
 
 
 # --- which activations ---------------------------------------------------------------------------
@@ -133,8 +135,10 @@ def catch_up(
     shown = steps[start : last + 1]
     before = steps[start - 1]
     framed = range(max(start, last - MAX_FRAMES + 1), last + 1)
+    # The first frame is the position the player last saw, so even one activation shows the
+    # change (a single frame was a still picture).
     try:
-        gif = animation(record, renderer or MapRenderer(), only=framed)
+        gif = animation(record, renderer or MapRenderer(), only={before.number, *framed})
     except RulesError as error:  # a record this version cannot replay shows no recap
         raise ServiceError(f"The recap cannot be drawn: {error}") from error
     text = summary(shown, before.mp, state, side, missed, len(framed))
@@ -153,7 +157,7 @@ def summary(
     Out, the score. Built from the events' data; fits in SUMMARY_LIMIT."""
     # A match that ended between activations (a concession, a draw, a forfeit) ends with a
     # step of its own, numbered but no activation: told as the end, not as one more activation.
-    acted = [s for s in steps if _an_activation(s)]
+    acted = [s for s in steps if s.is_activation]
     first, last = (acted[0].number, acted[-1].number) if acted else (0, 0)
     span = f"activation #{first}" if first == last else f"activations #{first} to #{last}"
     turns = sorted({s.turn for s in acted or steps})
@@ -162,7 +166,7 @@ def summary(
     if len(acted) < len(steps):
         heading += f"{', then' if acted else ''} the end of the match (#{steps[-1].number})"
     if framed < len(steps):
-        heading += f"; the picture shows the last {framed}"
+        heading += f"; the picture shows the position before, then the last {framed}"
     lines = [heading + "."]
     played_for = [
         f"#{s.number}"
@@ -193,13 +197,6 @@ def summary(
     told = _shared(found, room)
     lines += [*(told or ["No unit moved or attacked."]), *ending, score]
     return clip("\n".join(lines), SUMMARY_LIMIT, more="/match log")
-
-
-def _an_activation(step: Step) -> bool:
-    """The step is an activation (ended, or cut short by the end of the match), not the end
-    of the match alone."""
-    kinds = {event.kind for event in step.events}
-    return "match_ended" not in kinds or bool(kinds & {"activation_started", "activation_ended"})
 
 
 def _shared(found: list[tuple[str, list[str]]], room: int) -> list[str]:
