@@ -104,7 +104,7 @@ def declare(
     aims = [aim_at(state, attacker, kind, weapon, square, agent)]
     aims += [aim_at(state, attacker, kind, weapon, a.square, a) for a in line]  # type: ignore[arg-type]
     aims += [
-        aim_at(state, attacker, kind, weapon, a.square, a, cover_allowed=False)  # type: ignore[arg-type]
+        aim_at(state, attacker, kind, weapon, a.square, a, caught_by_blast=True)  # type: ignore[arg-type]
         for a in explosion_agents(state, attacker, weapon, square)
     ]
     return aims
@@ -197,7 +197,7 @@ def aim_at(
     weapon: Weapon,
     square: Square,
     agent: UnitState | None,
-    cover_allowed: bool = True,
+    caught_by_blast: bool = False,
 ) -> Aim:
     """The modifiers for one target (Lite rulebook Ranged and Melee Combat Modifiers)."""
     assert attacker.square is not None
@@ -221,14 +221,23 @@ def aim_at(
             notes.append("Support: ROA +1")
     cover = (
         kind == RANGED
-        and cover_allowed
         and agent is not None
         and not weapon.has("NCV")
-        and sight(board, attacker.square, square, list(standing_squares(state))).cover
+        and in_cover(state, attacker, square, caught_by_blast)
     )
     if cover:
         notes.append("Cover: ARM +1")
     return Aim(square, agent.id if agent else None, max(0, roa), skill, cover, tuple(notes))
+
+
+def in_cover(state: MatchState, attacker: UnitState, square: Square, caught_by_blast: bool) -> bool:
+    """Lite rulebook Cover ("Target ARM +1"), the full rules' cover as the sight code decides it,
+    which Lite's High Ground does not take away: Lite's High Ground only gives "Attacker SKL +1".
+    Nor does XPL: an Agent caught by the blast is in Cover as if it were shot, and one that the
+    attacker cannot see at all is in Cover too, as what hides it shelters it (our rulings)."""
+    assert attacker.square is not None
+    seen = sight(state.board, attacker.square, square, list(standing_squares(state)))
+    return seen.terrain_cover or (caught_by_blast and not seen.visible)
 
 
 def _squadmate_near(state: MatchState, attacker: UnitState, square: Square) -> bool:
