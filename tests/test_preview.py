@@ -242,6 +242,12 @@ def lite_odds(match: Any, attacker: str, weapon: str, target: str) -> Any:
         # Cover (ARM +1), CAM beyond 3 squares (one automatic save), High Ground out of play.
         ({"weapons": [gun("Rifle", "ranged", 2, 3, 1, "RG8")]},
          {"hit": 2, "specials": ["CAM"]}, "C8", None),
+        # Standing orders with TO per attack (Lite rulebook Tactical Orders: -1, -2 for 2 TO,
+        # re-rolls): 3 TO, none kept, at most 2 per attack; then only 1 TO above the reserve.
+        ({"weapons": [gun("Carbine", "ranged", 1, 4, 1, "RG8")]},
+         {"arm": 4, "hit": 2}, "C8", (3, 0, 2)),
+        ({"weapons": [gun("Blade", "melee", 1, 4, 2)]},
+         {"arm": 5, "specials": ["DOD"]}, "C4", (3, 2, 3)),
     ],
 )  # fmt: skip
 def test_lite_odds_match_every_outcome_of_lites_combat(
@@ -256,7 +262,8 @@ def test_lite_odds_match_every_outcome_of_lites_combat(
     )
     if standing is not None:
         squad = match.state.squads[1]
-        squad.orders, squad.reroll_saves_above = standing
+        squad.orders, squad.reroll_saves_above, *per_attack = standing
+        squad.orders_per_attack = per_attack[0] if per_attack else None
     weapon_name = red["weapons"][0]["name"]
     kind, odds = lite_odds(match, "Ada", weapon_name, "Bo")
     hit, lost = engine_odds(match, "Ada", kind, weapon_name, "Bo")

@@ -31,13 +31,21 @@ from skirmbot.rules.lite.agents import (
     standing_squares,
 )
 from skirmbot.rules.lite.cards import weapon_skill
+from skirmbot.rules.lite.standing_orders import save_budget, spend_on_saves
 from skirmbot.rules.sight import line_of_sight, sight
 from skirmbot.rules.skirm import environment
 from skirmbot.rules.skirm.area import crossed_squares
 from skirmbot.rules.skirm.cards import MELEE, RANGED, Weapon
 from skirmbot.rules.skirm.combat import _faces, _marked_saves
 from skirmbot.rules.skirm.rolls import succeeds
-from skirmbot.rules.skirm.state import DOWNED, Die, MatchState, PendingRoll, UnitState
+from skirmbot.rules.skirm.state import (
+    DOWNED,
+    Die,
+    MatchState,
+    PendingRoll,
+    SquadState,
+    UnitState,
+)
 from skirmbot.rules.squares import Square
 
 CAMOUFLAGE_BEYOND = 3  # CAM: "the Attacker is more than 3 Squares away"
@@ -461,46 +469,65 @@ def save_target(target: UnitState, dam: int, cover: bool) -> int:
 def roll_saves(
     state: MatchState, target: UnitState, count: int, dam: int, cover: bool, dice: Dice
 ) -> tuple[int, list[Event]]:
-    """One save die per hit to save; the target's standing orders may re-roll failed ones with
-    TO (rulings: Tactical Orders in play-by-post). The failed saves and the event."""
+    """One save die per hit to save, then the target's standing orders spend TO on the failed
+    ones (rulings: Tactical Orders on rolls; Skirm Lite). The failed saves and the event."""
     if count <= 0:
         return 0, []
     needed = save_target(target, dam, cover)
-    faces = [dice.roll() for _ in range(count)]
-    first = list(faces)
+    rolled = [Die(dice.roll()) for _ in range(count)]
+    first = [die.face for die in rolled]
     squad = state.squads[target.side]
-    rerolled: list[int] = []
-    if squad.reroll_saves_above is not None:
-        for i, face in enumerate(faces):
-            if not succeeds(face, needed) and squad.orders > squad.reroll_saves_above:
-                squad.orders -= 1
-                faces[i] = dice.roll()
-                rerolled.append(i + 1)
+    if squad.orders_per_attack is None:
+        spent = _reroll_failed_saves(squad, rolled, needed, dice)
+        shown, note = _marked_saves([die.face for die in rolled], needed), "standing order"
+    else:
+        spent = spend_on_saves(rolled, needed, save_budget(squad), dice.roll)
+        squad.orders -= spent
+        shown, note = _faces(rolled, needed), "standing orders"
+    changed = [n for n, die in enumerate(rolled, start=1) if die.rerolled or die.modifier]
+    if changed:
+        note = f" ({note}, {spent} TO: " + _changes_of(rolled, first, changed) + ")"
+    faces = [die.value for die in rolled]
     failed = sum(1 for face in faces if not succeeds(face, needed))
-    note = (
-        f" (standing order, {len(rerolled)} TO: re-rolled "
-        + ", ".join(f"die {n}: {first[n - 1]} → {faces[n - 1]}" for n in rerolled)
-        + ")"
-        if rerolled
-        else ""
-    )
     arm = f"ARM {target.card.arm}{' + 1 cover' if cover else ''} - DAM {dam} = {needed}"
     return failed, [
         Event(
             "saves",
             f"{target.name} rolls {count} save{'s' if count > 1 else ''} ({arm}): "
-            f"{_marked_saves(faces, needed)}{note}: {count - failed} saved, {failed} failed.",
+            f"{shown}{note if changed else ''}: {count - failed} saved, {failed} failed.",
             {
                 "unit": target.id,
                 "faces": faces,
                 "first_faces": first,
                 "needed": needed,
                 "saved": count - failed,
-                "rerolled": rerolled,
+                "rerolled": [n for n, die in enumerate(rolled, start=1) if die.rerolled],
+                "lowered": [n for n, die in enumerate(rolled, start=1) if die.modifier],
+                "orders_spent": spent,
                 "failed": failed,  # HIT are lost by the hit_lost event that follows (TFx)
             },
         )
     ]
+
+
+def _reroll_failed_saves(squad: SquadState, rolled: list[Die], needed: int, dice: Dice) -> int:
+    """The first release's standing order, which records without `orders_per_attack` keep:
+    re-roll each failed save for 1 TO while the squad has more TO than it keeps. TO spent."""
+    spent = 0
+    if squad.reroll_saves_above is None:
+        return spent
+    for die in rolled:
+        if not succeeds(die.face, needed) and squad.orders > squad.reroll_saves_above:
+            squad.orders -= 1
+            die.face, die.rerolled = dice.roll(), True
+            spent += 1
+    return spent
+
+
+def _changes_of(rolled: list[Die], first: list[int], changed: list[int]) -> str:
+    if all(not rolled[n - 1].modifier for n in changed):  # as the first release wrote it
+        return "re-rolled " + ", ".join(f"die {n}: {first[n - 1]} → {rolled[n - 1].face}" for n in changed)
+    return ", ".join(f"die {n}: {first[n - 1]} → {rolled[n - 1].value}" for n in changed)
 
 
 def lose_hits(
