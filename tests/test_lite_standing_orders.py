@@ -8,6 +8,7 @@ Agents: ARM 3, HIT 3; Rifle and Knife ROA 2, SKL 3, DAM 1: a save die of 1-2 sav
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -205,3 +206,44 @@ def test_the_standing_orders_never_spend_more_than_told_or_held(
     assert 0 <= spent <= per_attack
     assert blue_orders(match) >= min(before, keep) >= 0
     assert spent == sum(e.data["orders_spent"] for e in events if e.kind == "saves")
+
+
+# --- where players set them ------------------------------------------------------------------------
+async def console_says(tmp_path: Path, rules: str, typed: str) -> str:
+    from skirmbot.console import run_console
+
+    feed, said = iter(["auto", "auto", typed, "concede"]), []
+
+    def ask(prompt: str) -> str:
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    await run_console(False, tmp_path, ask=ask, say=said.append, seed=3, rules=rules)
+    return "\n".join(said)
+
+
+async def test_the_console_sets_to_per_attack_in_a_lite_match(tmp_path: Path) -> None:
+    said = await console_says(tmp_path, "lite", "standing 1 2")
+    assert "at most 2 TO per attack, keeping 1 TO" in said, said
+
+
+async def test_the_console_refuses_to_per_attack_in_a_skirm_match_in_words(tmp_path: Path) -> None:
+    said = await console_says(tmp_path, "skirm", "standing 0 2")
+    assert "TO per attack is a Skirm Lite standing order" in said, said
+
+
+async def test_match_standing_offers_to_per_attack() -> None:
+    from skirmbot.bot import make_bot
+
+    bot = make_bot(":memory:", sync_commands=False)
+    await bot.setup_hook()
+    try:
+        match = next(c for c in bot.tree.get_commands() if c.name == "match").to_dict(bot.tree)
+    finally:
+        await bot.store.close()
+    standing = next(o for o in match["options"] if o["name"] == "standing")
+    per_attack = next(o for o in standing["options"] if o["name"] == "per_attack")
+    assert (per_attack["min_value"], per_attack["max_value"], per_attack["required"]) == (1, 20, False)
+    assert "Skirm Lite" in per_attack["description"]
