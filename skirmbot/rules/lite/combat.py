@@ -479,14 +479,13 @@ def roll_saves(
     squad = state.squads[target.side]
     if squad.orders_per_attack is None:
         spent = _reroll_failed_saves(squad, rolled, needed, dice)
-        shown, note = _marked_saves([die.face for die in rolled], needed), "standing order"
+        shown, orders = _marked_saves([die.face for die in rolled], needed), "standing order"
     else:
         spent = spend_on_saves(rolled, needed, save_budget(squad), dice.roll)
         squad.orders -= spent
-        shown, note = _faces(rolled, needed), "standing orders"
+        shown, orders = _faces(rolled, needed), "standing orders"
     changed = [n for n, die in enumerate(rolled, start=1) if die.rerolled or die.modifier]
-    if changed:
-        note = f" ({note}, {spent} TO: " + _changes_of(rolled, first, changed) + ")"
+    note = f" ({orders}, {spent} TO: {_changes_of(rolled, first, changed)})" if changed else ""
     faces = [die.value for die in rolled]
     failed = sum(1 for face in faces if not succeeds(face, needed))
     arm = f"ARM {target.card.arm}{' + 1 cover' if cover else ''} - DAM {dam} = {needed}"
@@ -494,7 +493,7 @@ def roll_saves(
         Event(
             "saves",
             f"{target.name} rolls {count} save{'s' if count > 1 else ''} ({arm}): "
-            f"{shown}{note if changed else ''}: {count - failed} saved, {failed} failed.",
+            f"{shown}{note}: {count - failed} saved, {failed} failed.",
             {
                 "unit": target.id,
                 "faces": faces,
@@ -525,9 +524,10 @@ def _reroll_failed_saves(squad: SquadState, rolled: list[Die], needed: int, dice
 
 
 def _changes_of(rolled: list[Die], first: list[int], changed: list[int]) -> str:
-    if all(not rolled[n - 1].modifier for n in changed):  # as the first release wrote it
-        return "re-rolled " + ", ".join(f"die {n}: {first[n - 1]} → {rolled[n - 1].face}" for n in changed)
-    return ", ".join(f"die {n}: {first[n - 1]} → {rolled[n - 1].value}" for n in changed)
+    """Each changed die from its first face to its result (the marks tell re-rolled from
+    lowered); only re-rolls are told as the first release told them."""
+    told = ", ".join(f"die {n}: {first[n - 1]} → {rolled[n - 1].value}" for n in changed)
+    return told if any(rolled[n - 1].modifier for n in changed) else f"re-rolled {told}"
 
 
 def lose_hits(
