@@ -598,6 +598,27 @@ def test_lite_odds_match_the_engine_from_high_ground_past_a_squadmate() -> None:
     assert (chance.hit, chance.damage, chance.out) == (hit, lost[1], lost[1])
 
 
+def test_lite_odds_keep_cover_against_high_ground() -> None:
+    """Lite rulebook Ranged Combat Modifiers: High Ground gives "Attacker SKL +1" and Cover
+    "Target ARM +1", both at once (Lite has no "Target does not benefit from Cover"): the preview
+    shows Bo in cover and its odds equal the engine's over every sequence of dice."""
+    rows = [". . 2 . . . . . . . . ."] + [" ".join(["."] * 12)] * 11
+    carbine = gun("Carbine", "ranged", 1, 3, 1, "RG8")
+    match = lite_match(
+        {0: [agent("Ada", "C1", weapons=[carbine])], 1: [agent("Bo", "C8")]},
+        rows=rows,
+        edges=["C7|C8: wall=1"],
+    )
+    state = match.state
+    aim = lite_combat.declare(state, state.units["Ada"], RANGED, state.units[
+        "Ada"].card.weapon("Carbine"), "Bo")[0]  # fmt: skip
+    assert aim.cover and "High Ground: SKL +1" in aim.notes
+    kind, odds = lite_odds(match, "Ada", "Carbine", "Bo")
+    assert (odds.hit, odds.lost) == engine_odds(match, "Ada", kind, "Carbine", "Bo")
+    [chance] = LITE.preview(state, "Ada").attacks
+    assert chance.cover and chance.hit == odds.hit
+
+
 @pytest.mark.parametrize("name", ["skirm", "lite"])
 def test_a_preview_while_a_roll_waits_for_its_decision(name: str) -> None:
     """Rulings: Previews, who and when: a roll waiting for Accept or a re-roll does not stop a
