@@ -251,8 +251,8 @@ def _categories(count: int, chances: tuple[Fraction, ...]) -> Iterator[tuple[tup
 def _save_chances(needed: int) -> tuple[Fraction, Fraction, Fraction, Fraction]:
     """One save die: it saves, it is 1 above what saves, 2 above, further off."""
     saving = highest_saving(needed)
-    one, two = Fraction(int(saving + 1 <= 6), 6), Fraction(int(saving + 2 <= 6), 6)
-    return saving * SIXTH, one, two, 1 - saving * SIXTH - one - two
+    two = SIXTH if saving + 2 <= 6 else Fraction(0)  # a 5 that saves leaves only the 6, 1 above
+    return saving * SIXTH, SIXTH, two, 1 - saving * SIXTH - SIXTH - two
 
 
 def _lowered_for_sure(one: int, two: int, budget: int) -> tuple[int, int]:
@@ -286,10 +286,10 @@ def hit_loss(
     save_rerolls: int,
     tough: int,
     hit: int,
-    save_budget: int | None = None,
+    orders_on_saves: int | None = None,
 ) -> Distribution:
     """HIT lost, from the hits: APx unsaved, CAM/DOD one automatic save, saves at or under
-    `needed` (failures re-rolled up to `save_rerolls` or, with a `save_budget` of TO, changed
+    `needed` (failures re-rolled up to `save_rerolls` or, with `orders_on_saves` TO, changed
     the cheapest way), TFx keeping each loss on x or lower, never more than the target's `hit`."""
     kept = Fraction(min(tough, 6), 6)
     lost: dict[int, Fraction] = defaultdict(Fraction)
@@ -299,8 +299,8 @@ def hit_loss(
         automatic = 1 if dodges and savable > 0 else 0
         failures = (
             _failed_saves(savable - automatic, needed, save_rerolls)
-            if save_budget is None
-            else _failed_saves_spent(savable - automatic, needed, save_budget)
+            if orders_on_saves is None
+            else _failed_saves_spent(savable - automatic, needed, orders_on_saves)
         )
         for failed, q in failures:
             for losses, r in _binomial(unsaved + failed, 1 - kept).items():
