@@ -414,21 +414,23 @@ class Matches(
     # --- managing ------------------------------------------------------------------------
     @app_commands.command(
         name="standing",
-        description="Standing orders: spend TO to re-roll failed saves while you are away",
+        description="Standing orders: spend TO on your failed saves while you are away",
     )
     @app_commands.describe(
         reroll_saves="Re-roll failed saves with TO when your squad has more than `above` TO",
         above="Keep at least this many TO for your own activations (default 0)",
+        per_attack="Skirm Lite: at most this many TO per attack, the cheapest way (-1, -2, else re-roll)",
     )
     async def standing(
         self,
         interaction: discord.Interaction[Any],
         reroll_saves: bool,
         above: app_commands.Range[int, 0, 20] = 0,
+        per_attack: app_commands.Range[int, 1, 20] | None = None,
     ) -> None:
         member = await player(interaction)
         work = service_of(interaction).standing_orders(
-            channel_of(interaction), member, above if reroll_saves else None
+            channel_of(interaction), member, above if reroll_saves else None, per_attack
         )
         await answer(interaction, work, private=True)
 

@@ -61,7 +61,7 @@ USAGE = {
     "act": "act [NUMBER]",
     "rules": "rules",
     "orders": "orders STEP; STEP; ...",
-    "standing": "standing N|never",
+    "standing": "standing N|never [PER_ATTACK]",
     "status": "status",
     "log": "log",
     "recap": "recap [ACTIVATION]",
@@ -84,6 +84,7 @@ HELP = """Commands (the same words as the Discord slash commands):
   door UNIT [TOWARD]         pickup UNIT      drop UNIT      crate UNIT OPTION      delay
   leap UNIT SQUARE           skill UNIT SKILL [TARGET]  mission UNIT ACTION    secondary
   reroll DIE   modify DIE +1|-1   accept      standing N|never (re-roll failed saves above N TO)
+  standing N PER_ATTACK (Skirm Lite: up to PER_ATTACK TO per attack on failed saves, -1/-2/re-roll)
   act [NUMBER] (the actions of this match's rules that have no word above, e.g. Revive)
   rules   status   log   card UNIT   undo   draw   concede   help [WORD]   quit
   recap [N]  (what happened since you last acted, or since activation N: a GIF and a summary)
@@ -387,7 +388,8 @@ class Console:
         elif word == "standing":
             _need(word, args)
             above = None if args[0].lower() == "never" else _number(args[0], word)
-            await self._show(await service.standing_orders(CHANNEL, member, above))
+            per_attack = _number(args[1], word) if len(args) > 1 else None
+            await self._show(await service.standing_orders(CHANNEL, member, above, per_attack))
         else:
             await self._act(member, await self._game_command(member, [word, *args]))
 

@@ -209,7 +209,7 @@ async def test_help_and_mistakes_at_the_match_prompt_ask_again(tmp_path: Path) -
     assert "! 'lots' is not a whole number. Usage: move UNIT SQUARE [TO]" in text
     assert "No closing quotation" in text
     assert "! Usage: card UNIT" in said
-    assert "! Usage: standing N|never" in said
+    assert "! Usage: standing N|never [PER_ATTACK]" in said
     assert "! 'many' is not a whole number." in text
     assert "! Usage: reroll DIE" in said
     assert "! 'x' is not a whole number." in text

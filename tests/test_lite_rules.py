@@ -305,6 +305,17 @@ def test_cover_adds_one_to_arm() -> None:
     assert one(events, "saves")["needed"] == 3 and hit_of(match, "Bo") == 3
 
 
+def test_high_ground_does_not_take_cover_away() -> None:
+    """Lite rulebook Ranged Combat Modifiers: High Ground gives "Attacker SKL +1" and Cover
+    "Target ARM +1"; the full rules' "Target does not benefit from Cover" is not in Lite. Ada two
+    levels up hits with a 4 (SKL 3 + 1), and Bo behind the low wall saves a 3 (ARM 3 + 1 - DAM 1)."""
+    rows = [". . 2 . . . . . . . . ."] + FLAT_12[1:]
+    match = duel(faces=[4, 6, 3], rows=rows, red_square="C1", edges=LOW_WALL)
+    events = match.apply(Shoot(0, "Ada", "Bo"))
+    assert one(events, "roll")["skill"] == 4 and one(events, "attack")["cover"] is True
+    assert one(events, "saves")["needed"] == 3 and hit_of(match, "Bo") == 3
+
+
 def test_ncv_denies_cover() -> None:
     """Lite rulebook NCV: the target is never considered to be in Cover."""
     match = duel(

@@ -152,6 +152,35 @@ def test_xpl_hits_target_and_every_adjacent_agent() -> None:
     assert match.dice.remaining == 0  # type: ignore[attr-defined]
 
 
+def test_xpl_leaves_the_caught_agents_their_cover() -> None:
+    """Lite rulebook XPL ("it fires against the target and any other Agent ... in adjacent
+    Squares") takes no Cover away, unlike the full rules' BLS ("valid targets do not benefit from
+    Cover"): Di, caught behind a low wall, saves a 3 (ARM 3 + 1 - DAM 1), as if it were shot."""
+    grenade = gun("Grenade", "ranged", 1, 3, 1, "RG6", "XPL")
+    match = lite_match(
+        {0: [agent("Ada", "C3", weapons=[grenade])], 1: [agent("Bo", "C8"), agent("Di", "D8")]},
+        edges=["D7|D8: wall=1"],
+        faces=[6, 2, 3],  # Bo: a miss; Di: a hit, then its save
+    )
+    events = match.apply(Shoot(0, "Ada", "Bo"))
+    caught = of(events, "attack")[1]
+    assert (caught["target"], caught["cover"]) == ("Di", True)
+    assert of(events, "saves")[0]["needed"] == 3 and hit_of(match, "Di") == 3
+
+
+def test_an_agent_the_blast_catches_out_of_sight_is_in_cover() -> None:
+    """Our ruling (Lite's XPL needs no sight of the Agents it catches): one the attacker cannot
+    see at all, here Di behind Bo, is in Cover, as what hides it shelters it (ARM 3 + 1 - DAM 1)."""
+    grenade = gun("Grenade", "ranged", 1, 3, 1, "RG6", "XPL")
+    match = lite_match(
+        {0: [agent("Ada", "C3", weapons=[grenade])], 1: [agent("Bo", "C8"), agent("Di", "C9")]},
+        faces=[6, 2, 3],
+    )
+    events = match.apply(Shoot(0, "Ada", "Bo"))
+    assert [(a["target"], a["cover"]) for a in of(events, "attack")] == [("Bo", False), ("Di", True)]
+    assert hit_of(match, "Di") == 3
+
+
 def test_xpl_may_target_an_empty_square() -> None:
     grenade = gun("Grenade", "ranged", 1, 3, 1, "RG6", "XPL")
     match = duel({"weapons": [grenade]}, faces=[3, 5])

@@ -242,6 +242,12 @@ def lite_odds(match: Any, attacker: str, weapon: str, target: str) -> Any:
         # Cover (ARM +1), CAM beyond 3 squares (one automatic save), High Ground out of play.
         ({"weapons": [gun("Rifle", "ranged", 2, 3, 1, "RG8")]},
          {"hit": 2, "specials": ["CAM"]}, "C8", None),
+        # Standing orders with TO per attack (Lite rulebook Tactical Orders: -1, -2 for 2 TO,
+        # re-rolls): 3 TO, none kept, at most 2 per attack; then only 1 TO above the reserve.
+        ({"weapons": [gun("Carbine", "ranged", 1, 4, 1, "RG8")]},
+         {"arm": 4, "hit": 2}, "C8", (3, 0, 2)),
+        ({"weapons": [gun("Blade", "melee", 1, 4, 2)]},
+         {"arm": 5, "specials": ["DOD"]}, "C4", (3, 2, 3)),
     ],
 )  # fmt: skip
 def test_lite_odds_match_every_outcome_of_lites_combat(
@@ -256,7 +262,8 @@ def test_lite_odds_match_every_outcome_of_lites_combat(
     )
     if standing is not None:
         squad = match.state.squads[1]
-        squad.orders, squad.reroll_saves_above = standing
+        squad.orders, squad.reroll_saves_above, *per_attack = standing
+        squad.orders_per_attack = per_attack[0] if per_attack else None
     weapon_name = red["weapons"][0]["name"]
     kind, odds = lite_odds(match, "Ada", weapon_name, "Bo")
     hit, lost = engine_odds(match, "Ada", kind, weapon_name, "Bo")
@@ -589,6 +596,27 @@ def test_lite_odds_match_the_engine_from_high_ground_past_a_squadmate() -> None:
     found = LITE.preview(state, "Ada")
     chance = next(c for c in found.attacks if c.target == "Bo")
     assert (chance.hit, chance.damage, chance.out) == (hit, lost[1], lost[1])
+
+
+def test_lite_odds_keep_cover_against_high_ground() -> None:
+    """Lite rulebook Ranged Combat Modifiers: High Ground gives "Attacker SKL +1" and Cover
+    "Target ARM +1", both at once (Lite has no "Target does not benefit from Cover"): the preview
+    shows Bo in cover and its odds equal the engine's over every sequence of dice."""
+    rows = [". . 2 . . . . . . . . ."] + [" ".join(["."] * 12)] * 11
+    carbine = gun("Carbine", "ranged", 1, 3, 1, "RG8")
+    match = lite_match(
+        {0: [agent("Ada", "C1", weapons=[carbine])], 1: [agent("Bo", "C8")]},
+        rows=rows,
+        edges=["C7|C8: wall=1"],
+    )
+    state = match.state
+    aim = lite_combat.declare(state, state.units["Ada"], RANGED, state.units[
+        "Ada"].card.weapon("Carbine"), "Bo")[0]  # fmt: skip
+    assert aim.cover and "High Ground: SKL +1" in aim.notes
+    kind, odds = lite_odds(match, "Ada", "Carbine", "Bo")
+    assert (odds.hit, odds.lost) == engine_odds(match, "Ada", kind, "Carbine", "Bo")
+    [chance] = LITE.preview(state, "Ada").attacks
+    assert chance.cover and chance.hit == odds.hit
 
 
 @pytest.mark.parametrize("name", ["skirm", "lite"])

@@ -48,12 +48,17 @@ class Infiltrate(Command):
 @dataclass(frozen=True)
 class SetStandingOrders(Command):
     """Reactions for when the player is not online: re-roll failed saves while the squad has more
-    than `reroll_saves_above` TO (None: never spend TO on reactions). Rulings: Tactical Orders."""
+    than `reroll_saves_above` TO (None: never spend TO on reactions). Rulings: Tactical Orders.
+
+    Skirm Lite: with `orders_per_attack`, each failed save is changed the cheapest way that
+    saves it (-1 or -2, else a re-roll), at most that many TO per attack on one Agent (rulings:
+    Skirm Lite). None, as in every record before it, keeps the plain re-roll of failed saves."""
 
     type: ClassVar[str] = "standing_orders"
     reroll_saves_above: int | None = None
     parry: bool = True  # PAR units re-roll the attacker's best die
     counter: bool = True  # CTR units strike back after a melee attack
+    orders_per_attack: int | None = None
 
 
 @dataclass(frozen=True)

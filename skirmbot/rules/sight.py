@@ -46,7 +46,9 @@ _MEMORY_LIMIT = 100_000
 class Sight:
     """What an attacker sees of a target.
 
-    `cover` is the final terrain cover (high ground already applied), False when not visible.
+    `cover` is the final terrain cover (high ground already applied), False when not visible;
+    `terrain_cover` is the terrain's cover before high ground takes it away (Skirm Lite, whose
+    High Ground only adds to the attacker's SKL).
     `lines` are the two segments of one sight-point/edge pair that gave line of sight, in
     squares, for drawing (a pair without cover when the target is not in cover); empty when
     not visible.
@@ -55,6 +57,7 @@ class Sight:
     visible: bool
     cover: bool
     lines: tuple[tuple[Point, Point], ...]
+    terrain_cover: bool = False
 
 
 NOT_VISIBLE = Sight(False, False, ())
@@ -346,7 +349,7 @@ class _View:
         exposed = [pair for pair in seen if not (covered[pair[0]] or covered[pair[1]])]
         first, second = exposed[0] if exposed else seen[0]
         lines = (self.segments[first].points(), self.segments[second].points())
-        return Sight(True, not exposed and not self.high_ground, lines)
+        return Sight(True, not exposed and not self.high_ground, lines, not exposed)
 
 
 def _view(board: Board, attacker: Square, target: Square) -> _View:

@@ -364,11 +364,18 @@ class MatchService:
             return reply
 
     async def standing_orders(
-        self, channel_id: int, member: Member, reroll_saves_above: int | None
+        self,
+        channel_id: int,
+        member: Member,
+        reroll_saves_above: int | None,
+        orders_per_attack: int | None = None,
     ) -> Reply:
-        reply = await self.act(
-            channel_id, member, commands.SetStandingOrders(0, reroll_saves_above)
+        """Standing orders for the member's squad; `orders_per_attack` is Skirm Lite's (the
+        rules refuse it in words elsewhere)."""
+        orders = commands.SetStandingOrders(
+            0, reroll_saves_above, orders_per_attack=orders_per_attack
         )
+        reply = await self.act(channel_id, member, orders)
         reply.private = True
         return reply
 

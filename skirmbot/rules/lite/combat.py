@@ -31,13 +31,21 @@ from skirmbot.rules.lite.agents import (
     standing_squares,
 )
 from skirmbot.rules.lite.cards import weapon_skill
+from skirmbot.rules.lite.standing_orders import save_budget, spend_on_saves
 from skirmbot.rules.sight import line_of_sight, sight
 from skirmbot.rules.skirm import environment
 from skirmbot.rules.skirm.area import crossed_squares
 from skirmbot.rules.skirm.cards import MELEE, RANGED, Weapon
 from skirmbot.rules.skirm.combat import _faces, _marked_saves
 from skirmbot.rules.skirm.rolls import succeeds
-from skirmbot.rules.skirm.state import DOWNED, Die, MatchState, PendingRoll, UnitState
+from skirmbot.rules.skirm.state import (
+    DOWNED,
+    Die,
+    MatchState,
+    PendingRoll,
+    SquadState,
+    UnitState,
+)
 from skirmbot.rules.squares import Square
 
 CAMOUFLAGE_BEYOND = 3  # CAM: "the Attacker is more than 3 Squares away"
@@ -104,7 +112,7 @@ def declare(
     aims = [aim_at(state, attacker, kind, weapon, square, agent)]
     aims += [aim_at(state, attacker, kind, weapon, a.square, a) for a in line]  # type: ignore[arg-type]
     aims += [
-        aim_at(state, attacker, kind, weapon, a.square, a, cover_allowed=False)  # type: ignore[arg-type]
+        aim_at(state, attacker, kind, weapon, a.square, a, caught_by_blast=True)  # type: ignore[arg-type]
         for a in explosion_agents(state, attacker, weapon, square)
     ]
     return aims
@@ -197,7 +205,7 @@ def aim_at(
     weapon: Weapon,
     square: Square,
     agent: UnitState | None,
-    cover_allowed: bool = True,
+    caught_by_blast: bool = False,
 ) -> Aim:
     """The modifiers for one target (Lite rulebook Ranged and Melee Combat Modifiers)."""
     assert attacker.square is not None
@@ -221,14 +229,23 @@ def aim_at(
             notes.append("Support: ROA +1")
     cover = (
         kind == RANGED
-        and cover_allowed
         and agent is not None
         and not weapon.has("NCV")
-        and sight(board, attacker.square, square, list(standing_squares(state))).cover
+        and in_cover(state, attacker, square, caught_by_blast)
     )
     if cover:
         notes.append("Cover: ARM +1")
     return Aim(square, agent.id if agent else None, max(0, roa), skill, cover, tuple(notes))
+
+
+def in_cover(state: MatchState, attacker: UnitState, square: Square, caught_by_blast: bool) -> bool:
+    """Lite rulebook Cover ("Target ARM +1"), the full rules' cover as the sight code decides it,
+    which Lite's High Ground does not take away: Lite's High Ground only gives "Attacker SKL +1".
+    Nor does XPL: an Agent caught by the blast is in Cover as if it were shot, and one that the
+    attacker cannot see at all is in Cover too, as what hides it shelters it (our rulings)."""
+    assert attacker.square is not None
+    seen = sight(state.board, attacker.square, square, list(standing_squares(state)))
+    return seen.terrain_cover or (caught_by_blast and not seen.visible)
 
 
 def _squadmate_near(state: MatchState, attacker: UnitState, square: Square) -> bool:
@@ -452,46 +469,65 @@ def save_target(target: UnitState, dam: int, cover: bool) -> int:
 def roll_saves(
     state: MatchState, target: UnitState, count: int, dam: int, cover: bool, dice: Dice
 ) -> tuple[int, list[Event]]:
-    """One save die per hit to save; the target's standing orders may re-roll failed ones with
-    TO (rulings: Tactical Orders in play-by-post). The failed saves and the event."""
+    """One save die per hit to save, then the target's standing orders spend TO on the failed
+    ones (rulings: Tactical Orders on rolls; Skirm Lite). The failed saves and the event."""
     if count <= 0:
         return 0, []
     needed = save_target(target, dam, cover)
-    faces = [dice.roll() for _ in range(count)]
-    first = list(faces)
+    rolled = [Die(dice.roll()) for _ in range(count)]
+    first = [die.face for die in rolled]
     squad = state.squads[target.side]
-    rerolled: list[int] = []
-    if squad.reroll_saves_above is not None:
-        for i, face in enumerate(faces):
-            if not succeeds(face, needed) and squad.orders > squad.reroll_saves_above:
-                squad.orders -= 1
-                faces[i] = dice.roll()
-                rerolled.append(i + 1)
+    if squad.orders_per_attack is None:
+        spent = _reroll_failed_saves(squad, rolled, needed, dice)
+        shown, orders = _marked_saves([die.face for die in rolled], needed), "standing order"
+    else:
+        spent = spend_on_saves(rolled, needed, save_budget(squad), dice.roll)
+        squad.orders -= spent
+        shown, orders = _faces(rolled, needed), "standing orders"
+    changed = [n for n, die in enumerate(rolled, start=1) if die.rerolled or die.modifier]
+    note = f" ({orders}, {spent} TO: {_changes_of(rolled, first, changed)})" if changed else ""
+    faces = [die.value for die in rolled]
     failed = sum(1 for face in faces if not succeeds(face, needed))
-    note = (
-        f" (standing order, {len(rerolled)} TO: re-rolled "
-        + ", ".join(f"die {n}: {first[n - 1]} → {faces[n - 1]}" for n in rerolled)
-        + ")"
-        if rerolled
-        else ""
-    )
     arm = f"ARM {target.card.arm}{' + 1 cover' if cover else ''} - DAM {dam} = {needed}"
     return failed, [
         Event(
             "saves",
             f"{target.name} rolls {count} save{'s' if count > 1 else ''} ({arm}): "
-            f"{_marked_saves(faces, needed)}{note}: {count - failed} saved, {failed} failed.",
+            f"{shown}{note}: {count - failed} saved, {failed} failed.",
             {
                 "unit": target.id,
                 "faces": faces,
                 "first_faces": first,
                 "needed": needed,
                 "saved": count - failed,
-                "rerolled": rerolled,
+                "rerolled": [n for n, die in enumerate(rolled, start=1) if die.rerolled],
+                "lowered": [n for n, die in enumerate(rolled, start=1) if die.modifier],
+                "orders_spent": spent,
                 "failed": failed,  # HIT are lost by the hit_lost event that follows (TFx)
             },
         )
     ]
+
+
+def _reroll_failed_saves(squad: SquadState, rolled: list[Die], needed: int, dice: Dice) -> int:
+    """The first release's standing order, which records without `orders_per_attack` keep:
+    re-roll each failed save for 1 TO while the squad has more TO than it keeps. TO spent."""
+    spent = 0
+    if squad.reroll_saves_above is None:
+        return spent
+    for die in rolled:
+        if not succeeds(die.face, needed) and squad.orders > squad.reroll_saves_above:
+            squad.orders -= 1
+            die.face, die.rerolled = dice.roll(), True
+            spent += 1
+    return spent
+
+
+def _changes_of(rolled: list[Die], first: list[int], changed: list[int]) -> str:
+    """Each changed die from its first face to its result (the marks tell re-rolled from
+    lowered); only re-rolls are told as the first release told them."""
+    told = ", ".join(f"die {n}: {first[n - 1]} → {rolled[n - 1].value}" for n in changed)
+    return told if any(rolled[n - 1].modifier for n in changed) else f"re-rolled {told}"
 
 
 def lose_hits(

@@ -8,6 +8,7 @@ combat, Revive, Sentry Actions and the Lite turn. Skirm-only commands are refuse
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from skirmbot.rules import commands
@@ -48,6 +49,7 @@ from skirmbot.rules.skirm.state import (
 )
 from skirmbot.words import possessive
 
+MOST_ORDERS_PER_ATTACK = 20  # as many as a squad could roll, as Skirm's reserve of 0 to 20
 SENTRY_ACTIONS = {"melee": MELEE, "shoot": RANGED, "ranged": RANGED, "dash": DASH}
 
 
@@ -147,6 +149,47 @@ class LiteMatch(Match):
                 *turns.next_activation(state, self.dice),
             ]
         return super()._end(command)
+
+    # --- standing orders and the defender's dice ----------------------------------------------
+    def _standing_orders(self, command: commands.SetStandingOrders) -> list[Event]:
+        """Skirm's standing orders; with `orders_per_attack`, Lite's on the squad's own save
+        dice (skirmbot.rules.lite.standing_orders). Without it, as in every record before it,
+        failed saves are re-rolled."""
+        per_attack, keep = command.orders_per_attack, command.reroll_saves_above
+        if per_attack is not None and (not 1 <= per_attack <= MOST_ORDERS_PER_ATTACK or keep is None):
+            raise IllegalCommand(
+                f"Spend from 1 to {MOST_ORDERS_PER_ATTACK} TO per attack on your saves, with a "
+                "number of TO to keep (0 or more); to spend none, choose never."
+            )
+        events = super()._standing_orders(replace(command, orders_per_attack=None))
+        squad = self.state.squads[command.side]
+        squad.orders_per_attack = per_attack
+        if per_attack is None:
+            return events
+        rule = (
+            "on your Agents' failed saves, the cheapest change that saves each "
+            f"(-1 or -2, else a re-roll), at most {per_attack} TO per attack, keeping {keep} TO"
+        )
+        return [
+            Event(
+                "standing_orders",
+                f"{possessive(squad.name)} standing orders: {rule}.",
+                {**events[0].data, "orders_per_attack": per_attack},
+            )
+        ]
+
+    def _decision(self, command: commands.Command) -> Activation:
+        """Only the active player's attack roll waits for a decision; the other player's dice
+        are its saves, which its standing orders change as they are rolled."""
+        self._playing()
+        to_act = self.state.to_act
+        if to_act is not None and command.side != to_act:
+            raise IllegalCommand(
+                f"It is {possessive(self.state.squads[to_act].name)} activation: only its attack "
+                "roll waits for a decision. Your save dice are changed or re-rolled with TO by "
+                "your standing orders as they are rolled (/match standing, per_attack)."
+            )
+        return super()._decision(command)
 
     # --- paying -------------------------------------------------------------------------------
     def _pay_action(

@@ -9,7 +9,8 @@ One target's attack, as `lite.combat` resolves it, without Tactical Orders spent
 2. APx: up to x hits are not saved. CAM (ranged, attacker more than 3 squares away) and DOD
    (melee): one automatic save when a savable hit is left.
 3. One save die per other hit: at or under ARM (+1 in Cover) - DAM saves. The target squad's
-   standing order re-rolls failed saves while it has more TO than it keeps.
+   standing order re-rolls failed saves while it has more TO than it keeps or, with TO per
+   attack, changes them the cheapest way (skirmbot.rules.lite.standing_orders).
 4. Each unsaved hit costs 1 HIT, unless TFx keeps it (1D6 at or under x); at 0 HIT the Agent
    is Downed and no more HIT are lost.
 
@@ -21,6 +22,7 @@ every scripted outcome of the engine itself.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -31,6 +33,7 @@ from skirmbot.rules.lite import actions as lite_actions
 from skirmbot.rules.lite import combat
 from skirmbot.rules.lite.agents import is_standing, standing
 from skirmbot.rules.lite.legal import usable_weapons
+from skirmbot.rules.lite.standing_orders import highest_saving, save_budget
 from skirmbot.rules.preview import (
     DASH,
     MOVE,
@@ -155,6 +158,7 @@ def attack_odds(
     squad = state.squads[target.side]
     keep = squad.reroll_saves_above
     save_rerolls = 0 if keep is None else max(0, squad.orders - keep)
+    budget = None if squad.orders_per_attack is None else save_budget(squad)
     # CAM/DOD: whether the rule applies to this attack (it then saves one savable hit).
     dodges = (
         kind == RANGED
@@ -170,6 +174,7 @@ def attack_odds(
         save_rerolls,
         target.card.value("TF"),
         target.hit,
+        budget,
     )
     return LiteOdds(hits, lost)
 
@@ -232,6 +237,47 @@ def _failed_saves(count: int, needed: int, rerolls: int) -> tuple[tuple[int, Fra
     return tuple(out.items())
 
 
+def _categories(count: int, chances: tuple[Fraction, ...]) -> Iterator[tuple[tuple[int, ...], Fraction]]:
+    """How `count` dice fall into categories of the given chances: each split and its chance."""
+    if len(chances) == 1:
+        yield (count,), chances[0] ** count
+        return
+    for here in range(count + 1):
+        first = comb(count, here) * chances[0] ** here
+        for rest, p in _categories(count - here, chances[1:]):
+            yield (here, *rest), first * p
+
+
+def _save_chances(needed: int) -> tuple[Fraction, Fraction, Fraction, Fraction]:
+    """One save die: it saves, it is 1 above what saves, 2 above, further off."""
+    saving = highest_saving(needed)
+    two = SIXTH if saving + 2 <= 6 else Fraction(0)  # a 5 that saves leaves only the 6, 1 above
+    return saving * SIXTH, SIXTH, two, 1 - saving * SIXTH - SIXTH - two
+
+
+def _lowered_for_sure(one: int, two: int, budget: int) -> tuple[int, int]:
+    """`standing_orders.lower_for_sure` on counts: the dice it saves and the TO left."""
+    by_one = min(one, budget)
+    by_two = min(two, (budget - by_one) // 2)
+    return by_one + by_two, budget - by_one - 2 * by_two
+
+
+@lru_cache(maxsize=1024)
+def _failed_saves_spent(count: int, needed: int, budget: int) -> tuple[tuple[int, Fraction], ...]:
+    """Failed saves of `count` dice at or under `needed` after `standing_orders.spend_on_saves`
+    spends up to `budget` TO on them: sure changes, re-rolls, then changes of re-rolled dice."""
+    chances = _save_chances(needed)
+    out: dict[int, Fraction] = defaultdict(Fraction)
+    for (_, one, two, more), p in _categories(count, chances):
+        saved, left = _lowered_for_sure(one, two, budget)
+        failing = one + two + more - saved
+        again = min(failing, left)
+        for (good, one_more, two_more, _), q in _categories(again, chances):
+            saved_again, _ = _lowered_for_sure(one_more, two_more, left - again)
+            out[failing - good - saved_again] += p * q
+    return tuple(out.items())
+
+
 def hit_loss(
     hits: Distribution,
     piercing: int,
@@ -240,17 +286,23 @@ def hit_loss(
     save_rerolls: int,
     tough: int,
     hit: int,
+    orders_on_saves: int | None = None,
 ) -> Distribution:
     """HIT lost, from the hits: APx unsaved, CAM/DOD one automatic save, saves at or under
-    `needed` (failures re-rolled up to `save_rerolls`), TFx keeping each loss on x or lower,
-    never more than the target's `hit`."""
+    `needed` (failures re-rolled up to `save_rerolls` or, with `orders_on_saves` TO, changed
+    the cheapest way), TFx keeping each loss on x or lower, never more than the target's `hit`."""
     kept = Fraction(min(tough, 6), 6)
     lost: dict[int, Fraction] = defaultdict(Fraction)
     for total, p in hits.items():
         unsaved = min(piercing, total)
         savable = total - unsaved
         automatic = 1 if dodges and savable > 0 else 0
-        for failed, q in _failed_saves(savable - automatic, needed, save_rerolls):
+        failures = (
+            _failed_saves(savable - automatic, needed, save_rerolls)
+            if orders_on_saves is None
+            else _failed_saves_spent(savable - automatic, needed, orders_on_saves)
+        )
+        for failed, q in failures:
             for losses, r in _binomial(unsaved + failed, 1 - kept).items():
                 lost[min(hit, losses)] += p * q * r
     return {n: p for n, p in sorted(lost.items()) if p}

@@ -433,6 +433,11 @@ class Match:
     def _standing_orders(self, command: commands.SetStandingOrders) -> list[Event]:
         if self.state.phase == ENDED:
             raise IllegalCommand("The match is over.")
+        if command.orders_per_attack is not None:
+            raise IllegalCommand(
+                "TO per attack is a Skirm Lite standing order; here standing orders re-roll "
+                "failed saves while more than a number of TO are left, or never."
+            )
         threshold = command.reroll_saves_above
         if threshold is not None and not 0 <= threshold <= 20:
             raise IllegalCommand(

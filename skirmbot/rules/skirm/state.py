@@ -109,6 +109,9 @@ class SquadState:
     reroll_saves_above: int | None = None  # standing order; None: never spend TO on reactions
     parry: bool = True  # standing order for PAR units: re-roll the attacker's best die
     counter: bool = True  # standing order for CTR units: strike back after a melee attack
+    # Skirm Lite's standing order: TO per attack spent the cheapest way on failed saves; None:
+    # re-roll failed saves as `reroll_saves_above` says (skirmbot.rules.lite.standing_orders)
+    orders_per_attack: int | None = None
 
     @property
     def name(self) -> str:
@@ -125,6 +128,8 @@ class SquadState:
             "reroll_saves_above": self.reroll_saves_above,
             "parry": self.parry,
             "counter": self.counter,
+            # Only once set, so the states that old records replay to stay as they were written.
+            **({} if self.orders_per_attack is None else {"orders_per_attack": self.orders_per_attack}),
         }
 
 
