@@ -1,11 +1,15 @@
-"""Fairness of the shipped squads under the automatic player: seeded automatic matches on the
-default map and mission, with the squads swapping sides every other match.
+"""Fairness of the shipped squads under the automatic player, per ruleset: seeded automatic
+matches of each ruleset's two default squads on the default map, with the squads swapping sides
+every other match.
 
-Run: `python benchmarks/fairness.py [--matches N] [--first-seed S] [--processes P]`. Match k
-(0-based) uses dice seed S + k; in odd-numbered matches the second squad is side 0 (the side
-listed first in the match, which deploys first). No pictures are drawn. The table gives the wins
-of each squad, the wins of each side and the draws; the last line, `ratio: X`, is the share of
-the decided games won by the squad that won more of them (0.5 is even; the goal is 0.6 or less).
+Run: `python benchmarks/fairness.py [--matches N] [--first-seed S] [--processes P]
+[--ruleset NAME] [--missions all]`. Each ruleset (Skirm, then Skirm Lite; `--ruleset` for one)
+plays N matches on its default mission, or on each of its shipped missions with `--missions
+all`. Match k (0-based) uses dice seed S + k; in odd-numbered matches the second squad is side 0
+(the side listed first in the match, which deploys first). No pictures are drawn. Each table
+gives the wins of each squad, the wins of each side and the draws, and `share:` the share of the
+decided games won by the squad that won more of them (0.5 is even; the goal is 0.6 or less). The
+last line, `ratio: X`, is the highest share of all the tables.
 """
 
 from __future__ import annotations
@@ -15,36 +19,111 @@ import sys
 import time
 from collections import Counter
 from multiprocessing import Pool
+from typing import NamedTuple
 
 from skirmbot import content
 from skirmbot.demo import default_content, new_demo_match, play_out
+from skirmbot.rules.ruleset import ruleset, rulesets
 
-SQUADS = content.DEFAULT_SQUADS
+
+class Job(NamedTuple):
+    """One automatic match: its ruleset, mission and dice seed, and whether the squads swap."""
+
+    rules: str
+    mission: str
+    seed: int
+    swapped: bool
+
+    @property
+    def squads(self) -> tuple[str, str]:
+        """The ruleset's default squads, side 0 first."""
+        first, second = content.defaults(self.rules)[1]
+        return (second, first) if self.swapped else (first, second)
 
 
-def play(job: tuple[int, bool]) -> tuple[int, bool, int | None, str, float]:
-    """One automatic match: (seed, swapped, winning side or None, reason, seconds)."""
-    seed, swapped = job
-    names = (SQUADS[1], SQUADS[0]) if swapped else SQUADS
+class Played(NamedTuple):
+    job: Job
+    winner: int | None  # the winning side; None: a draw
+    seconds: float
+
+
+def play(job: Job) -> Played:
     start = time.perf_counter()
-    match, _ = new_demo_match(seed, default_content(squad_names=names))
-    play_out(match)
-    result = match.state.result
-    assert result is not None
-    return seed, swapped, result.winner, result.reason, time.perf_counter() - start
+    data = default_content(mission_name=job.mission, squad_names=job.squads, rules=job.rules)
+    match, _ = new_demo_match(job.seed, data, job.rules)
+    play_out(match, job.rules)
+    outcome = ruleset(job.rules).outcome(match.state)
+    assert outcome is not None
+    return Played(job, outcome.winner, time.perf_counter() - start)
 
 
-def squad_title(name: str) -> str:
-    return content.load_squad(name).name
+def missions_of(rules: str, every: bool) -> list[str]:
+    """The ruleset's default mission, or each of its shipped missions."""
+    return content.names("missions", rules) if every else [content.defaults(rules)[0]]
+
+
+def squad_title(rules: str, name: str) -> str:
+    return str(content.raw("squads", name, rules)["name"])
+
+
+def report(rules: str, mission: str, results: list[Played]) -> float:
+    """Print one ruleset's table on one mission; the share of the decided games won by the
+    squad that won more of them."""
+    squads = content.defaults(rules)[1]
+    squad_wins: Counter[str] = Counter()
+    side_wins: Counter[int] = Counter()
+    squad_side_wins: Counter[tuple[str, int]] = Counter()
+    draws = 0
+    for played in results:
+        if played.winner is None:
+            draws += 1
+            continue
+        winner = played.job.squads[played.winner]
+        squad_wins[winner] += 1
+        side_wins[played.winner] += 1
+        squad_side_wins[(winner, played.winner)] += 1
+    decided = len(results) - draws
+    titles = {name: squad_title(rules, name) for name in squads}
+    width = max(len(title) for title in titles.values())
+    print(
+        f"{ruleset(rules).title}: {len(results)} automatic matches, "
+        f"{mission} on {content.DEFAULT_MAP}"
+    )
+    print(f"{'':{width}}  {'wins':>5}  {'as side 0':>9}  {'as side 1':>9}")
+    for name in squads:
+        print(
+            f"{titles[name]:{width}}  {squad_wins[name]:>5}  "
+            f"{squad_side_wins[(name, 0)]:>9}  {squad_side_wins[(name, 1)]:>9}"
+        )
+    print(f"{'side 0':{width}}  {side_wins[0]:>5}")
+    print(f"{'side 1':{width}}  {side_wins[1]:>5}")
+    print(f"{'draws':{width}}  {draws:>5}")
+    share = max(squad_wins.values(), default=0) / decided if decided else 0.5
+    print(f"share: {share:.3f}")
+    return share
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--matches", type=int, default=200, help="how many matches (200)")
+    parser.add_argument("--matches", type=int, default=200, help="matches a mission (200)")
     parser.add_argument("--first-seed", type=int, default=0, help="the first dice seed (0)")
     parser.add_argument("--processes", type=int, default=2, help="worker processes (2)")
+    parser.add_argument("--ruleset", choices=sorted(rulesets()), help="one ruleset only")
+    parser.add_argument(
+        "--missions", choices=["default", "all"], default="default",
+        help="each ruleset's default mission, or all its shipped ones",
+    )  # fmt: skip
     args = parser.parse_args(argv)
-    jobs = [(args.first_seed + k, k % 2 == 1) for k in range(args.matches)]
+    sections = [
+        (rules, mission)
+        for rules in ([args.ruleset] if args.ruleset else list(rulesets()))
+        for mission in missions_of(rules, args.missions == "all")
+    ]
+    jobs = [
+        Job(rules, mission, args.first_seed + k, k % 2 == 1)
+        for rules, mission in sections
+        for k in range(args.matches)
+    ]
     start = time.perf_counter()
     if args.processes > 1:
         with Pool(args.processes) as pool:
@@ -53,38 +132,17 @@ def main(argv: list[str] | None = None) -> int:
         results = [play(job) for job in jobs]
     wall = time.perf_counter() - start
 
-    squad_wins: Counter[str] = Counter()
-    side_wins: Counter[int] = Counter()
-    squad_side_wins: Counter[tuple[str, int]] = Counter()
-    draws = 0
-    for _seed, swapped, winner, _reason, _seconds in results:
-        if winner is None:
-            draws += 1
-            continue
-        names = (SQUADS[1], SQUADS[0]) if swapped else SQUADS
-        squad_wins[names[winner]] += 1
-        side_wins[winner] += 1
-        squad_side_wins[(names[winner], winner)] += 1
-    decided = len(results) - draws
-    titles = {name: squad_title(name) for name in SQUADS}
-    width = max(len(title) for title in titles.values())
-    print(f"{len(results)} automatic matches, {content.DEFAULT_MISSION} on {content.DEFAULT_MAP}")
-    print(f"{'':{width}}  {'wins':>5}  {'as side 0':>9}  {'as side 1':>9}")
-    for name in SQUADS:
-        print(
-            f"{titles[name]:{width}}  {squad_wins[name]:>5}  "
-            f"{squad_side_wins[(name, 0)]:>9}  {squad_side_wins[(name, 1)]:>9}"
-        )
-    print(f"{'side 0':{width}}  {side_wins[0]:>5}")
-    print(f"{'side 1':{width}}  {side_wins[1]:>5}")
-    print(f"{'draws':{width}}  {draws:>5}")
-    seconds = [r[4] for r in results]
+    shares = []
+    for rules, mission in sections:
+        section = [p for p in results if (p.job.rules, p.job.mission) == (rules, mission)]
+        shares.append(report(rules, mission, section))
+        print()
+    seconds = [played.seconds for played in results]
     print(
         f"time: {wall:.1f} s in all, {sum(seconds) / max(1, len(seconds)):.2f} s a match "
         f"({args.processes} process{'es' if args.processes != 1 else ''})"
     )
-    ratio = max(squad_wins.values(), default=0) / decided if decided else 0.5
-    print(f"ratio: {ratio:.3f}")
+    print(f"ratio: {max(shares):.3f}")
     return 0
 
 

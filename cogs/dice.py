@@ -49,6 +49,7 @@ from skirmbot.service.errors import ServiceError
 from .text import choices, fit
 
 if TYPE_CHECKING:
+    from skirmbot.service.choices import Situation
     from skirmbot.service.matches import MatchService
 
 log = logging.getLogger(__name__)
@@ -215,8 +216,11 @@ class DiceCog(commands.Cog, name="Dice"):
         except DiceError as error:
             await _refuse(interaction, str(error))
             return
+        situation = await self._situation(interaction)
+        note = situation.by_hand_note() if situation is not None else ""
+        text = f"{format_attack_odds(result)}\n{note}" if note else format_attack_odds(result)
         await interaction.response.send_message(
-            fit(format_attack_odds(result)), ephemeral=True, allowed_mentions=QUIET
+            fit(text), ephemeral=True, allowed_mentions=QUIET
         )
 
     async def _match_odds(
@@ -243,12 +247,8 @@ class DiceCog(commands.Cog, name="Dice"):
     async def _unit_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        service = self._service()
-        if service is None:
-            return []
-        try:
-            situation = await service.situation(interaction.channel_id or 0)
-        except ServiceError:
+        situation = await self._situation(interaction)
+        if situation is None:
             return []
         names = [n for n in situation.units_on_map() if current.casefold() in n.casefold()]
         return choices((n, n) for n in names)
@@ -258,18 +258,24 @@ class DiceCog(commands.Cog, name="Dice"):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """The legal targets of the unit already typed (enemy units, barrels, turrets)."""
-        service = self._service()
         name = getattr(interaction.namespace, "unit", None)
-        if service is None or not name:
-            return []
-        try:
-            situation = await service.situation(interaction.channel_id or 0)
-        except ServiceError:
+        situation = await self._situation(interaction) if name else None
+        if situation is None:
             return []
         options = situation.any_targets(str(name))
         return choices(
             (label, value) for value, label in options if current.casefold() in label.casefold()
         )
+
+    async def _situation(self, interaction: discord.Interaction) -> Situation | None:
+        """The channel's match as /odds reads it; None without the game bot or a match."""
+        service = self._service()
+        if service is None:
+            return None
+        try:
+            return await service.situation(interaction.channel_id or 0)
+        except ServiceError:
+            return None
 
     def _service(self) -> MatchService | None:
         service: MatchService | None = getattr(self.bot, "service", None)

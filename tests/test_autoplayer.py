@@ -1,7 +1,7 @@
 """The automatic player (skirmbot/autoplayer.py): its dice odds, its deployment, and that it
 is deterministic, so a demo's or a practice match's record replays to the very match played.
 The fairness of the shipped squads under it is measured by benchmarks/fairness.py (200
-matches, not run here); the last test only checks that the benchmark works, on 2 matches."""
+matches, not run here); the last test only checks that the benchmark works, on 2 matches a ruleset."""
 
 from __future__ import annotations
 
@@ -118,20 +118,31 @@ def test_the_same_state_gives_the_same_command_and_the_record_replays_the_match(
 
 
 # --- the fairness benchmark ------------------------------------------------------------------------
-def test_the_fairness_benchmark_prints_its_table_and_ratio(
+def test_the_fairness_benchmark_prints_a_table_per_ruleset_and_the_ratio(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """Issue 28: the benchmark reports Skirm and Skirm Lite apart, each with its own squads;
+    the last line is the highest share of the two."""
     spec = importlib.util.spec_from_file_location("fairness_benchmark", BENCHMARK)
     assert spec is not None and spec.loader is not None
     fairness = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(fairness)
     assert fairness.main(["--matches", "2", "--first-seed", "5", "--processes", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "2 automatic matches, hold-the-line on foundry"
-    rows = {row[0]: row[1:] for row in (re.split(r"\s{2,}", line.strip()) for line in lines[2:7])}
-    assert set(rows) == {"Iron Wardens", "Ash Runners", "side 0", "side 1", "draws"}
-    squads = int(rows["Iron Wardens"][0]) + int(rows["Ash Runners"][0])
-    assert squads + int(rows["draws"][0]) == 2
-    assert int(rows["side 0"][0]) + int(rows["side 1"][0]) == squads
-    ratio = lines[-1]
-    assert ratio.startswith("ratio: ") and 0.0 <= float(ratio.split()[1]) <= 1.0
+    tables = {
+        "Skirm: 2 automatic matches, hold-the-line on foundry": {"Iron Wardens", "Ash Runners"},
+        "Skirm Lite: 2 automatic matches, crossfire on foundry": {"Ash Stalkers", "Vigil Wardens"},
+    }
+    shares = []
+    for heading, squads in tables.items():
+        first = lines.index(heading)
+        table = [re.split(r"\s{2,}", line.strip()) for line in lines[first + 2 : first + 7]]
+        rows = {row[0]: row[1:] for row in table}
+        assert set(rows) == squads | {"side 0", "side 1", "draws"}
+        won = sum(int(rows[name][0]) for name in squads)
+        assert won + int(rows["draws"][0]) == 2
+        assert int(rows["side 0"][0]) + int(rows["side 1"][0]) == won
+        share = lines[first + 7]
+        assert share.startswith("share: ")
+        shares.append(float(share.split()[1]))
+    assert lines[-1] == f"ratio: {max(shares):.3f}"

@@ -10,9 +10,11 @@ import pytest
 import simcord
 from builders import skirm_match, unit
 from discord.ext import commands
+from lite_builders import agent, lite_match
 from skirmbot.cogs.dice import DiceCog  # noqa: E402
 
 from skirmbot.rules.dice import ScriptedDice
+from skirmbot.rules.ruleset import Ruleset, ruleset
 from skirmbot.rules.skirm import RULESET
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.service.choices import Situation
@@ -23,9 +25,12 @@ class FakeService:
     """Stands in for MatchService.view and .situation: the channel's match, or the service's
     refusal."""
 
-    def __init__(self, match: Match | None = None, refusal: str | None = None) -> None:
+    def __init__(
+        self, match: Match | None = None, refusal: str | None = None, rules: Ruleset = RULESET
+    ) -> None:
         self.match = match
         self.refusal = refusal
+        self.rules = rules
 
     async def view(self, channel_id: int) -> tuple[object, Match | None]:
         if self.refusal is not None:
@@ -36,7 +41,7 @@ class FakeService:
         _, match = await self.view(channel_id)
         if match is None:
             raise ServiceError("The match has not started yet: units are still deploying.")
-        return Situation(match.state, None, RULESET)
+        return Situation(match.state, None, self.rules)
 
 
 class DiceBot(commands.Bot):
@@ -260,6 +265,38 @@ async def test_match_odds_for_a_named_target_in_detail(table: Table) -> None:
 async def test_match_odds_without_a_match(table: Table) -> None:
     result = await table.ann.slash(table.channel, "odds", unit="Ada")
     assert result.ephemeral and content(result) == "There is no match here."
+
+
+LITE = ruleset("lite")
+LITE_MATCH = lite_match({0: [agent("Ada", "C3")], 1: [agent("Bo", "C8"), agent("Cy", "H3")]})
+
+
+@pytest.mark.parametrize("service", [FakeService(LITE_MATCH, rules=LITE)])
+async def test_match_odds_in_a_lite_match_are_the_previews(table: Table) -> None:
+    """Issue 28, Lite rulebook Ranged Combat: /odds in a Skirm Lite match gives the preview's
+    exact Lite odds (one source for both): the Rifle's 2 dice at SKL 3 hit on 1-3, so at least
+    one hits 1 - (1/2)^2 = 75%."""
+    result = await table.ann.slash(table.channel, "odds", unit="Ada", target="Bo")
+    text = content(result)
+    previewed = LITE.preview(LITE_MATCH.state, "Ada").attacks
+    rifle_on_bo = next(c for c in previewed if (c.weapon, c.target) == ("Rifle", "Bo"))
+    assert result.ephemeral and f"- {rifle_on_bo.words()}" in text.splitlines()
+    assert "hits 75%" in rifle_on_bo.words() and "Cy" not in text
+    every = content(await table.ann.slash(table.channel, "odds", unit="Ada"))
+    assert "Rifle → Bo" in every and "Rifle → Cy" in every
+
+
+@pytest.mark.parametrize("service", [FakeService(LITE_MATCH, rules=LITE)])
+async def test_odds_by_hand_in_a_lite_match_say_they_are_skirms(table: Table) -> None:
+    result = await table.ann.slash(
+        table.channel, "odds", skill=3, roa=1, dam=1, arm=3, hit=2, orders=0
+    )
+    text = content(result)
+    assert "Without TO:" in text
+    assert text.endswith(
+        "These are Skirm's odds: /odds by hand knows only Skirm's combat. For Skirm Lite's "
+        "odds in this match, give unit (and target) instead."
+    )
 
 
 async def test_odds_unit_names_may_be_64_characters(table: Table) -> None:

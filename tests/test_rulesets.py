@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from lite_builders import agent, lite_match
+from lite_builders import agent, gun, lite_match
 from service_setup import ALICE, BOB, CHANNEL, GUILD, end_activations
 
 from skirmbot import content
@@ -19,7 +19,7 @@ from skirmbot.render.battlemap import MapRenderer
 from skirmbot.render.caption import caption, squad_lines
 from skirmbot.render.card import card_lines
 from skirmbot.render.legend import match_entries
-from skirmbot.rules.commands import Dash, EndActivation, Melee, Move, Revive
+from skirmbot.rules.commands import Dash, EndActivation, Melee, Move, Revive, Shoot
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.record import MatchRecord, replay
 from skirmbot.rules.ruleset import DEFAULT_RULESET, ruleset, rulesets
@@ -214,12 +214,56 @@ def test_autocomplete_offers_exactly_the_legal_move_and_dash_squares(rules: str)
             assert all(label.startswith(f"{value} (") for value, label in offered)
 
 
-def test_odds_in_a_lite_match_say_they_are_not_worked_out_rather_than_give_skirms() -> None:
+def test_odds_in_a_lite_match_are_the_previews_and_offer_its_targets() -> None:
+    """Issue 28: /odds in a Skirm Lite match gives Lite's exact odds from the one source the
+    preview uses, for the targets the preview sees: a Downed Agent is no target (Lite rulebook
+    Downed), a Standing one is."""
     match, _ = downed_bo()
+    lite = ruleset("lite")
+    situation = Situation(match.state, 1, lite)  # whoever asks: here Ada's opponent
+    previewed = lite.preview(match.state, "Ada").attacks
+    assert [c.target for c in previewed] == ["Di"]
+    assert situation.any_targets("Ada") == [("Di", "Di (2 sq)")]
+    text = situation.odds("Ada", "di", 0, detail=False)
+    assert text.splitlines()[1:] == [f"- {chance.words()}" for chance in previewed]
+    assert "Skirm Lite" in text.splitlines()[0]
+    with pytest.raises(ServiceError, match="Ada cannot attack 'Bo' now"):
+        situation.odds("Ada", "Bo", 0, detail=False)
+
+
+GRENADE = gun("Grenade", "ranged", 1, 3, 1, "RG6", "XPL")
+
+
+def test_shoot_offers_the_empty_squares_an_xpl_weapon_may_aim_at_and_one_plays() -> None:
+    """Issue 28, Lite rulebook XPL: the weapon "can target an unoccupied Square", so /shoot's
+    target autocomplete offers those squares (in range and sight, not adjacent), after the
+    Agents, with a plain label; choosing one plays: the blast hits Bo next to it."""
+    match = lite_match(
+        {0: [agent("Ada", "C3", weapons=[GRENADE])], 1: [agent("Bo", "C8")]}, faces=[3, 5]
+    )
     situation = Situation(match.state, 0, ruleset("lite"))
-    with pytest.raises(ServiceError, match="does not work out Skirm Lite attacks"):
-        situation.odds("Ada", None, 0, detail=False)
-    assert situation.any_targets("Ada") == []
+    offered = dict(situation.targets(match.state.units["Ada"], Shoot, "Grenade"))
+    assert list(offered)[:2] == ["Bo", "A1"]  # the Agent first, then squares in reading order
+    assert offered["D8"] == "D8 (empty square, 5 sq)"
+    assert {"C3", "D4", "C10", "C9"}.isdisjoint(offered)  # its own, adjacent, RG6, behind Bo
+    assert ("D8", "D8 (empty square, 5 sq)") in situation.targets(
+        match.state.units["Ada"], Shoot
+    )
+    assert [w for w, _ in situation.weapons(match.state.units["Ada"], Shoot, "D8")] == ["Grenade"]
+    events = match.apply(Shoot(0, "Ada", "D8", "Grenade"))
+    assert [e.data["square"] for e in events if e.kind == "blast"] == ["D8"]
+    assert match.state.units["Bo"].hit == 2
+
+
+def test_an_xpl_weapons_empty_squares_never_keep_an_activation_open() -> None:
+    """Our ruling (docs/rulings.md, Skirm Lite): an activation with nothing left but aiming an
+    XPL weapon at an empty square ends by itself, as it did before those squares were listed,
+    so saved matches replay as they were played."""
+    match = lite_match({0: [agent("Ada", "C3", weapons=[GRENADE])], 1: [agent("Bo", "C12")]})
+    match.apply(Move(0, "Ada", "B3"))
+    assert match.state.activation is not None
+    match.apply(Dash(0, "Ada", "A3"))  # Bo is 9 squares away (RG6); empty squares are in reach
+    assert match.state.activation is None
 
 
 def test_a_downed_agent_neither_holds_nor_contests_an_objective() -> None:

@@ -93,7 +93,8 @@ class Ruleset(Protocol):
     name: str  # the key in records and the database ("skirm")
     title: str  # what players read ("Skirm Lite")
     rulebook: str  # the rulebook's file in shared/rules
-    # whether /odds works out its attacks (skirmbot.rules.skirm.odds knows Skirm's)
+    # whether /odds works out its attacks in full (skirmbot.rules.skirm.odds knows Skirm's:
+    # with TO spent, CTR, further targets); if not, /odds gives its preview's odds
     exact_odds: bool
 
     def new_match(self, content: dict[str, Any], dice: Dice) -> PlayedMatch:

@@ -15,6 +15,7 @@ from typing import Any
 from skirmbot.dice.odds import format_target_odds
 from skirmbot.rules import commands
 from skirmbot.rules.errors import RulesError
+from skirmbot.rules.preview import Chance
 from skirmbot.rules.ruleset import Ruleset
 from skirmbot.rules.skirm.actions import CRATE_OPTIONS
 from skirmbot.rules.skirm.cards import MELEE, RANGED
@@ -110,11 +111,28 @@ class Situation:
             if not weapon or c.weapon.casefold() == str(weapon).casefold()
         ]  # fmt: skip
         labels = {
-            option.target: f"{option.label} ({option.distance} sq{', in cover' if option.cover else ''})"
+            option.target: _target_label(option.label, option.distance, option.cover)
             for w in usable_weapons(unit, attack)
             for option in attack_targets(self.state, unit, attack, w)
         }
-        return [(t, labels.get(t, t)) for t in sorted({c.target for c in legal})]
+        aimed = sorted({c.target for c in legal})
+        squares = {t: square for t in aimed if (square := self._empty_square(t)) is not None}
+        offered = [(t, labels.get(t, t)) for t in aimed if t not in squares]
+        assert unit.square is not None
+        return offered + [
+            (t, f"{t} (empty square, {unit.square.distance(square)} sq)")
+            for t, square in sorted(squares.items(), key=lambda item: (item[1].y, item[1].x))
+        ]
+
+    def _empty_square(self, target: str) -> Square | None:
+        """The square an attack aims at when it names no unit or item (Skirm Lite's XPL weapon
+        may aim at an empty square), else None."""
+        if target in self.state.units:
+            return None
+        try:
+            return self.state.board.parse_square(target)
+        except RulesError:
+            return None
 
     def weapons(self, unit: UnitState, kind: Attack, target: object = None) -> list[Option]:
         """The weapons the unit can attack with now (at `target`, if one is chosen)."""
@@ -185,8 +203,14 @@ class Situation:
         """Everything the unit could attack with any of its weapons (enemy units, barrels,
         turrets), whoever asks."""
         attacker = self.unit(name)
-        if attacker is None or not self.rules.exact_odds:
+        if attacker is None:
             return []
+        if not self.rules.exact_odds:
+            try:
+                found = _one_per_target(self._previewed(attacker))
+            except RulesError:  # Downed, or still placed in secret: nothing to attack
+                return []
+            return [(c.target, _target_label(c.target, c.distance, c.cover)) for c in found]
         return list(
             {
                 option.target: option.label
@@ -199,10 +223,7 @@ class Situation:
     def odds(self, name: str, target: str | None, orders: int, detail: bool) -> str:
         """The odds of the unit's attacks (on `target`, if named), as /odds shows them."""
         if not self.rules.exact_odds:
-            raise ServiceError(
-                f"/odds does not work out {self.rules.title} attacks yet; in this match, "
-                "/odds by hand gives Skirm's odds, not these rules'."
-            )
+            return self._preview_odds(name, target)
         try:
             found = self.state.unit(name)
             if not found.on_map:
@@ -217,6 +238,39 @@ class Situation:
             )
         return format_target_odds(found, listed, detail=detail)
 
+    def _preview_odds(self, name: str, target: str | None) -> str:
+        """/odds in a ruleset whose attacks only its preview works out (Skirm Lite): the
+        preview's own numbers, so the two never disagree."""
+        try:
+            attacker = self.state.unit(name)
+            aimed = self.state.unit(target).id if target else None
+            chances = self._previewed(attacker)
+        except RulesError as error:
+            raise ServiceError(str(error)) from error
+        listed = [c for c in chances if aimed is None or c.target == aimed]
+        if target is not None and not listed:
+            raise ServiceError(
+                f"{attacker.name} cannot attack '{shown(target)}' now; leave target empty to "
+                "list what it can attack."
+            )
+        head = f"**{attacker.name}'s targets** ({self.rules.title}, as the preview works them out"
+        lines = [f"{head}; chance to hit, expected HIT lost, without TO spent on your dice):"]
+        lines += [f"- {chance.words()}" for chance in listed] or ["- no enemy in reach"]
+        return "\n".join(lines)
+
+    def _previewed(self, attacker: UnitState) -> tuple[Chance, ...]:
+        """The attacks the ruleset's preview works out for the unit where it stands."""
+        return self.rules.preview(self.state, attacker.id).attacks
+
+    def by_hand_note(self) -> str:
+        """What /odds by hand adds in this match: nothing where they are its rules' odds."""
+        if self.rules.exact_odds:
+            return ""
+        return (
+            f"These are Skirm's odds: /odds by hand knows only Skirm's combat. For "
+            f"{self.rules.title}'s odds in this match, give unit (and target) instead."
+        )
+
 
 def command_words(rules: Ruleset, command: commands.Command) -> str:
     """An action in words, for a menu: its title in the ruleset, then what it is done with and
@@ -230,6 +284,19 @@ def command_words(rules: Ruleset, command: commands.Command) -> str:
     ]
     words = f"{rule.title if rule else command.type}: {', '.join(parts)}"
     return f"{words} ({rule.cost})" if rule else words
+
+
+def _target_label(name: str, distance: int, cover: bool) -> str:
+    """A target, how far and whether in cover: "Vex (5 sq, in cover)"."""
+    return f"{name} ({distance} sq{', in cover' if cover else ''})"
+
+
+def _one_per_target(chances: tuple[Chance, ...]) -> list[Chance]:
+    """The first chance against each target (each weapon has one), in the preview's order."""
+    first: dict[str, Chance] = {}
+    for chance in chances:
+        first.setdefault(chance.target, chance)
+    return list(first.values())
 
 
 def _attack(kind: Attack) -> str:

@@ -56,7 +56,7 @@ def choose(state: MatchState, side: int) -> commands.Command:
     """The automatic player's next command for `side` (which must be able to act)."""
     if state.phase == DEPLOYMENT:
         return deployment(state, side)
-    options = legal_commands(state, side)
+    options = legal_commands(state, side, blasts=False)  # it aims at Agents only
     if not options:
         raise ValueError("The automatic player was asked to act when it cannot.")
     activation = state.activation

@@ -18,6 +18,7 @@ from skirmbot.rules.lite.agents import (
     is_standing,
     sentry_used,
     standing,
+    standing_at,
     standing_enemy_next_to,
 )
 from skirmbot.rules.lite.costs import (
@@ -42,8 +43,10 @@ from skirmbot.rules.skirm.legal import _decisions
 from skirmbot.rules.skirm.state import DEPLOYMENT, ENDED, READY, Activation, MatchState, UnitState
 
 
-def legal_commands(state: MatchState, side: int) -> list[commands.Command]:
-    """Every command `side` may send now that plays the game (concede and draw left out)."""
+def legal_commands(state: MatchState, side: int, *, blasts: bool = True) -> list[commands.Command]:
+    """Every command `side` may send now that plays the game (concede and draw left out).
+    Without `blasts`: no XPL weapon aimed at an empty square (the automatic player's menu:
+    it never aims at one, and finding those squares is most of the work)."""
     if state.phase in (DEPLOYMENT, ENDED) or state.to_act != side:
         return []
     activation = state.activation
@@ -51,13 +54,14 @@ def legal_commands(state: MatchState, side: int) -> list[commands.Command]:
         return _decisions(state, side, activation)
     if activation is not None:
         agent = state.units[activation.unit]
-        return [*unit_actions(state, agent, activation), commands.EndActivation(side, agent.id)]
+        own = unit_actions(state, agent, activation, blasts=blasts)
+        return [*own, commands.EndActivation(side, agent.id)]
     listed: list[commands.Command] = []
     if sentry_open(state, side):
-        listed += sentry_commands(state, side)
+        listed += sentry_commands(state, side, blasts=blasts)
         listed.append(commands.EndActivation(side))
     for agent in state.ready_units(side):
-        listed += unit_actions(state, agent, Activation(agent.id, agent.card.act))
+        listed += unit_actions(state, agent, Activation(agent.id, agent.card.act), blasts=blasts)
         listed.append(commands.EndActivation(side, agent.id))
     return listed
 
@@ -68,11 +72,12 @@ def can_still_act(state: MatchState, agent: UnitState, activation: Activation) -
 
 
 def unit_actions(
-    state: MatchState, agent: UnitState, activation: Activation
+    state: MatchState, agent: UnitState, activation: Activation, *, blasts: bool = True
 ) -> list[commands.Command]:
     if not is_standing(agent) or (agent.status != READY and state.activation is None):
         return []
-    return [command for kind in _LISTED for command in kind(state, agent, activation)]
+    kinds = _LISTED if blasts else _PLAYED
+    return [command for kind in kinds for command in kind(state, agent, activation)]
 
 
 def _price(
@@ -121,6 +126,22 @@ def _steps(
 def _attacks(
     state: MatchState, agent: UnitState, activation: Activation
 ) -> Iterator[commands.Command]:
+    yield from _aimed(state, agent, activation, attack_targets)
+
+
+def _blasts(
+    state: MatchState, agent: UnitState, activation: Activation
+) -> Iterator[commands.Command]:
+    yield from _aimed(state, agent, activation, blast_squares)
+
+
+Aims = Callable[[MatchState, UnitState, str, Weapon], list[str]]
+
+
+def _aimed(
+    state: MatchState, agent: UnitState, activation: Activation, aims: Aims
+) -> Iterator[commands.Command]:
+    """Melee and Ranged Combat with each weapon that may be paid for, at what `aims` lists."""
     for kind, action, make in (
         (MELEE, MELEE_ATTACK, commands.Melee),
         (RANGED, RANGED_ATTACK, commands.Shoot),
@@ -129,7 +150,7 @@ def _attacks(
             orders = _price(state, agent, activation, action, weapon)
             if orders is None:
                 continue
-            for target in attack_targets(state, agent, kind, weapon):
+            for target in aims(state, agent, kind, weapon):
                 yield make(agent.side, agent.id, target, weapon.name, orders)
 
 
@@ -142,8 +163,8 @@ def usable_weapons(agent: UnitState, kind: str) -> list[Weapon]:
 
 
 def attack_targets(state: MatchState, agent: UnitState, kind: str, weapon: Weapon) -> list[str]:
-    """Standing enemies the weapon may attack now (an XPL weapon may also aim at an empty
-    square, which is legal but left out of this list: it is never better than an Agent)."""
+    """Standing enemies the weapon may attack now (an XPL weapon's empty squares:
+    `blast_squares`)."""
     found = []
     for enemy in standing(state, 1 - agent.side):
         try:
@@ -151,6 +172,26 @@ def attack_targets(state: MatchState, agent: UnitState, kind: str, weapon: Weapo
         except IllegalCommand:
             continue
         found.append(enemy.id)
+    return found
+
+
+def blast_squares(state: MatchState, agent: UnitState, kind: str, weapon: Weapon) -> list[str]:
+    """XPL: the squares without a Standing Agent the weapon may aim at now (Lite rulebook XPL:
+    it "can target an unoccupied Square"; the blast hits the Agents next to it), in reading
+    order."""
+    if not weapon.has("XPL"):
+        return []
+    assert agent.square is not None
+    reach, here = weapon.range, agent.square
+    found = []
+    for square in state.board.squares():
+        if square.distance(here) > reach or standing_at(state, square) is not None:
+            continue
+        try:
+            lite_combat.declare(state, agent, kind, weapon, str(square))
+        except IllegalCommand:
+            continue
+        found.append(str(square))
     return found
 
 
@@ -195,15 +236,18 @@ def _revives(
             yield commands.Revive(agent.side, agent.id, lying.id)
 
 
-def sentry_commands(state: MatchState, side: int) -> list[commands.Command]:
-    """The Sentry Actions open to `side` now (the caller checked that one is open)."""
+def sentry_commands(state: MatchState, side: int, *, blasts: bool = True) -> list[commands.Command]:
+    """The Sentry Actions open to `side` now (the caller checked that one is open); without
+    `blasts`, none aimed at an empty square."""
     listed: list[commands.Command] = []
     for agent in standing(state, side):
         if sentry_used(state, agent):
             continue
         for kind, name in ((MELEE, "melee"), (RANGED, "shoot")):
             for weapon in usable_weapons(agent, kind):
-                for target in attack_targets(state, agent, kind, weapon):
+                aims = attack_targets(state, agent, kind, weapon)
+                aims += blast_squares(state, agent, kind, weapon) if blasts else []
+                for target in aims:
                     listed.append(commands.Sentry(side, agent.id, name, target, weapon.name))
         if not environment.forbidden(state, DASH):
             for square in sorted(lite_actions.routes(state, agent, DASH), key=lambda s: (s.y, s.x)):
@@ -213,5 +257,8 @@ def sentry_commands(state: MatchState, side: int) -> list[commands.Command]:
 
 
 ActionKind = Callable[[MatchState, UnitState, Activation], Iterator[commands.Command]]
-_LISTED: tuple[ActionKind, ...] = (_moves, _dashes, _attacks, _revives, _items)
+_PLAYED: tuple[ActionKind, ...] = (_moves, _dashes, _attacks, _revives, _items)
+_LISTED: tuple[ActionKind, ...] = (*_PLAYED, _blasts)
+# An XPL weapon's empty squares never keep an activation open (docs/rulings.md, Skirm Lite):
+# so it ended before they were listed, and saved matches replay as they were played.
 _CHEAPEST_FIRST: tuple[ActionKind, ...] = (_items, _revives, _dashes, _moves, _attacks)

@@ -46,7 +46,7 @@ class Lite(Skirm):
     name = "lite"
     title = "Skirm Lite"
     rulebook = "001_50fd32b630dc62b8.txt"
-    # /odds does not work out Lite's attacks yet (the preview's exact Lite odds could feed it)
+    # /odds gives the preview's exact Lite odds (one source for both), not Skirm's fuller ones
     exact_odds = False
 
     def new_match(self, content: dict[str, Any], dice: Dice) -> LiteMatch:
