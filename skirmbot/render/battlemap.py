@@ -363,11 +363,7 @@ def _draw_header(
     draw.rectangle((0, 0, width, BAND - 1), fill=colour("header"))
     nxt = _whose_turn(state)
     draw_text(draw, (width - 12, 8), nxt, colour("gold"), TEXT_SIZE, "ra")
-    turn = f"Turn {state.turn} of {state.mission.turns}" if state.turn else "Deployment"
-    title = [
-        f"{turn}  ·  {state.mission.name}  ·  {_headline(state)}",
-        f"{turn} · {state.mission.name}",
-    ]
+    title = _titles(state)
     room = width - 24 - face.getlength(nxt) - 16
     draw_text(draw, (12, 8), fit(title, room, face), colour("header_text"), TEXT_SIZE)
     for side in (0, 1):
@@ -395,6 +391,23 @@ def _draw_caption(
         x += 26
     text = fit(captions(events, state), width - x - 12, face)
     draw_text(draw, (x, middle), text, colour("ink"), TEXT_SIZE, "lm")
+
+
+def alt_text(state: MatchState, events: Sequence[Event] = ()) -> str:
+    """The picture in words, for those who cannot see it: its caption line, then the score
+    (each squad's header line, in full) and the turn, mission and whose activation is next."""
+    caption = captions(events, state)[0].rstrip(".")
+    squads = "; ".join(squad_lines(state, side)[0] for side in (0, 1))
+    return f"Battlemap: {caption}. Score: {squads}. {_titles(state)[1]} · {_whose_turn(state)}."
+
+
+def _titles(state: MatchState) -> list[str]:
+    """The header's title, from the longest wording to the shortest."""
+    turn = f"Turn {state.turn} of {state.mission.turns}" if state.turn else "Deployment"
+    return [
+        f"{turn}  ·  {state.mission.name}  ·  {_headline(state)}",
+        f"{turn} · {state.mission.name}",
+    ]
 
 
 def _headline(state: MatchState) -> str:
