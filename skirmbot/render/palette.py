@@ -161,8 +161,11 @@ def drawable(text: str | bytes | bytearray) -> str | bytes | bytearray:
     and each character it has no glyph for (an emoji, a rare ideograph) written as its name in
     brackets ("🐺 Wolves" draws "[wolf face] Wolves"; a flag, its country code: "[FR]") or left out when it only changes the one
     before it (`UNSEEN`)."""
-    if not isinstance(text, str):
-        return text
+    return _drawable(text) if isinstance(text, str) else text
+
+
+@lru_cache(maxsize=4096)  # every measure and draw asks, the same few texts again and again
+def _drawable(text: str) -> str:
     text = unicodedata.normalize("NFC", text)
     if all(map(has_glyph, text)):
         return text
