@@ -20,7 +20,7 @@ import discord
 from skirmbot.service import MatchService, Member, Reply, ServiceError, moment
 from skirmbot.service.replies import FileReply
 
-from .text import fit, markup, mention
+from .text import alt, fit, markup, mention
 
 if TYPE_CHECKING:
     from skirmbot.bot import SkirmBot
@@ -236,10 +236,15 @@ def picture_files(reply: Reply) -> list[discord.File]:
     """The reply's files: the picture, then the animation (a catch-up recap) as a second file."""
     files = []
     if reply.picture is not None:
-        files.append(discord.File(io.BytesIO(reply.picture), filename=reply.picture_name))
+        files.append(picture_file(reply.picture, reply.picture_name, reply.picture_alt))
     if reply.animation is not None:
-        files.append(discord.File(io.BytesIO(reply.animation), filename=reply.animation_name))
+        files.append(picture_file(reply.animation, reply.animation_name, reply.animation_alt))
     return files
+
+
+def picture_file(data: bytes, name: str, description: str) -> discord.File:
+    """A picture to upload, with its alt text (the description screen readers read)."""
+    return discord.File(io.BytesIO(data), filename=name, description=alt(description))
 
 
 async def answer(

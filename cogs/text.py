@@ -9,7 +9,8 @@
 - A message holds 2,000 characters (`fit`); an option's choices and an autocomplete answer
   hold 25 (`listed`, `choices`), each name and string value 100 characters (`short`,
   `choice`), as do a command's or option's description and a thread's name; a message holds
-  25 buttons, and a button's custom_id 100 characters.
+  25 buttons, and a button's custom_id 100 characters; an attachment's description (a
+  picture's alt text, `alt`) 1,024.
 
 Not an extension: the cogs import it.
 """
@@ -31,6 +32,7 @@ CHOICES_LIMIT = 25  # choices of an option, answers of an autocomplete
 NAME_LIMIT = 100  # a choice's name and string value, a description, a thread's name
 COMPONENTS_LIMIT = 25  # buttons on one message (5 rows of 5)
 CUSTOM_ID_LIMIT = 100  # a button's custom_id
+DESCRIPTION_LIMIT = 1024  # an attachment's description (its alt text)
 
 T = TypeVar("T")
 Value = TypeVar("Value", str, int, float)
@@ -71,6 +73,11 @@ def message(text: str) -> str:
 def short(text: str, limit: int = NAME_LIMIT) -> str:
     """A choice's name, a description, a thread's name: cut to Discord's 100 characters."""
     return fit(text, limit)
+
+
+def alt(text: str) -> str:
+    """A picture's alt text cut to Discord's 1,024 characters for an attachment's description."""
+    return fit(text, DESCRIPTION_LIMIT)
 
 
 def listed(items: Sequence[T]) -> list[T]:

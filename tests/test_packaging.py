@@ -25,4 +25,7 @@ def test_the_wheel_owns_only_the_skirmbot_name(tmp_path: Path) -> None:
     assert {name.split("/")[0] for name in names} == {"skirmbot", wheel.name.split("-py")[0] + ".dist-info"}
     assert "skirmbot/cogs/play.py" in names
     assert "skirmbot/migrations/001_initial.sql" in names
+    # The pictures' font, the characters it covers and its licence (issue 28).
+    for name in ("SkirmSans.ttf", "coverage.txt", "OFL.txt"):
+        assert f"skirmbot/render/fonts/{name}" in names
     assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)

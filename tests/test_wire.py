@@ -118,6 +118,8 @@ async def fake() -> AsyncIterator[FakeDiscord]:
         yield server
     finally:
         await server.stop()
+    # Every picture the bot posts carries alt text (issue 28), in every wire test.
+    assert not server.undescribed_pictures(), f"pictures without alt text: {server.undescribed_pictures()}"
 
 
 @pytest.fixture

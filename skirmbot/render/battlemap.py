@@ -14,6 +14,7 @@ look and pasted. Everything is drawn in the fixed palette of `palette`, with the
 from __future__ import annotations
 
 import io
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,7 +23,15 @@ from PIL import Image, ImageDraw
 from skirmbot.render import symbols
 from skirmbot.render.caption import attack_outcomes, captions, fit, last_activation, squad_lines
 from skirmbot.render.legend import LegendEntry, draw_legend, match_entries, terrain_entries
-from skirmbot.render.palette import colour, draw_text, font, new_image, side_colour
+from skirmbot.render.palette import (
+    colour,
+    draw_text,
+    drawable,
+    font,
+    has_glyph,
+    new_image,
+    side_colour,
+)
 from skirmbot.render.symbols import SQUARE, TOKEN_RADIUS, Box, Point, draw_token
 from skirmbot.rules.board import Board
 from skirmbot.rules.events import Event
@@ -149,8 +158,9 @@ class MapRenderer:
 # --- unit labels ---------------------------------------------------------------------------
 def unit_labels(state: MatchState) -> dict[str, str]:
     """Short labels, unique in the match: the first letters of the name, as few as tell the
-    units apart (at least 3); units sharing a name get their squad number (`Re1`, `Re2`)."""
-    names = {uid: u.card.name.replace(" ", "") for uid, u in state.units.items()}
+    units apart (at least 3); units sharing a name get their squad number (`Re1`, `Re2`).
+    Letters the font has no glyph for (an emoji) are left out: a stand-in would not fit."""
+    names = {uid: label_letters(u.card.name) for uid, u in state.units.items()}
     counts: dict[str, int] = {}
     for unit in state.units.values():
         counts[unit.card.name] = counts.get(unit.card.name, 0) + 1
@@ -167,6 +177,14 @@ def unit_labels(state: MatchState) -> dict[str, str]:
             length += 1
         labels[uid] = names[uid][:length]
     return labels
+
+
+def label_letters(name: str) -> str:
+    """The name's letters a token label is cut from: no spaces, nor characters the font draws
+    by a stand-in (an emoji), unless the name has nothing else ("🐺" then gives "wolfface")."""
+    composed = unicodedata.normalize("NFC", name)
+    drawn = "".join(char for char in composed if not char.isspace() and has_glyph(char))
+    return drawn or "".join(char for char in drawable(name) if char.isalnum())
 
 
 # --- terrain -------------------------------------------------------------------------------
@@ -345,11 +363,7 @@ def _draw_header(
     draw.rectangle((0, 0, width, BAND - 1), fill=colour("header"))
     nxt = _whose_turn(state)
     draw_text(draw, (width - 12, 8), nxt, colour("gold"), TEXT_SIZE, "ra")
-    turn = f"Turn {state.turn} of {state.mission.turns}" if state.turn else "Deployment"
-    title = [
-        f"{turn}  ·  {state.mission.name}  ·  {_headline(state)}",
-        f"{turn} · {state.mission.name}",
-    ]
+    title = _titles(state)
     room = width - 24 - face.getlength(nxt) - 16
     draw_text(draw, (12, 8), fit(title, room, face), colour("header_text"), TEXT_SIZE)
     for side in (0, 1):
@@ -377,6 +391,23 @@ def _draw_caption(
         x += 26
     text = fit(captions(events, state), width - x - 12, face)
     draw_text(draw, (x, middle), text, colour("ink"), TEXT_SIZE, "lm")
+
+
+def alt_text(state: MatchState, events: Sequence[Event] = ()) -> str:
+    """The picture in words, for those who cannot see it: its caption line, then the score
+    (each squad's header line, in full) and the turn, mission and whose activation is next."""
+    caption = captions(events, state)[0].rstrip(".")
+    squads = "; ".join(squad_lines(state, side)[0] for side in (0, 1))
+    return f"Battlemap: {caption}. Score: {squads}. {_titles(state)[1]} · {_whose_turn(state)}."
+
+
+def _titles(state: MatchState) -> list[str]:
+    """The header's title, from the longest wording to the shortest."""
+    turn = f"Turn {state.turn} of {state.mission.turns}" if state.turn else "Deployment"
+    return [
+        f"{turn}  ·  {state.mission.name}  ·  {_headline(state)}",
+        f"{turn} · {state.mission.name}",
+    ]
 
 
 def _headline(state: MatchState) -> str:

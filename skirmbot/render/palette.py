@@ -8,9 +8,18 @@ forms of colour blindness; hits, misses and Taken Out differ by line style as we
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from bisect import bisect_right
 from functools import cache, lru_cache
+from importlib.resources import files
+from io import BytesIO
+from typing import TYPE_CHECKING, Any, overload
 
 from PIL import Image, ImageDraw, ImageFont
+
+if TYPE_CHECKING:  # only Pillow's type stubs name the class of a drawn mask
+    from PIL._imaging import ImagingCore
 
 COLOURS: dict[str, tuple[int, int, int]] = {
     "background": (250, 248, 242),
@@ -77,10 +86,107 @@ def new_image(width: int, height: int, fill: str = "background") -> Image.Image:
     return image
 
 
+# The font every picture draws with, shipped with the package (skirmbot/render/fonts: Noto Sans
+# and the common CJK of Noto Sans CJK, merged into one file by scripts/build_fonts.py, as Pillow
+# cannot fall back from one font file to another), and the characters it has glyphs for.
+FONTS = files("skirmbot.render") / "fonts"
+FONT_FILE = "SkirmSans.ttf"
+COVERAGE_FILE = "coverage.txt"
+# Characters with no glyph that are drawn as nothing: marks NFC could not compose, joiners,
+# variation selectors and emoji skin tones (all of which only change the character before them).
+UNSEEN = {"Mn", "Me", "Cf", "Cc", "Sk"}
+FLAG = re.compile("[\U0001F1E6-\U0001F1FF]{2}")  # two regional indicator letters
+
+
+class NamedFont(ImageFont.FreeTypeFont):
+    """Skirm Sans, drawing a character it has no glyph for by its name (`drawable`), never as a
+    box: measuring and drawing go through the same stand-ins, so text fits as it is drawn."""
+
+    def getlength(self, text: str | bytes, *args: Any, **kwargs: Any) -> float:
+        return super().getlength(drawable(text), *args, **kwargs)
+
+    def getbbox(
+        self, text: str | bytes | bytearray, *args: Any, **kwargs: Any
+    ) -> tuple[float, float, float, float]:
+        return super().getbbox(drawable(text), *args, **kwargs)
+
+    def getmask(self, text: str | bytes, *args: Any, **kwargs: Any) -> ImagingCore:
+        mask: ImagingCore = super().getmask(drawable(text), *args, **kwargs)
+        return mask
+
+    def getmask2(
+        self, text: str | bytes, *args: Any, **kwargs: Any
+    ) -> tuple[ImagingCore, tuple[int, int]]:
+        return super().getmask2(drawable(text), *args, **kwargs)
+
+
 @cache
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled font at a size: no font files to ship or find on the host."""
-    return ImageFont.load_default(size=size)
+def font(size: int) -> NamedFont:
+    """Skirm Sans at a size. Pillow's basic layout, as its own default font used: the same
+    pixels whether or not the host has libraqm."""
+    return NamedFont(BytesIO(_font_data()), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+@cache
+def _font_data() -> bytes:
+    return FONTS.joinpath(FONT_FILE).read_bytes()
+
+
+@cache
+def _coverage() -> tuple[list[int], list[int]]:
+    """The first and last code points of each range of characters the font has glyphs for."""
+    firsts, lasts = [], []
+    for line in FONTS.joinpath(COVERAGE_FILE).read_text().split():
+        first, last = line.split("-")
+        firsts.append(int(first, 16))
+        lasts.append(int(last, 16))
+    return firsts, lasts
+
+
+def has_glyph(char: str) -> bool:
+    """Whether the font draws the character itself (else `drawable` gives a stand-in)."""
+    firsts, lasts = _coverage()
+    found = bisect_right(firsts, ord(char)) - 1
+    return found >= 0 and ord(char) <= lasts[found]
+
+
+@overload
+def drawable(text: str) -> str: ...
+@overload
+def drawable(text: bytes) -> bytes: ...
+@overload
+def drawable(text: bytearray) -> bytearray: ...
+def drawable(text: str | bytes | bytearray) -> str | bytes | bytearray:
+    """The text as the font draws it: composed (NFC: "e" and a combining diaeresis are one "ë"),
+    and each character it has no glyph for (an emoji, a rare ideograph) written as its name in
+    brackets ("🐺 Wolves" draws "[wolf face] Wolves"; a flag, its country code: "[FR]") or left out when it only changes the one
+    before it (`UNSEEN`)."""
+    return _drawable(text) if isinstance(text, str) else text
+
+
+@lru_cache(maxsize=4096)  # every measure and draw asks, the same few texts again and again
+def _drawable(text: str) -> str:
+    text = unicodedata.normalize("NFC", text)
+    if all(map(has_glyph, text)):
+        return text
+    text = FLAG.sub(_country_code, text)
+    return "".join(map(_stand_in, text))
+
+
+def _country_code(flag: re.Match[str]) -> str:
+    """A flag, a pair of regional indicator letters, as its country code: 🇫🇷 is "[FR]"."""
+    return "[" + "".join(chr(ord(letter) - ord("🇦") + ord("A")) for letter in flag[0]) + "]"
+
+
+@lru_cache(maxsize=4096)
+def _stand_in(char: str) -> str:
+    if unicodedata.category(char) == "Cf":
+        return ""  # a joiner or a tag, next to a stand-in: it joins or changes nothing drawn
+    if has_glyph(char):
+        return char
+    if unicodedata.category(char) in UNSEEN:
+        return ""
+    return f"[{unicodedata.name(char, 'character ' + hex(ord(char))).lower()}]"
 
 
 def draw_text(

@@ -16,6 +16,7 @@ from skirmbot.render.palette import colour, draw_text, font, new_image, side_col
 
 SQUARE = 64  # pixels per square: tokens and labels stay readable on a phone
 TOKEN_RADIUS = 23
+LABEL_WIDTH = 2 * TOKEN_RADIUS - 8  # wider labels (three ideographs) take the smaller size
 LEVEL_FONT = 13
 Box = tuple[int, int, int, int]
 Point = tuple[int, int]
@@ -257,7 +258,7 @@ def draw_token(
     ring = colour("hit") if downed else colour("ink") if activated else colour("white")
     draw.ellipse(body, fill=fill, outline=ring, width=3)
     shape.ellipse(body, fill=1, outline=1, width=3)
-    size = 16 if len(label) <= 3 else 13
+    size = 16 if len(label) <= 3 and font(16).getlength(label) <= LABEL_WIDTH else 13
     ink = colour("ink") if activated else colour("white")
     draw.text((c, c - 4), label, fill=ink, font=font(size), anchor="mm")
     pips(draw, shape, side, hit, max_hit, (c, PIP_Y))  # under the token

@@ -945,7 +945,8 @@ class LeagueService:
         picture = await asyncio.to_thread(standings_png, found.table)
         page = await self.matches.links.league(guild, (await self._league(guild, league)).name)
         text = f"{found.text}\n{page}" if page else found.text
-        return Reply(text, picture=picture, picture_name="standings.png")
+        alt = found.text.replace("**", "")  # the table in words, without the bold of chat
+        return Reply(text, picture=picture, picture_name="standings.png", picture_alt=alt)
 
     async def history(self, guild: int, league: str, member: Member | int) -> Reply:
         """A player's games in the league, each with a link to its match's channel."""

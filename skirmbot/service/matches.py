@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from skirmbot import content
-from skirmbot.render.battlemap import MapRenderer
-from skirmbot.render.card import card_png
+from skirmbot.render.battlemap import MapRenderer, alt_text
+from skirmbot.render.card import card_lines, card_png
 from skirmbot.rules import commands
 from skirmbot.rules.dice import check_salt, new_dice, new_salt
 from skirmbot.rules.errors import ContentError, IllegalCommand, RulesError
@@ -533,8 +533,8 @@ class MatchService:
         if row.status in (SETUP, DEPLOYING):
             return Reply(_setup_status(row))
         match = await self.live.match(row)
-        picture = await self._picture(row.id, match, _last_activation(match))
-        return Reply(_status_text(row, match.state), picture=picture, ping=None)
+        picture, alt = await self._picture(row.id, match, _last_activation(match))
+        return Reply(_status_text(row, match.state), picture=picture, picture_alt=alt, ping=None)
 
     async def log(self, channel_id: int, count: int = 25) -> Reply:
         """The latest lines of the channel's match (once it is over, until the next one starts,
@@ -552,9 +552,15 @@ class MatchService:
         except IllegalCommand as error:
             raise ServiceError(str(error)) from error
         squad = match.state.squads[found.side].name
-        picture = await asyncio.to_thread(card_png, found, squad, ruleset_of(row).name)
+        rules = ruleset_of(row).name
+        picture = await asyncio.to_thread(card_png, found, squad, rules)
+        alt = f"Stat card of {found.name} of {squad}: {' · '.join(card_lines(found, squad, rules))}"
         return Reply(
-            f"{found.name} of {squad}", picture=picture, picture_name="card.png", private=True
+            f"{found.name} of {squad}",
+            picture=picture,
+            picture_name="card.png",
+            picture_alt=alt,
+            private=True,
         )
 
     async def preview(
@@ -761,7 +767,7 @@ class MatchService:
         if state.phase == ENDED:
             return await self._the_end(work, events)
         if kinds & {"activation_ended", "turn_started"}:
-            picture = await self._picture(row.id, match, _last_activation(match))
+            picture, alt = await self._picture(row.id, match, _last_activation(match))
             nxt = row.players[state.to_act] if state.to_act is not None else None
             ready = (
                 ", ".join(u.name for u in state.ready_units(state.to_act))
@@ -776,19 +782,33 @@ class MatchService:
                 else ""
             )
             reply = Reply(
-                f"{text}\n\n{who}: activate a unit ({ready}).{due}", picture=picture, ping=nxt
+                f"{text}\n\n{who}: activate a unit ({ready}).{due}",
+                picture=picture,
+                picture_alt=alt,
+                ping=nxt,
             )
             # A player coming back after being away gets their catch-up (service/recap.py).
             return await with_recap(work, reply, state.to_act)
         return Reply(text, choices=_choices(state, ruleset_of(row)))
 
-    async def _picture(self, match_id: int, match: PlayedMatch, events: list[Event]) -> bytes:
+    async def _picture(
+        self, match_id: int, match: PlayedMatch, events: list[Event]
+    ) -> tuple[bytes, str]:
+        """The battlemap after `events`, and its alt text."""
         renderer = self._renderers.pop(match_id, None) or MapRenderer()
         self._renderers[match_id] = renderer
         while len(self._renderers) > LIVE_CACHE:
             self._renderers.popitem(last=False)
         # Pillow releases the GIL while drawing and encoding: keep the event loop free.
-        return await asyncio.to_thread(renderer.png, match.state, events)
+        picture = await asyncio.to_thread(renderer.png, match.state, events)
+        return picture, alt_text(match.state, events)
+
+    async def _final_picture(self, match: PlayedMatch, row: MatchRow) -> tuple[bytes | None, str]:
+        """The battlemap at the end of a match, and its alt text; none for a match that ended
+        before its first turn."""
+        if match.state.turn < 1:
+            return None, ""
+        return await self._picture(row.id, match, _last_activation(match))
 
     async def reveal_deployments(self, work: MatchWork) -> Reply:
         """Put the hidden placements of the set-up stage into the record, in squad order, and
@@ -857,9 +877,7 @@ class MatchService:
         row.status = ENDED_STATUS
         row.result = row.result or result_of(row, match, work.now())
         state = match.state
-        picture = (
-            await self._picture(row.id, match, _last_activation(match)) if state.turn >= 1 else None
-        )
+        picture, alt = await self._final_picture(match, row)
         heading = end_heading(row.id, _result(state), _seats(row, state, mention=True))
         page = await self.links.match(row.guild_id, row.id)
         heading += f"\nReplay: {page}" if page else ""
@@ -871,6 +889,7 @@ class MatchService:
         result = Reply(
             text,
             picture=picture,
+            picture_alt=alt,
             pings=[player for player in row.players if player],  # not the automatic player
             match_over=True,
         )
@@ -888,11 +907,11 @@ class MatchService:
             )
         state = match.state
         heading = end_heading(row.id, _result(state), _seats(row, state, mention=False))
-        picture = (
-            await self._picture(row.id, match, _last_activation(match)) if state.turn >= 1 else None
-        )
+        picture, alt = await self._final_picture(match, row)
         return Reply(
-            f"{heading}\nIts record: /match export. A new match: /match new.", picture=picture
+            f"{heading}\nIts record: /match export. A new match: /match new.",
+            picture=picture,
+            picture_alt=alt,
         )
 
 

@@ -55,7 +55,14 @@ async def preview_reply(
         )
     except RulesError as error:
         raise ServiceError(str(error)) from error
-    return Reply(preview_text(found), picture=picture, picture_name=PICTURE_NAME, private=True)
+    text = preview_text(found)
+    return Reply(
+        text,
+        picture=picture,
+        picture_name=PICTURE_NAME,
+        picture_alt=f"Preview picture: {text}",
+        private=True,
+    )
 
 
 def _square_word(square: str | None) -> str | None:

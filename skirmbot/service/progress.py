@@ -8,7 +8,7 @@ import asyncio
 from typing import Any
 
 from skirmbot import content
-from skirmbot.render.roster import Roster, RosterUnit, roster_png
+from skirmbot.render.roster import Roster, RosterUnit, roster_lines, roster_png
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.skirm import spoils
 from skirmbot.rules.skirm.cards import UnitCard
@@ -58,7 +58,10 @@ class SquadProgress:
         text = f"**{row.name}**: {len(awards)} matches played"
         if to_take:
             text += f"; {to_take} Spoils Of War to take with /squad spoils"
-        return Reply(text + ".", picture=picture, picture_name="roster.png", private=True)
+        alt = f"Roster card: {' · '.join(roster_lines(roster))}"
+        return Reply(
+            text + ".", picture=picture, picture_name="roster.png", picture_alt=alt, private=True
+        )
 
     async def reward_choices(self, owner: int, name: str, unit: str) -> list[tuple[str, str]]:
         """The Spoils the unit may take now, as (name, words) for autocomplete."""

@@ -391,6 +391,7 @@ def attached(reply: Reply, recap: Recap | None) -> Reply:
     room = MESSAGE_LIMIT - len(recap.text) - 2
     reply.text = f"{clip(reply.text, room)}\n\n{recap.text}" if reply.text else recap.text
     reply.animation, reply.animation_name = recap.animation, RECAP_NAME
+    reply.animation_alt = f"Animated recap: {recap.text}"
     return reply
 
 

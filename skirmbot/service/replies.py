@@ -66,6 +66,10 @@ class Reply:
     # since the pinged player last acted (skirmbot.service.recap).
     animation: bytes | None = None
     animation_name: str = "recap.gif"
+    # What each picture shows, in words, for those who cannot see it (Discord's attachment
+    # description, which screen readers read): plain text, no placeholders.
+    picture_alt: str = ""
+    animation_alt: str = ""
     ping: int | None = None  # the Discord user whose turn it is now (0: the automatic player)
     pings: list[int] = field(default_factory=list)  # more users to notify (the end: both players)
     private: bool = False

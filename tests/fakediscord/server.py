@@ -192,7 +192,12 @@ class User:
 class Attachment:
     filename: str
     data: bytes
+    description: str | None = None  # the alt text screen readers read (payload attachments[n])
     id: int = field(default_factory=snowflake)
+
+    @property
+    def picture(self) -> bool:
+        return self.data.startswith((b"\x89PNG", b"GIF8"))
 
     def to_json(self, base_url: str) -> dict[str, Any]:
         """As Discord lists it; the URL is served by the fake, so the bot can download it."""
@@ -936,6 +941,11 @@ class FakeDiscord:
         await self.dispatch("THREAD_CREATE", {**thread, "newly_created": True})
         return thread
 
+    def undescribed_pictures(self) -> list[str]:
+        """The pictures the bot posted without alt text (a description screen readers read)."""
+        posted = [a for m in self.messages.values() for a in m.attachments]
+        return [a.filename for a in posted if a.picture and not (a.description or "").strip()]
+
     async def _attachment(self, request: web.Request) -> web.Response:
         """The CDN: files users uploaded with a command, and files the bot posted."""
         self.requests.append(("GET", request.path))
@@ -953,15 +963,22 @@ class FakeDiscord:
         if not request.content_type.startswith("multipart/"):
             return (await request.json() if request.can_read_body else {}), []
         payload: dict[str, Any] = {}
-        files: list[Attachment] = []
+        files: dict[str, Attachment] = {}
         reader = await request.multipart()
         while (part := await reader.next()) is not None:
             data = await part.read(decode=False)
             if part.name == "payload_json":
                 payload = json.loads(data)
             elif part.filename is not None:
-                files.append(Attachment(part.filename, bytes(data)))
-        return payload, files
+                files[str(part.name)] = Attachment(part.filename, bytes(data))
+        # Each file's description is in the payload's attachments (an interaction response's
+        # in its data), by the index of its part.
+        listed_files = payload.get("attachments") or (payload.get("data") or {}).get("attachments")
+        for listed in listed_files or []:
+            found = files.get(f"files[{listed.get('id')}]")
+            if found is not None:
+                found.description = listed.get("description")
+        return payload, list(files.values())
 
     def _message_json(self, message: Message) -> dict[str, Any]:
         return {
