@@ -18,11 +18,11 @@ from lite_builders import agent, lite_match
 from test_properties import dice_state
 from test_skills import BURST, RALLY, SPRINT, with_skills
 
-from skirmbot.demo import default_content, new_demo_match
+from skirmbot.demo import default_content, new_demo_match, play_demo
 from skirmbot.rules.commands import EndActivation, Melee, Sentry, Shoot, UseSkill, UseTurret
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.lite.engine import LiteMatch
-from skirmbot.rules.record import MatchRecord, start_match
+from skirmbot.rules.record import MatchRecord, faces_rolled, replay, start_match
 from skirmbot.rules.skirm import autoplayer
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.rules.skirm.legal import legal_commands
@@ -160,3 +160,20 @@ def test_no_listed_attack_takes_further_targets_that_name_nothing(seed: int) -> 
                     match.apply(replace(option, also=" "))
                 assert (json.dumps(match.state.to_json()), dice_state(match)) == before
         match.apply(autoplayer.choose(match.state, side))
+
+
+def test_a_recorded_command_with_an_unused_field_replays_as_played_in_any_version() -> None:
+    """Releases before issue 28 stored such fields in version-2 and -3 records too: a match kept
+    in a database replays as it was played, and only a new command with one is refused."""
+    _, record = play_demo(1)
+    assert record.version >= 2
+    position, shot = next(
+        (i, c) for i, c in enumerate(record.commands) if c["type"] == "shoot" and not c["also"]
+    )
+    stored = replace(record, commands=list(record.commands))
+    stored.commands[position] = {**shot, "also": " , "}  # an also that names nothing: taken then
+    assert faces_rolled(stored) == faces_rolled(record)
+    assert replay(stored).state.result == replay(record).state.result
+    before = replay(stored, upto=position)
+    with pytest.raises(IllegalCommand, match="leave out 'also'"):
+        before.apply(Shoot(**{k: v for k, v in stored.commands[position].items() if k != "type"}))

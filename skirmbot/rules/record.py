@@ -27,7 +27,8 @@ RECORD_VERSION = 2
 # 0 TO: its records end with an `end` some activations that now end by themselves, and replay
 # with such an `end` taken as a no-op (docs/rulings.md, Activations). It also took commands with
 # a field their action did not use (a single-target weapon's `also`, a target for a skill that
-# takes none), which later versions refuse: its records replay with them, as it did.
+# takes none), and so did versions 2 and 3 until issue 28: a new command with one is refused,
+# a recorded one replays as it was played (`_play_on`).
 # Version 3 (issue 21) is a record with verifiable dice: beside its `{"key": HEX}` dice it has
 # the commitment to the key and the two players' salts, from which the dice come (a version-2
 # reader would roll them from the key alone, wrongly). Records without them are still version 2.
@@ -261,11 +262,18 @@ def _play_on(
     record: MatchRecord, match: PlayedMatch, upto: int | None, start: int = 0
 ) -> PlayedMatch:
     rules = ruleset(record.ruleset)
-    for position, data in enumerate(record.commands[start:upto], start=start + 1):
-        try:
-            match.apply(rules.parse_command(data))
-        except RulesError as error:
-            raise ReplayError(position, data, str(error)) from error
+    # A recorded command was accepted when it was played. One that carried a field its action
+    # does not use (which releases before issue 28 took, in records of every version) replays
+    # as it was played; only a new command is refused for such a field.
+    live, match.unused_fields_allowed = match.unused_fields_allowed, True
+    try:
+        for position, data in enumerate(record.commands[start:upto], start=start + 1):
+            try:
+                match.apply(rules.parse_command(data))
+            except RulesError as error:
+                raise ReplayError(position, data, str(error)) from error
+    finally:
+        match.unused_fields_allowed = live
     return match
 
 
