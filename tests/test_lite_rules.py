@@ -8,12 +8,14 @@ DAM 1, RG8; Knife ROA 2, SKL 3, DAM 1. An attack die of 1 is critical (two hits)
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from builders import refused
 from lite_builders import FLAT_12, agent, gun, lite_match, new_turn_faces
 
+from skirmbot.demo import default_content
 from skirmbot.rules.commands import (
     Accept,
     Dash,
@@ -32,6 +34,7 @@ from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.events import Event
 from skirmbot.rules.lite import RULESET
 from skirmbot.rules.lite.engine import LiteMatch
+from skirmbot.rules.record import RECORD_VERSION, MatchRecord, start_match
 from skirmbot.rules.skirm.state import ACTIVATED, DOWNED, ENDED, READY, TAKEN_OUT
 
 
@@ -656,3 +659,23 @@ def test_revive_refused_when_reviver_next_to_a_standing_enemy() -> None:
     match.apply(EndActivation(0))
     match.apply(Dash(1, "Di", "D5"))
     refused(match, Revive(1, "Di", "Bo"), "Di is adjacent to Cy")
+
+
+def test_a_record_before_version_4_replays_with_the_full_games_cover() -> None:
+    """A Lite match stored before Lite's own cover rule (record version 4, issue 28) replays as
+    it was played: there, High Ground took Bo's cover away, so a 3 did not save (ARM 3 - DAM 1)."""
+    rows = [". . 2 . . . . . . . . ."] + FLAT_12[1:]
+    match = duel(faces=[4, 6, 3], rows=rows, red_square="C1", edges=LOW_WALL)
+    match.started_under(3)
+    events = match.apply(Shoot(0, "Ada", "Bo"))
+    assert one(events, "attack")["cover"] is False and hit_of(match, "Bo") == 2
+    now = duel(faces=[4, 6, 3], rows=rows, red_square="C1", edges=LOW_WALL)
+    now.started_under(RECORD_VERSION)
+    assert one(now.apply(Shoot(0, "Ada", "Bo")), "attack")["cover"] is True
+
+
+@pytest.mark.parametrize(("version", "full_game"), [(2, True), (3, True), (RECORD_VERSION, False)])
+def test_a_lite_records_version_says_whose_cover_it_plays(version: int, full_game: bool) -> None:
+    record = MatchRecord(default_content(rules=RULESET.name), {"seed": 1}, ruleset=RULESET.name)
+    assert record.version == RECORD_VERSION  # a new match plays Lite's own cover
+    assert start_match(replace(record, version=version)).state.full_game_cover is full_game

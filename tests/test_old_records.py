@@ -15,7 +15,7 @@ import pytest
 from skirmbot.demo import play_out
 from skirmbot.rules.commands import EndActivation
 from skirmbot.rules.errors import IllegalCommand
-from skirmbot.rules.record import MatchRecord, ReplayError, replay
+from skirmbot.rules.record import RECORD_VERSION, MatchRecord, ReplayError, replay
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.rules.skirm.state import ENDED
 
@@ -70,11 +70,11 @@ def test_a_version_1_end_for_an_activation_that_ended_by_itself_changes_nothing(
 
 
 def test_in_a_version_2_record_that_end_is_refused_and_the_version_is_kept() -> None:
-    """New records are version 2: there, as in play, an `end` for an activation that is over is
+    """Records written since are version 2 or later: there, as in play, an `end` for an activation that is over is
     refused and changes nothing; a version-1 record keeps its version when written again."""
     old = MatchRecord.loads(OLD[0].read_text(encoding="utf-8"))
     assert MatchRecord.loads(old.dumps()).version == 1
-    assert MatchRecord(content={}, dice={}).to_json()["version"] == 2  # what is written today
+    assert MatchRecord(content={}, dice={}).to_json()["version"] == RECORD_VERSION == 4  # today
     match, end = late_end(old)
     match.late_end_is_no_op = False  # as in a version-2 record
     state = json.dumps(match.state.to_json(), sort_keys=True)

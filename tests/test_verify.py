@@ -12,6 +12,7 @@ import copy
 import hashlib
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -139,7 +140,7 @@ async def test_a_finished_matchs_record_verifies(
     """The exported record reveals the seed, lists every die and the result; verify checks
     each and exits 0, saying what it checked."""
     _, record = await played(store)
-    assert record["version"] == 3 and set(record["dice"]) == {"key"}
+    assert record["version"] == RECORD_VERSION and set(record["dice"]) == {"key"}
     assert record["commitment"] == commitment_of(record["dice"]["key"])
     assert record["salts"] == SALTS
     parsed = MatchRecord.from_json(record)
@@ -314,16 +315,17 @@ async def test_the_match_page_gives_the_verifiable_record_only_at_the_end(store:
 # --- old records ------------------------------------------------------------------------------
 def test_old_records_and_seeded_matches_keep_their_dice_and_version() -> None:
     """Records without a commitment roll from their dice alone, as before, and are written
-    as version 2; a record with one is version 3."""
+    as today's version (4: issue 28); a record with one is at least version 3."""
     content: dict[str, Any] = {}
     keyed = MatchRecord(content=content, dice={"key": KEY})
-    assert keyed.to_json()["version"] == RECORD_VERSION == 2 and "commitment" not in keyed.to_json()
+    assert keyed.to_json()["version"] == RECORD_VERSION == 4 and "commitment" not in keyed.to_json()
     assert [dice_of(keyed).roll() for _ in range(9)] == [KeyedDice(KEY).roll() for _ in range(9)]
     assert MatchRecord.from_json(keyed.to_json()).salts is None
     salted = MatchRecord(
         content=content, dice=new_dice(), commitment="00", salts=["a", "b"], seals=["x", "y"]
     )
-    assert salted.to_json()["version"] == 3
+    assert salted.to_json()["version"] == RECORD_VERSION
+    assert replace(salted, version=2).to_json()["version"] == 3  # an old match given salts
     assert MatchRecord.from_json(salted.to_json()).salts == ["a", "b"]
     with pytest.raises(RulesError, match="verifiable dice need"):
         MatchRecord.from_json({**salted.to_json(), "salts": "ab"})

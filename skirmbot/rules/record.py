@@ -22,7 +22,7 @@ from skirmbot.rules.errors import RulesError
 from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, ruleset
 
 RECORD_FORMAT = "skirmbot-record"
-RECORD_VERSION = 2
+RECORD_VERSION = 4
 # Version 1 (the first release) was written when an activation ended by itself only at 0 ACT and
 # 0 TO: its records end with an `end` some activations that now end by themselves, and replay
 # with such an `end` taken as a no-op (docs/rulings.md, Activations). It also took commands with
@@ -32,8 +32,12 @@ RECORD_VERSION = 2
 # Version 3 (issue 21) is a record with verifiable dice: beside its `{"key": HEX}` dice it has
 # the commitment to the key and the two players' salts, from which the dice come (a version-2
 # reader would roll them from the key alone, wrongly). Records without them are still version 2.
+# Version 4 (issue 28) plays Skirm Lite as its rulebook says: High Ground and a blast leave a
+# target its Cover. A Lite record of an earlier version replays with the full game's cover, as
+# it was played (`PlayedMatch.started_under`). Version 4 records may or may not have verifiable
+# dice; whether they do is their commitment's presence.
 VERIFIABLE_VERSION = 3
-READABLE_VERSIONS = (1, 2, 3)
+READABLE_VERSIONS = (1, 2, 3, 4)
 SKIRM = DEFAULT_RULESET
 
 
@@ -244,6 +248,7 @@ def start_match(record: MatchRecord, dice: Dice | None = None) -> PlayedMatch:
     match = rules.new_match(record.content, dice if dice is not None else dice_of(record))
     match.late_end_is_no_op = record.version == 1
     match.unused_fields_allowed = record.version == 1
+    match.started_under(record.version)
     return match
 
 

@@ -34,7 +34,11 @@ class PlayedMatch(Protocol):
     commands: list[Command]
     log: list[Event]
     late_end_is_no_op: bool  # a version-1 record's late `end` (skirmbot.rules.record)
-    unused_fields_allowed: bool  # a version-1 record's commands with fields they did not use
+    unused_fields_allowed: bool  # a recorded command's fields it did not use, while replaying
+
+    def started_under(self, version: int) -> None:
+        """Play on by the rules a record of `version` was played under (a ruleset whose rules
+        changed with a record version keeps the earlier ones for an earlier record)."""
 
     def apply(self, command: Command) -> list[Event]:
         """The command's events, or IllegalCommand and no change at all."""

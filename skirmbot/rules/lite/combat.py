@@ -245,6 +245,8 @@ def in_cover(state: MatchState, attacker: UnitState, square: Square, caught_by_b
     attacker cannot see at all is in Cover too, as what hides it shelters it (our rulings)."""
     assert attacker.square is not None
     seen = sight(state.board, attacker.square, square, list(standing_squares(state)))
+    if state.full_game_cover:  # a record from before Lite's own rule replays as it was played
+        return seen.cover and not caught_by_blast
     return seen.terrain_cover or (caught_by_blast and not seen.visible)
 
 

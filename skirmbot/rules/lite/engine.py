@@ -64,6 +64,9 @@ def new_state(battle_map: BattleMap, mission: Mission, squads: tuple[Squad, Squa
     return state_before_deployment(battle_map, mission, squads, items)
 
 
+AS_WRITTEN_VERSION = 4  # skirmbot.rules.record: the record version from which Lite's cover is its own
+
+
 class LiteMatch(Match):
     ruleset_title = "Skirm Lite"
 
@@ -89,6 +92,11 @@ class LiteMatch(Match):
             commands.Sentry: self._sentry,
         }
         self._handlers.update(handlers)
+
+    def started_under(self, version: int) -> None:
+        # Before version 4 (issue 28) a Lite match took Cover away as the full game does: from
+        # a target below High Ground, and from every Agent caught by a blast.
+        self.state.full_game_cover = version < AS_WRITTEN_VERSION
 
     def _new_state(
         self, battle_map: BattleMap, mission: Mission, squads: tuple[Squad, Squad]

@@ -180,6 +180,10 @@ class Match:
         """The match before deployment; a variant with its own squad building rules overrides it."""
         return new_state(battle_map, mission, squads)
 
+    def started_under(self, version: int) -> None:
+        """The full game's rules have not changed with a record version since version 1 (whose
+        late `end` and unused fields `start_match` allows for)."""
+
     def apply(self, command: commands.Command) -> list[Event]:
         """Apply one command: its events, or IllegalCommand and no change at all."""
         if command.side not in (0, 1):

@@ -238,6 +238,9 @@ class MatchState:
     secondaries_scored: list[list[str]] = field(default_factory=lambda: [[], []])
     crates_opened_this_turn: list[int] = field(default_factory=list)
     beacons: dict[int, int] = field(default_factory=dict)
+    # A Skirm Lite match replayed from a record older than Lite's own cover rule (version 4,
+    # issue 28) takes Cover away as the full game does (skirmbot.rules.lite.combat.in_cover).
+    full_game_cover: bool = False
 
     # --- look-ups --------------------------------------------------------------------------
     def unit(self, name: str, side: int | None = None) -> UnitState:
