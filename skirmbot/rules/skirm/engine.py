@@ -143,8 +143,9 @@ class Match:
         # A version-1 record's `end` for an activation that had already ended by itself is a
         # no-op (skirmbot.rules.record.READABLE_VERSIONS); in play it is refused as any End.
         self.late_end_is_no_op = False
-        # A version-1 record's commands may carry a field their action did not use; in play, and
-        # in later records, such a command is refused (`_refuse_unused`).
+        # A recorded command may carry a field its action did not use (releases before issue 28
+        # took them): replaying a record allows it; in play such a command is refused
+        # (`_refuse_unused`; skirmbot.rules.record._play_on).
         self.unused_fields_allowed = False
         self._handlers: dict[type[commands.Command], Callable[[Any], list[Event]]] = {
             commands.Deploy: self._deploy,
