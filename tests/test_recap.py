@@ -286,12 +286,13 @@ def test_a_turns_hazard_is_not_told_as_the_last_attack() -> None:
 
 def test_a_revived_unit_is_told_revived() -> None:
     """Skirm Lite, Revive: a Downed Agent brought back is not left in the summary as if out
-    for good (demo seed 22: Ulo downs Iona in activation #21, Brask revives her in #24)."""
-    _, record = play_demo(22, "lite")
-    found = catch_up(record, None, start=21)
+    for good (demo seed 24: Tamsin downs Nyra, and Gorr revives her, in the activations
+    recapped from #28)."""
+    _, record = play_demo(24, "lite")
+    found = catch_up(record, None, start=28)
     assert found is not None
     out = next(line for line in found.text.splitlines() if line.startswith("Taken Out: "))
-    assert "Iona (Downed by Ulo; revived by Brask)" in out
+    assert "Nyra (Downed by Tamsin; revived by Gorr)" in out
 
 
 def test_twenty_frames_on_the_largest_map_stay_small() -> None:

@@ -118,9 +118,8 @@ class Situation:
         aimed = sorted({c.target for c in legal})
         squares = {t: square for t in aimed if (square := self._empty_square(t)) is not None}
         offered = [(t, labels.get(t, t)) for t in aimed if t not in squares]
-        assert unit.square is not None
         return offered + [
-            (t, f"{t} (empty square, {unit.square.distance(square)} sq)")
+            (t, f"{t} (empty square, {square.distance(unit.square)} sq)" if unit.square else t)
             for t, square in sorted(squares.items(), key=lambda item: (item[1].y, item[1].x))
         ]
 

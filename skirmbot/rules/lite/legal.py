@@ -259,6 +259,6 @@ def sentry_commands(state: MatchState, side: int, *, blasts: bool = True) -> lis
 ActionKind = Callable[[MatchState, UnitState, Activation], Iterator[commands.Command]]
 _PLAYED: tuple[ActionKind, ...] = (_moves, _dashes, _attacks, _revives, _items)
 _LISTED: tuple[ActionKind, ...] = (*_PLAYED, _blasts)
-# An XPL weapon's empty squares never keep an activation open (docs/rulings.md, Skirm Lite):
-# so it ended before they were listed, and saved matches replay as they were played.
+# An XPL weapon's empty squares never keep an activation open (docs/rulings.md, Skirm Lite): it
+# ends as it did before they were listed, so saved matches replay as they were played.
 _CHEAPEST_FIRST: tuple[ActionKind, ...] = (_items, _revives, _dashes, _moves, _attacks)
