@@ -159,8 +159,8 @@ def drawable(text: bytearray) -> bytearray: ...
 def drawable(text: str | bytes | bytearray) -> str | bytes | bytearray:
     """The text as the font draws it: composed (NFC: "e" and a combining diaeresis are one "ë"),
     and each character it has no glyph for (an emoji, a rare ideograph) written as its name in
-    brackets ("🐺 Wolves" draws "[wolf face] Wolves"; a flag, its country code: "[FR]") or left out when it only changes the one
-    before it (`UNSEEN`)."""
+    brackets ("🐺 Wolves" draws "[wolf face] Wolves"; a flag, its country code: "[FR]"), or
+    left out when it only changes the one before it (`UNSEEN`)."""
     return _drawable(text) if isinstance(text, str) else text
 
 

@@ -473,8 +473,8 @@ class Match:
 
     def _refuse_unused(self, problem: str | None) -> None:
         """Refuse a command with a field its action does not use (`problem` says which), so
-        that a record holds only what its commands used; a version-1 record's replay keeps
-        what that release took."""
+        that a record holds only what its commands used; replaying a record keeps what was
+        accepted when it was played (`unused_fields_allowed`)."""
         if problem is not None and not self.unused_fields_allowed:
             raise IllegalCommand(problem)
 
