@@ -19,7 +19,13 @@ from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
 from skirmbot.rules.preview import Preview
 from skirmbot.rules.squares import Square
+from skirmbot.rules.view import CardView, Decision, MatchView
 from skirmbot.words import named, shown
+
+# Features only some rulesets have; the service, the cogs and the console ask before offering one.
+CAMPAIGNS = "campaigns"  # squads that grow from match to match (`medals`, spoils, XP)
+HAND_ODDS = "hand_odds"  # /odds by hand: attack odds from typed stats, no match needed
+ORDERS = "orders"  # Tactical Orders: /to, standing orders that spend them
 
 # The packages that hold a ruleset, each exposing RULESET; adding a ruleset adds a line here.
 PACKAGES = ("skirmbot.rules.skirm", "skirmbot.rules.lite")
@@ -100,6 +106,26 @@ class Ruleset(Protocol):
     # whether /odds works out its attacks in full (skirmbot.rules.skirm.odds knows Skirm's:
     # with TO spent, CTR, further targets); if not, /odds gives its preview's odds
     exact_odds: bool
+    seats: tuple[int, ...]  # how many players a match may have: (2,) for Skirm, (2, 3, 4)
+    features: frozenset[str]  # which of CAMPAIGNS, HAND_ODDS, ORDERS this ruleset has
+
+    def sides_of(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """The seats of a match of `players` grouped into sides: ((0,), (1,)) for 1 v 1 and
+        every free-for-all; ((0, 2), (1, 3)) for two teams of two."""
+        ...
+
+    def view(self, state: Any) -> MatchView:
+        """The match as pictures, captions, status lines, timers and autocomplete see it."""
+        ...
+
+    def card(self, state: Any, unit: str) -> CardView:
+        """The unit's card; RulesError in plain words when there is no such unit."""
+        ...
+
+    def deciding(self, state: Any) -> tuple[Decision, ...]:
+        """The seats that must decide now (none in secret set-up or when over), each with what
+        a missed deadline sends for it."""
+        ...
 
     def new_match(self, content: dict[str, Any], dice: Dice) -> PlayedMatch:
         """A match before deployment, from content as in the record: map, mission, squads."""

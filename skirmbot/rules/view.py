@@ -1,0 +1,148 @@
+"""What a ruleset shows of its state: the only picture of a match the rest of skirmbot reads.
+
+A ruleset owns its state (Skirm's `MatchState`, the d20 rules' own); nothing above `rules/`
+reads it. Pictures, captions, status lines, timers, pings and autocomplete's labels read a
+`MatchView` (`Ruleset.view`), a unit's card reads a `CardView` (`Ruleset.card`), and the clock
+asks `Ruleset.deciding` who must decide now. Plain frozen data, so a view can be compared,
+cached and drawn without knowing which rulebook made it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from skirmbot.rules.board import Board
+from skirmbot.rules.commands import Command
+from skirmbot.rules.squares import Square
+
+# A match's phase as the rest of skirmbot needs it: set-up (placing units, in secret), play, over.
+SETUP = "setup"
+PLAYING = "playing"
+OVER = "over"
+
+# A piece's state as pictures draw it; a ruleset's words for it are in its skin and its card.
+READY = "ready"
+ACTIVATED = "activated"  # done for this turn or round
+DOWNED = "downed"  # lying on its side: may come back or be removed (Lite, the d20 rules)
+OUT = "out"  # removed from play (Skirm's Taken Out, a casualty)
+
+# Facing, for a piece whose rules care which way it looks (the d20 rules' Big Models).
+FACINGS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+
+
+@dataclass(frozen=True)
+class PieceView:
+    """One unit (agent, model) as the picture and autocomplete show it."""
+
+    id: str  # unique in the match: what commands name ("Remus")
+    side: int  # the seat that commands it
+    kind: str  # its profile's name ("Warden Scout")
+    squares: tuple[Square, ...] = ()  # the cells it covers (a Big Model may cover several); ()
+    status: str = READY
+    hit: int | None = None  # hit points now; None: the rulebook has none
+    max_hit: int | None = None
+    facing: str | None = None  # one of FACINGS, for a piece with facing
+    carrying: str = ""  # what it carries, in words ("intel")
+    marks: tuple[str, ...] = ()  # short marks on its token ("STN", "SEN")
+
+    @property
+    def square(self) -> Square | None:
+        """Where it stands (its first cell); None off the map."""
+        return self.squares[0] if self.squares else None
+
+    @property
+    def on_map(self) -> bool:
+        return bool(self.squares) and self.status != OUT
+
+
+@dataclass(frozen=True)
+class MarkerView:
+    """Something on the board that is not a unit: an objective, an item, a beacon, a token."""
+
+    kind: str  # "objective", "intel", "crate", "turret", "beacon", ...
+    square: Square
+    label: str  # in words: "Objective 2", "crate on C4"
+    side: int | None = None  # who holds or controls it; None: nobody
+    hit: int | None = None  # a turret's hit points
+
+
+@dataclass(frozen=True)
+class SideView:
+    """One seat's line in the header and the status: its name and its standing in a few words."""
+
+    side: int
+    name: str  # the squad's (company's, warband's) name
+    standing: str  # "2 MP · 3 TO · 4 up · 1 out"; the d20 rules: "AP 7 · 3 bonus dice"
+    score: int = 0
+    out: bool = False  # conceded or eliminated: the others play on
+
+
+@dataclass(frozen=True)
+class MatchView:
+    """The match as everything outside the rules sees it."""
+
+    ruleset: str
+    phase: str  # SETUP, PLAYING or OVER
+    turn: int  # the turn (round) now; 0 before the first
+    turns: int | None  # how many there are; None: the rulebook does not fix it
+    title: str  # the mission's (scenario's) name
+    board: Board
+    map_name: str
+    sides: tuple[SideView, ...]
+    pieces: tuple[PieceView, ...]
+    markers: tuple[MarkerView, ...] = ()
+    to_act: int | None = None  # whose turn or activation it is; None in set-up or when over
+    activating: str | None = None  # the unit activating now, if any
+    turn_word: str = "Turn"  # what the rulebook calls a turn ("Round")
+    notes: tuple[str, ...] = ()  # more header text: "Next: Ash Runners", "Event: Fog"
+
+    def piece(self, unit: str) -> PieceView | None:
+        """The piece called `unit`, if any."""
+        return next((piece for piece in self.pieces if piece.id == unit), None)
+
+    def pieces_of(self, side: int) -> tuple[PieceView, ...]:
+        return tuple(piece for piece in self.pieces if piece.side == side)
+
+    def ready(self, side: int) -> tuple[PieceView, ...]:
+        """The side's units on the map that may still activate this turn."""
+        return tuple(p for p in self.pieces_of(side) if p.on_map and p.status == READY)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A seat that must decide now, and what a missed deadline sends for it.
+
+    More than one seat may decide at once, and a seat may decide outside its own turn (a
+    defender's bonus dice in the d20 rules). The clock runs, reminds and pings per Decision."""
+
+    side: int
+    why: str  # in words, for the reminder: "Remus is activating: act, or /end it"
+    on_timeout: tuple[Command, ...] = ()  # sent in order when the deadline passes
+    turn: bool = True  # the seat's own turn or activation (False: a reaction in another's)
+
+
+@dataclass(frozen=True)
+class CardView:
+    """A unit's card: what `/card` draws and reads out."""
+
+    name: str  # the unit's name in the match
+    kind: str  # its profile's name
+    side: int
+    squad: str  # its squad's name
+    stats: tuple[tuple[str, str], ...]  # boxes before HIT: ("ACT", "3"), ("MOV", "6\"")
+    hit: int | None = None
+    max_hit: int | None = None
+    weapons: tuple[WeaponView, ...] = ()
+    rules: tuple[str, ...] = ()  # its special rules' titles ("Tough 1")
+    status: str = "Ready"  # in the ruleset's words
+    points: int | None = None  # what it costs, if the skin shows points
+    notes: tuple[str, ...] = ()  # more lines: XP, spoils, facing
+
+
+@dataclass(frozen=True)
+class WeaponView:
+    name: str
+    melee: bool
+    stats: tuple[tuple[str, str], ...]  # ("ROA", "2"), ("RG", "8")
+    rules: tuple[str, ...] = field(default_factory=tuple)
+    spent: bool = False  # a one-use weapon already used
