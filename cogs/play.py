@@ -110,8 +110,9 @@ def for_unit(
 
 
 # --- autocomplete ----------------------------------------------------------------------------
-def units_for(*kinds: type[actions.Command]) -> Autocomplete:
-    """The asker's units that can do one of `kinds` now (Activate: the ready units)."""
+def units_for(*kinds: type[actions.Command] | str) -> Autocomplete:
+    """The asker's units that can do one of `kinds` now (Activate: the ready units); a
+    ruleset's own command by its kind ("leap")."""
 
     @safely
     async def complete(interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
@@ -294,12 +295,14 @@ class Play(commands.Cog):
         name="leap", description="Leap a unit with LPx up to x squares in a straight line (2 ACT)"
     )
     @app_commands.describe(unit="Your unit", square="Where it lands")
-    @app_commands.autocomplete(unit=units_for(actions.Leap), square=leaps_for())
+    @app_commands.autocomplete(unit=units_for("leap"), square=leaps_for())
     @app_commands.guild_only()
     async def leap(
         self, interaction: discord.Interaction[Any], unit: UnitText, square: SquareText
     ) -> None:
-        await self.act(interaction, actions.Leap(0, unit.strip(), square_of(square)))
+        await self.act(
+            interaction, actions.own_command("leap", unit=unit.strip(), square=square_of(square))
+        )
 
     @app_commands.command(name="skill", description="Use a skill from a unit's stat card")
     @app_commands.describe(
@@ -308,7 +311,7 @@ class Play(commands.Cog):
         target="Its target, a unit or a square, if it needs one",
     )
     @app_commands.autocomplete(
-        unit=units_for(actions.UseSkill), skill=skills_for(), target=skill_targets_for()
+        unit=units_for("skill"), skill=skills_for(), target=skill_targets_for()
     )
     @app_commands.guild_only()
     async def skill(
@@ -320,19 +323,26 @@ class Play(commands.Cog):
     ) -> None:
         await self.act(
             interaction,
-            actions.UseSkill(0, unit.strip(), skill.strip(), target.strip() if target else None),
+            actions.own_command(
+                "skill",
+                unit=unit.strip(),
+                skill=skill.strip(),
+                target=target.strip() if target else None,
+            ),
         )
 
     @app_commands.command(
         name="mission", description="Perform one of the mission's actions with a unit"
     )
     @app_commands.describe(unit="Your unit", action="The mission action")
-    @app_commands.autocomplete(unit=units_for(actions.MissionAction), action=mission_actions_for())
+    @app_commands.autocomplete(unit=units_for("mission"), action=mission_actions_for())
     @app_commands.guild_only()
     async def mission(
         self, interaction: discord.Interaction[Any], unit: UnitText, action: NameText
     ) -> None:
-        await self.act(interaction, actions.MissionAction(0, unit.strip(), action.strip()))
+        await self.act(
+            interaction, actions.own_command("mission", unit=unit.strip(), action=action.strip())
+        )
 
     @app_commands.command(name="shoot", description="Make a ranged attack")
     @app_commands.describe(
@@ -421,19 +431,22 @@ class Play(commands.Cog):
     )
     @app_commands.describe(unit="Your unit", option="What to take from the crate")
     @app_commands.autocomplete(
-        unit=units_for(actions.OpenCrate),
+        unit=units_for("crate"),
         option=crate_options_for(),
     )
     @app_commands.guild_only()
     async def crate(
         self, interaction: discord.Interaction[Any], unit: UnitText, option: NameText
     ) -> None:
-        await self.act(interaction, actions.OpenCrate(0, unit.strip(), option.strip().lower()))
+        await self.act(
+            interaction,
+            actions.own_command("crate", unit=unit.strip(), option=option.strip().lower()),
+        )
 
     @app_commands.command(name="turret", description="Fire the turret the unit stands at")
     @app_commands.describe(unit="Your unit at a turret", target="What the turret fires at")
     @app_commands.autocomplete(
-        unit=units_for(actions.UseTurret),
+        unit=units_for("turret"),
         target=turret_targets_for(),
     )
     @app_commands.guild_only()
@@ -441,7 +454,8 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction[Any], unit: UnitText, target: TargetText
     ) -> None:
         await self.act(
-            interaction, actions.UseTurret(0, unit.strip(), target.split(" (")[0].strip())
+            interaction,
+            actions.own_command("turret", unit=unit.strip(), target=target.split(" (")[0].strip()),
         )
 
     @app_commands.command(name="end", description="End the activation in progress")
@@ -480,7 +494,7 @@ class Play(commands.Cog):
     @app_commands.command(name="delay", description="Delay: let your opponent activate first")
     @app_commands.guild_only()
     async def delay(self, interaction: discord.Interaction[Any]) -> None:
-        await self.act(interaction, actions.Delay(0))
+        await self.act(interaction, actions.own_command("delay"))
 
     @app_commands.command(name="accept", description="Accept the roll and go on with the attack")
     @app_commands.guild_only()

@@ -275,8 +275,9 @@ class Console:
 
     def _deployment_example(self, rules: Ruleset, match: PlayedMatch, side: int) -> str:
         command = rules.automatic_placement(match.state, side)
-        assert isinstance(command, (commands.Deploy, commands.Infiltrate))
-        return ", ".join(f"{unit} {square}" for unit, square in command.placements.items())
+        # Deploy, or a later stage's own placement command (Skirm's Infiltrate)
+        placements: dict[str, str] = getattr(command, "placements", {})
+        return ", ".join(f"{unit} {square}" for unit, square in placements.items())
 
     def _deployment_help(self, what: str, example: str) -> str:
         return (

@@ -10,18 +10,9 @@ from typing import Any
 
 from builders import KNIFE, RIFLE, of, refused, skirm_match, unit, weapon
 
-from skirmbot.rules.commands import (
-    Dash,
-    Door,
-    Drop,
-    EndActivation,
-    Melee,
-    Move,
-    OpenCrate,
-    PickUp,
-    Shoot,
-)
+from skirmbot.rules.commands import Dash, Door, Drop, EndActivation, Melee, Move, PickUp, Shoot
 from skirmbot.rules.events import Event
+from skirmbot.rules.skirm.commands import OpenCrate
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.rules.skirm.state import ACTIVATED
 

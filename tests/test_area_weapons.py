@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from builders import refused, skirm_match, unit, weapon
 
-from skirmbot.rules.commands import Accept, Shoot, UseTurret
+from skirmbot.rules.commands import Accept, Shoot
 from skirmbot.rules.skirm.area import crossed_squares
+from skirmbot.rules.skirm.commands import UseTurret
 from skirmbot.rules.squares import Square
 
 GRENADE = weapon("Grenade", "ranged", 1, 1, "RG6", "BLS")

@@ -13,17 +13,9 @@ from typing import Any
 
 from builders import refused, skirm_match, unit, weapon
 
-from skirmbot.rules.commands import (
-    Accept,
-    EndActivation,
-    Melee,
-    Modify,
-    Move,
-    Reroll,
-    SetStandingOrders,
-    Shoot,
-)
+from skirmbot.rules.commands import Accept, EndActivation, Melee, Modify, Move, Reroll, Shoot
 from skirmbot.rules.events import Event
+from skirmbot.rules.skirm.commands import SetStandingOrders
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.rules.skirm.state import TAKEN_OUT
 from skirmbot.rules.squares import Square

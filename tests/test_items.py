@@ -9,14 +9,9 @@ from __future__ import annotations
 
 from builders import of, pass_turn, refused, skirm_match, unit
 
-from skirmbot.rules.commands import (
-    Accept,
-    Melee,
-    SetStandingOrders,
-    Shoot,
-    UseTurret,
-)
+from skirmbot.rules.commands import Accept, Melee, Shoot
 from skirmbot.rules.events import Event
+from skirmbot.rules.skirm.commands import SetStandingOrders, UseTurret
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.rules.skirm.state import TAKEN_OUT
 

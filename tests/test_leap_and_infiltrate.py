@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from builders import refused, skirm_match, unit
 
-from skirmbot.rules.commands import Deploy, Infiltrate, Leap
+from skirmbot.rules.commands import Deploy
 from skirmbot.rules.dice import ScriptedDice
 from skirmbot.rules.maps import map_from_json
+from skirmbot.rules.skirm.commands import Infiltrate, Leap
 from skirmbot.rules.skirm.engine import Match, infiltration_squares
 from skirmbot.rules.skirm.missions import mission_from_json
 from skirmbot.rules.skirm.squads import squad_from_json

@@ -15,10 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skirmbot import content
-from skirmbot.rules import commands
 from skirmbot.rules.dice import SeededDice
 from skirmbot.rules.errors import ContentError, IllegalCommand
-from skirmbot.rules.lite import RULESET
+from skirmbot.rules.lite import RULESET, commands
 from skirmbot.rules.lite.cards import AGENT_RULES, WEAPON_RULES
 from skirmbot.rules.lite.engine import LiteMatch
 from skirmbot.rules.lite.missions import mission_from_json

@@ -25,14 +25,13 @@ from skirmbot.rules.commands import (
     Modify,
     Move,
     Reroll,
-    Revive,
-    Sentry,
     Shoot,
 )
 from skirmbot.rules.dice import ScriptedDice
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.events import Event
 from skirmbot.rules.lite import RULESET
+from skirmbot.rules.lite.commands import Revive, Sentry
 from skirmbot.rules.lite.engine import LiteMatch
 from skirmbot.rules.record import RECORD_VERSION, MatchRecord, start_match
 from skirmbot.rules.skirm.state import ACTIVATED, DOWNED, ENDED, READY, TAKEN_OUT
@@ -588,7 +587,7 @@ def test_skirm_refuses_revive_and_sentry() -> None:
 
 
 def test_lite_refuses_skirm_only_commands() -> None:
-    from skirmbot.rules.commands import Delay, Leap
+    from skirmbot.rules.skirm.commands import Delay, Leap
 
     match = duel(faces=[])
     with pytest.raises(IllegalCommand, match="no 'leap' action in Skirm Lite"):

@@ -17,16 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lite_builders import agent, gun, lite_match
 
-from skirmbot.rules.commands import (
-    Melee,
-    Modify,
-    Reroll,
-    SetStandingOrders,
-    Shoot,
-    command_from_json,
-)
+from skirmbot.rules.commands import Melee, Modify, Reroll, Shoot, command_from_json
 from skirmbot.rules.events import Event
+from skirmbot.rules.lite.commands import LITE_COMMANDS
 from skirmbot.rules.lite.engine import LiteMatch
+from skirmbot.rules.skirm.commands import SetStandingOrders
 
 
 def saves(events: list[Event]) -> dict[str, Any]:
@@ -123,7 +118,9 @@ def test_melee_saves_are_the_defenders_dice_too() -> None:
 def test_without_to_per_attack_failed_saves_are_re_rolled_as_before() -> None:
     """Records before TO per attack keep their standing order: a failed 3 is re-rolled, not
     lowered, and the state shows no new field (docs/rulings.md: Records of the first release)."""
-    old = command_from_json({"type": "standing_orders", "side": 1, "reroll_saves_above": 0})
+    old = command_from_json(
+        {"type": "standing_orders", "side": 1, "reroll_saves_above": 0}, LITE_COMMANDS
+    )
     assert old == SetStandingOrders(1, 0)
     match = lite_match({0: [agent("Ada", "C3")], 1: [agent("Bo", "C8")]}, orders=(0, 2),
                        faces=[2, 6, 3, 4])  # fmt: skip

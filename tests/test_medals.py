@@ -13,17 +13,10 @@ from typing import Any
 import pytest
 from builders import skirm_match, unit, weapon
 
-from skirmbot.rules.commands import (
-    AgreeDraw,
-    Concede,
-    EndActivation,
-    Melee,
-    OpenCrate,
-    Shoot,
-    UseTurret,
-)
+from skirmbot.rules.commands import AgreeDraw, Concede, EndActivation, Melee, Shoot
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.skirm.cards import weapon_from_json
+from skirmbot.rules.skirm.commands import OpenCrate, UseTurret
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.rules.skirm.medals import MEDAL_XP, medals
 from skirmbot.rules.skirm.state import ENDED

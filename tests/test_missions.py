@@ -20,21 +20,13 @@ from builders import FLAT_12, of, pass_turn, refused, skirm_match, unit
 
 from skirmbot import content
 from skirmbot.demo import default_content, new_demo_match, play_out
-from skirmbot.rules.commands import (
-    Dash,
-    EndActivation,
-    MissionAction,
-    Move,
-    OpenCrate,
-    PickUp,
-    Shoot,
-    command_from_json,
-)
+from skirmbot.rules.commands import Dash, EndActivation, Move, PickUp, Shoot, command_from_json
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.record import record_of, replay
 from skirmbot.rules.skirm import autoplayer, secondaries
+from skirmbot.rules.skirm.commands import SKIRM_COMMANDS, MissionAction, OpenCrate
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.rules.skirm.legal import legal_commands
 from skirmbot.rules.skirm.missions import check_map_fits, mission_from_json, mission_items
@@ -372,7 +364,7 @@ def test_legal_commands_list_mission_actions_and_they_round_trip() -> None:
         MissionAction(0, "Remus", "Arm the Beacon", 0),
         MissionAction(0, "Tek", "Arm the Beacon", 0),
     ]
-    assert command_from_json(listed[0].to_json()) == listed[0]
+    assert command_from_json(listed[0].to_json(), SKIRM_COMMANDS) == listed[0]
     match.apply(listed[0])
 
 

@@ -24,10 +24,11 @@ from skirmbot.dice.odds import (
     parse_rules,
     percent,
 )
-from skirmbot.rules.commands import Accept, Command, Melee, Reroll, SetStandingOrders, Shoot
+from skirmbot.rules.commands import Accept, Command, Melee, Reroll, Shoot
 from skirmbot.rules.dice import ScriptedDice
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.skirm.cards import MELEE, RANGED
+from skirmbot.rules.skirm.commands import SetStandingOrders
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.rules.skirm.odds import (
     Roll,

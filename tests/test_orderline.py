@@ -21,7 +21,7 @@ from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD, started
 from test_console import SEED, scripted, walk
 
 from skirmbot.console import run_console
-from skirmbot.rules import commands
+from skirmbot.rules.lite import commands
 from skirmbot.rules.ruleset import ruleset
 from skirmbot.service import MatchService, Member, NotAllowed, ServiceError, actions
 from skirmbot.service.choices import Situation

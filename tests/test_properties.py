@@ -19,10 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skirmbot.demo import default_content, new_demo_match
-from skirmbot.rules import commands
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.record import record_of, replay
-from skirmbot.rules.skirm import autoplayer
+from skirmbot.rules.skirm import autoplayer, commands
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.rules.skirm.legal import legal_commands
 from skirmbot.rules.skirm.state import DEPLOYMENT, ENDED

@@ -25,7 +25,6 @@ from skirmbot.rules.commands import (
     EndActivation,
     Move,
     Reroll,
-    SetStandingOrders,
     Shoot,
 )
 from skirmbot.rules.errors import RulesError
@@ -37,6 +36,7 @@ from skirmbot.rules.record import (
     replay,
     start_match,
 )
+from skirmbot.rules.skirm.commands import SetStandingOrders
 from skirmbot.rules.skirm.engine import Match
 
 

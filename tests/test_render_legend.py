@@ -12,8 +12,9 @@ from PIL import Image
 from skirmbot.render.battlemap import Layout, MapRenderer
 from skirmbot.render.legend import CELL, legend_entries, legend_layout
 from skirmbot.render.palette import colour, font
-from skirmbot.rules.commands import Door, EndActivation, Move, OpenCrate, Shoot
+from skirmbot.rules.commands import Door, EndActivation, Move, Shoot
 from skirmbot.rules.events import Event
+from skirmbot.rules.skirm.commands import OpenCrate
 from skirmbot.rules.skirm.state import MatchState
 
 FLAT = [" ".join(["."] * 12)] * 12

@@ -16,20 +16,11 @@ from builders import KNIFE, of, refused, skirm_match, unit, weapon
 from skirmbot import content
 from skirmbot.demo import new_demo_match
 from skirmbot.rules.board import Board
-from skirmbot.rules.commands import (
-    Activate,
-    Deploy,
-    EndActivation,
-    MissionAction,
-    Modify,
-    Move,
-    Reroll,
-    Shoot,
-    UseSkill,
-)
+from skirmbot.rules.commands import Activate, Deploy, EndActivation, Modify, Move, Reroll, Shoot
 from skirmbot.rules.dice import ScriptedDice
 from skirmbot.rules.events import Event
 from skirmbot.rules.skirm import autoplayer
+from skirmbot.rules.skirm.commands import MissionAction, UseSkill
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.rules.skirm.legal import can_still_act, legal_commands
 from skirmbot.rules.skirm.squads import squad_from_json

@@ -19,8 +19,9 @@ from skirmbot.render.battlemap import MapRenderer
 from skirmbot.render.caption import caption, squad_lines
 from skirmbot.render.card import card_lines
 from skirmbot.render.legend import match_entries
-from skirmbot.rules.commands import Dash, EndActivation, Melee, Move, Revive, Shoot
+from skirmbot.rules.commands import Dash, EndActivation, Melee, Move, Shoot
 from skirmbot.rules.errors import RulesError
+from skirmbot.rules.lite.commands import Revive
 from skirmbot.rules.record import MatchRecord, replay
 from skirmbot.rules.ruleset import DEFAULT_RULESET, ruleset, rulesets
 from skirmbot.rules.skirm.state import DOWNED

@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 from builders import KNIFE, RIFLE, refused, skirm_match, unit
 
-from skirmbot.rules.commands import Accept, UseSkill
+from skirmbot.rules.commands import Accept
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.skirm.cards import card_from_json
+from skirmbot.rules.skirm.commands import UseSkill
 
 MEDIC = {"name": "Field Dressing", "act": 1, "effect": "heal", "amount": 2, "reach": 1}
 SPRINT = {"name": "Sprint", "act": 1, "effect": "dash", "amount": 2}

@@ -8,15 +8,8 @@ from typing import Any
 
 from builders import skirm_match, unit, weapon
 
-from skirmbot.rules.commands import (
-    Activate,
-    EndActivation,
-    Melee,
-    Move,
-    Reroll,
-    SetStandingOrders,
-    Shoot,
-)
+from skirmbot.rules.commands import Activate, EndActivation, Melee, Move, Reroll, Shoot
+from skirmbot.rules.skirm.commands import SetStandingOrders
 from skirmbot.rules.skirm.engine import Match
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from service_setup import ALICE, BOB, CHANNEL, GUILD, MOD
 
-from skirmbot.rules import commands
+from skirmbot.rules.skirm import commands
 from skirmbot.service import MatchService, Member, ServiceError, timing
 from skirmbot.service.replies import MOMENT
 from skirmbot.store import Deadline, Store

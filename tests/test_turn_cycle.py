@@ -16,7 +16,6 @@ from skirmbot.rules.commands import (
     Activate,
     AgreeDraw,
     Concede,
-    Delay,
     Deploy,
     EndActivation,
     Move,
@@ -25,6 +24,7 @@ from skirmbot.rules.commands import (
 from skirmbot.rules.dice import ScriptedDice
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import map_from_json
+from skirmbot.rules.skirm.commands import Delay
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.rules.skirm.missions import mission_from_json
 from skirmbot.rules.skirm.squads import squad_from_json

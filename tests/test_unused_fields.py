@@ -19,11 +19,13 @@ from test_properties import dice_state
 from test_skills import BURST, RALLY, SPRINT, with_skills
 
 from skirmbot.demo import default_content, new_demo_match, play_demo
-from skirmbot.rules.commands import EndActivation, Melee, Sentry, Shoot, UseSkill, UseTurret
+from skirmbot.rules.commands import EndActivation, Melee, Shoot
 from skirmbot.rules.errors import IllegalCommand
+from skirmbot.rules.lite.commands import Sentry
 from skirmbot.rules.lite.engine import LiteMatch
 from skirmbot.rules.record import MatchRecord, faces_rolled, replay, start_match
 from skirmbot.rules.skirm import autoplayer
+from skirmbot.rules.skirm.commands import UseSkill, UseTurret
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.rules.skirm.legal import legal_commands
 from skirmbot.rules.skirm.state import ENDED

@@ -10,11 +10,10 @@ from PIL import Image
 
 from skirmbot.render.battlemap import MapRenderer
 from skirmbot.render.palette import new_image
-from skirmbot.rules.commands import command_from_json
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.record import MatchRecord, start_match
-from skirmbot.rules.ruleset import PlayedMatch
+from skirmbot.rules.ruleset import PlayedMatch, ruleset
 from skirmbot.rules.skirm.state import MatchState
 
 FRAME_MS = 1200  # each activation stays up long enough to read the header
@@ -65,13 +64,14 @@ def _steps(record: MatchRecord) -> Iterator[tuple[PlayedMatch, list[Event], tupl
     """The match after each step, the step's events, and the turn and activations done when
     its activation began."""
     match = start_match(record)
+    rules = ruleset(record.ruleset)
     began = (0, 0)
     pending: list[Event] = []
     for data in record.commands:
         state = match.state
         if state.activation is None:  # the last command with no activation in progress starts it
             began = (state.turn, state.activations_done)
-        events = match.apply(command_from_json(data))
+        events = match.apply(rules.parse_command(data))
         pending += events
         kinds = {event.kind for event in events}
         if kinds & {"activation_ended", "match_ended"} or (

@@ -1,16 +1,29 @@
 """Commands: what a player (or the turn timer, or the automatic player) asks the engine to do.
 
 Commands are plain data that round-trip through JSON, so a match record is just the ordered list
-of the commands the engine accepted. `side` is 0 or 1: the squad whose player sends it.
+of the commands the engine accepted. `side` is the seat (0 to 3) whose player sends it.
 `orders` is how many Tactical Orders to spend on the action's cost (the rest comes from ACT).
+
+This module holds the verbs every ruleset may use, the ones the service and the cogs send
+without knowing the ruleset: deploy, activate, move, dash, shoot, melee, end an activation,
+concede, agree a draw; the decisions on a roll waiting for one (accept, re-roll, change a die),
+which the buttons under a reply send; and doors and markers, since the kernel's maps have them
+(rules/maps.py) and any ruleset played on those maps may open the one and carry the other. Each
+ruleset parses only its own table of commands (`command_from_json(data, table)`): a ruleset's
+own actions live in its package (Skirm's Leap, skills, crates, turrets, mission actions,
+Infiltrate, Delay and its Tactical Orders' standing orders in skirm/commands.py; Skirm Lite's
+Revive and Sentry in lite/commands.py), and the service sends them by kind and fields
+(skirmbot.service.actions).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar
 
 from skirmbot.rules.errors import RulesError
+from skirmbot.words import shown
 
 
 @dataclass(frozen=True)
@@ -38,30 +51,6 @@ class Deploy(Command):
 
 
 @dataclass(frozen=True)
-class Infiltrate(Command):
-    """Place the squad's INF units after both deployments: {unit id: square}."""
-
-    type: ClassVar[str] = "infiltrate"
-    placements: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class SetStandingOrders(Command):
-    """Reactions for when the player is not online: re-roll failed saves while the squad has more
-    than `reroll_saves_above` TO (None: never spend TO on reactions). Rulings: Tactical Orders.
-
-    Skirm Lite: with `orders_per_attack`, each failed save is changed the cheapest way that
-    saves it (-1 or -2, else a re-roll), at most that many TO per attack on one Agent (rulings:
-    Skirm Lite). None, as in every record before it, keeps the plain re-roll of failed saves."""
-
-    type: ClassVar[str] = "standing_orders"
-    reroll_saves_above: int | None = None
-    parry: bool = True  # PAR units re-roll the attacker's best die
-    counter: bool = True  # CTR units strike back after a melee attack
-    orders_per_attack: int | None = None
-
-
-@dataclass(frozen=True)
 class Activate(UnitCommand):
     type: ClassVar[str] = "activate"
 
@@ -76,15 +65,6 @@ class Move(UnitCommand):
 @dataclass(frozen=True)
 class Dash(UnitCommand):
     type: ClassVar[str] = "dash"
-    square: str = ""
-    orders: int = 0
-
-
-@dataclass(frozen=True)
-class Leap(UnitCommand):
-    """LPx: leap to a square up to x away in a straight line (2 ACT)."""
-
-    type: ClassVar[str] = "leap"
     square: str = ""
     orders: int = 0
 
@@ -112,16 +92,6 @@ class Melee(UnitCommand):
 
 
 @dataclass(frozen=True)
-class UseSkill(UnitCommand):
-    """A skill from the unit's card; `target` is a unit or square when the skill needs one."""
-
-    type: ClassVar[str] = "skill"
-    skill: str = ""
-    target: str | None = None
-    orders: int = 0
-
-
-@dataclass(frozen=True)
 class Door(UnitCommand):
     """Open or close the door on an edge of the unit's square; `toward` is the square across it."""
 
@@ -140,53 +110,6 @@ class PickUp(UnitCommand):
 class Drop(UnitCommand):
     type: ClassVar[str] = "drop"
     orders: int = 0
-
-
-@dataclass(frozen=True)
-class OpenCrate(UnitCommand):
-    """`option` is one of mp, medpack, ammo, to (rulebook Crate)."""
-
-    type: ClassVar[str] = "crate"
-    option: str = ""
-    orders: int = 0
-
-
-@dataclass(frozen=True)
-class UseTurret(UnitCommand):
-    type: ClassVar[str] = "turret"
-    target: str = ""
-    orders: int = 0
-    also: str | None = None  # further targets for the machine gun's Spread (SPR)
-
-
-@dataclass(frozen=True)
-class MissionAction(UnitCommand):
-    """A mission action by its name, e.g. "Arm the beacon" (rulebook Mission Actions)."""
-
-    type: ClassVar[str] = "mission"
-    action: str = ""
-    orders: int = 0
-
-
-@dataclass(frozen=True)
-class Revive(UnitCommand):
-    """Skirm Lite: revive the Downed squadmate `target` in an adjacent square (2 TO only)."""
-
-    type: ClassVar[str] = "revive"
-    target: str = ""
-
-
-@dataclass(frozen=True)
-class Sentry(UnitCommand):
-    """Skirm Lite: a free Sentry action by an Agent that has already activated, when its squad
-    has fewer Agents in play and none left to activate. `action` is "melee", "shoot" or "dash";
-    `target` (and `weapon`) for an attack, `square` for a Dash."""
-
-    type: ClassVar[str] = "sentry"
-    action: str = ""
-    target: str | None = None
-    weapon: str | None = None
-    square: str | None = None
 
 
 @dataclass(frozen=True)
@@ -221,11 +144,6 @@ class Accept(Command):
 
 
 @dataclass(frozen=True)
-class Delay(Command):
-    type: ClassVar[str] = "delay"
-
-
-@dataclass(frozen=True)
 class Concede(Command):
     type: ClassVar[str] = "concede"
     reason: str = "conceded"
@@ -238,29 +156,46 @@ class AgreeDraw(Command):
     type: ClassVar[str] = "draw"
 
 
-COMMAND_TYPES: dict[str, type[Command]] = {
-    cls.type: cls
-    for cls in (
-        Deploy, Infiltrate, SetStandingOrders, Activate, Move, Dash, Leap, Shoot, Melee, UseSkill, Door, PickUp, Drop,
-        OpenCrate, UseTurret, MissionAction, EndActivation, Reroll, Modify, Accept, Delay, Concede, AgreeDraw,
-        Revive, Sentry,
-    )
-}  # fmt: skip
+CommandTable = Mapping[str, type[Command]]  # a ruleset's commands by their type in records
 
 
-def command_from_json(data: Any) -> Command:
-    """Build a command from its JSON form; a RulesError names what is wrong."""
-    if not isinstance(data, dict) or data.get("type") not in COMMAND_TYPES:
-        known = ", ".join(COMMAND_TYPES)
+def table_of(*kinds: type[Command]) -> dict[str, type[Command]]:
+    """The commands `kinds` by their type in records."""
+    return {cls.type: cls for cls in kinds}
+
+
+COMMON_COMMANDS = table_of(
+    Deploy, Activate, Move, Dash, Shoot, Melee, Door, PickUp, Drop, EndActivation, Reroll, Modify,
+    Accept, Concede, AgreeDraw,
+)  # fmt: skip
+
+
+def command_from_json(
+    data: Any, table: CommandTable, *, seats: int = 2, ruleset: str = "This ruleset"
+) -> Command:
+    """Build a command of `table` (a ruleset's commands) from its JSON form, for a match of
+    up to `seats` players; a RulesError names what is wrong and, for a command the ruleset
+    does not have, the ones it has."""
+    known = ", ".join(table)
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise RulesError(f"{data!r} is not a command; a command has a 'type' of {known}.")
-    cls = COMMAND_TYPES[data["type"]]
+    if data["type"] not in table:
+        raise RulesError(
+            f"{ruleset} has no {shown(data['type'])!r} command, so {data!r} is not a command "
+            f"here; a command has a 'type' of {known}."
+        )
+    cls = table[data["type"]]
     names = {f.name for f in fields(cls)}
     unknown = set(data) - names - {"type"}
     if unknown:
         raise RulesError(f"A {cls.type} command has no field {', '.join(sorted(unknown))}.")
-    if data.get("side") not in (0, 1):
-        raise RulesError(f"A {cls.type} command needs a 'side' of 0 or 1.")
+    if data.get("side") not in range(seats):
+        raise RulesError(f"A {cls.type} command needs a 'side' of {_sides(seats)}.")
     try:
         return cls(**{key: value for key, value in data.items() if key != "type"})
     except TypeError as error:
         raise RulesError(f"A {cls.type} command is malformed: {error}.") from error
+
+
+def _sides(seats: int) -> str:
+    return "0 or 1" if seats == 2 else f"0 to {seats - 1}"

@@ -11,7 +11,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from skirmbot.rules.commands import Command
+from skirmbot.rules.commands import Command, CommandTable
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.events import Event
@@ -193,6 +193,11 @@ class Ruleset(Protocol):
         copy of `state` without a die rolled (skirmbot.rules.preview); RulesError in plain
         words when there is nothing to preview (a secret set-up, a unit off the map)."""
         ...
+
+    # The commands this ruleset plays, by their type in records: the kernel's common verbs
+    # (skirmbot.rules.commands) and its own. `parse_command` reads only these; the service
+    # sends a ruleset's own command by its kind and fields (skirmbot.service.actions).
+    command_types: CommandTable
 
 
 _REGISTRY: dict[str, Ruleset] = {}

@@ -29,6 +29,9 @@ from skirmbot.words import shown
 
 Option = tuple[str, str]  # (the value the command gets, what the player reads)
 Attack = type[commands.Shoot] | type[commands.Melee]
+# A kind of command: a kernel command's class, or a ruleset's own command by its type in records
+# ("leap"), since nothing above the rules imports a ruleset's classes.
+Kind = type[commands.Command] | str
 
 
 @dataclass(frozen=True)
@@ -50,16 +53,16 @@ class Situation:
         activation = self.state.activation
         return self.state.units[activation.unit] if activation is not None else None
 
-    def _legal(self, *kinds: type[commands.Command]) -> list[Any]:
+    def _legal(self, *kinds: Kind) -> list[Any]:
         if self.side is None:
             return []
-        return [c for c in self.rules.legal_commands(self.state, self.side) if isinstance(c, kinds)]
+        return [c for c in self.rules.legal_commands(self.state, self.side) if _is(c, kinds)]
 
-    def _of(self, unit: UnitState, *kinds: type[commands.Command]) -> list[Any]:
+    def _of(self, unit: UnitState, *kinds: Kind) -> list[Any]:
         return [c for c in self._legal(*kinds) if c.unit == unit.id]
 
     # --- units ---------------------------------------------------------------------------
-    def units(self, *kinds: type[commands.Command]) -> list[Option]:
+    def units(self, *kinds: Kind) -> list[Option]:
         """The asker's units that can do one of `kinds` now (Activate: the ready units)."""
         state = self.state
         if commands.Activate in kinds:
@@ -85,21 +88,21 @@ class Situation:
 
     def leaps(self, unit: UnitState) -> list[Option]:
         """Squares the unit can Leap to (LPx)."""
-        return [(s, s) for s in sorted({c.square for c in self._of(unit, commands.Leap)})]
+        return [(s, s) for s in sorted({c.square for c in self._of(unit, "leap")})]
 
     def mission_actions(self, unit: UnitState) -> list[Option]:
         """The mission actions the unit can perform now."""
-        names = sorted({c.action for c in self._of(unit, commands.MissionAction)})
+        names = sorted({c.action for c in self._of(unit, "mission")})
         return [(name, name) for name in names]
 
     def skills(self, unit: UnitState) -> list[Option]:
         """The unit's skills that can be used now: "Field Dressing (1 ACT): regain 2 HIT ..."."""
-        usable = {c.skill for c in self._of(unit, commands.UseSkill)}
+        usable = {c.skill for c in self._of(unit, "skill")}
         return [(s.name, s.summary()) for s in unit.card.skills if s.name in usable]
 
     def skill_targets(self, unit: UnitState, skill: str) -> list[Option]:
         """What the chosen skill can be aimed at: a unit or a square."""
-        aims = {c.target for c in self._of(unit, commands.UseSkill) if c.skill == skill}
+        aims = {c.target for c in self._of(unit, "skill") if c.skill == skill}
         return [(aim, aim) for aim in sorted(a for a in aims if a)]
 
     def targets(self, unit: UnitState, kind: Attack, weapon: object = None) -> list[Option]:
@@ -149,14 +152,12 @@ class Situation:
         )
 
     def crate_options(self, unit: UnitState) -> list[Option]:
-        return self._carried(
-            unit, commands.OpenCrate, lambda c: c.option, lambda v: CRATE_OPTIONS.get(v, v)
-        )
+        return self._carried(unit, "crate", lambda c: c.option, lambda v: CRATE_OPTIONS.get(v, v))
 
     def turret_targets(self, unit: UnitState) -> list[Option]:
         return self._carried(
             unit,
-            commands.UseTurret,
+            "turret",
             lambda c: c.target,
             lambda v: _distance_label(self.state, unit, v),
         )
@@ -164,7 +165,7 @@ class Situation:
     def _carried(
         self,
         unit: UnitState,
-        kind: type[commands.UnitCommand],
+        kind: Kind,
         value: Callable[[Any], str | None],
         label: Callable[[str], str],
     ) -> list[Option]:
@@ -317,3 +318,11 @@ def _distance_label(state: MatchState, unit: UnitState, target: str) -> str:
     if where is None or unit.square is None:
         return target
     return f"{target} ({unit.square.distance(where)} sq)"
+
+
+def _is(command: commands.Command, kinds: tuple[Kind, ...]) -> bool:
+    """The command is of one of `kinds` (a class, or a ruleset's own command's type)."""
+    return any(
+        command.type == kind if isinstance(kind, str) else isinstance(command, kind)
+        for kind in kinds
+    )

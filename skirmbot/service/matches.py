@@ -14,7 +14,7 @@ import asyncio
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from skirmbot import content
@@ -46,6 +46,7 @@ from skirmbot.rules.skirm import secondaries
 from skirmbot.rules.skirm.missions import check_map_fits, mission_from_json
 from skirmbot.rules.skirm.state import DEPLOYMENT, ENDED, MatchState
 from skirmbot.rules.verify import commitment_words, reveal_words, salt_words
+from skirmbot.service import actions
 from skirmbot.service.campaigns import CampaignService
 from skirmbot.service.choices import Situation
 from skirmbot.service.errors import NotAllowed, ServiceError
@@ -357,7 +358,7 @@ class MatchService:
                 raise ServiceError(_not_playing(row.status))
             if row.setup.get("clock", {}).get("paused") is not None:
                 raise ServiceError("The match is paused; /timer resume goes on.")
-            events = await work.apply(replace(command, side=side))
+            events = await work.apply(actions.ruleset_command(command, side, ruleset_of(row)))
             reply = await self.reply_to(work, events)
             if AUTOMATIC in row.players:
                 reply.followups += await self.automatic_turns(work)
@@ -372,8 +373,10 @@ class MatchService:
     ) -> Reply:
         """Standing orders for the member's squad; `orders_per_attack` is Skirm Lite's (the
         rules refuse it in words elsewhere)."""
-        orders = commands.SetStandingOrders(
-            0, reroll_saves_above, orders_per_attack=orders_per_attack
+        orders = actions.own_command(
+            "standing_orders",
+            reroll_saves_above=reroll_saves_above,
+            orders_per_attack=orders_per_attack,
         )
         reply = await self.act(channel_id, member, orders)
         reply.private = True

@@ -21,7 +21,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from skirmbot.rules.commands import COMMAND_TYPES
 from skirmbot.service import actions
 from skirmbot.service.choices import Situation
 from skirmbot.service.errors import NotAllowed, ServiceError
@@ -155,9 +154,20 @@ class _Reading:
         return {
             word: rule.name
             for rule in self.situation.rules.action_rules()
-            if rule.name not in actions.COMMON_KINDS and rule.name in COMMAND_TYPES
+            if rule.name not in actions.COMMON_KINDS
+            and rule.name in self.situation.rules.command_types
             for word in (rule.name, rule.title.split()[0].casefold())
         }
+
+    def own(self, kind: str, **named: object) -> actions.Command:
+        """A ruleset's own action typed in a step (Skirm's "leap"), as the match's ruleset plays
+        it; one the ruleset does not have goes as typed, for the service to refuse as the
+        rules do."""
+        command = actions.own_command(kind, **named)
+        rules = self.situation.rules
+        if kind not in rules.command_types:
+            return command
+        return actions.ruleset_command(command, 0, rules)
 
     def verb(self, word: str) -> str | None:
         folded = word.casefold()
@@ -213,6 +223,8 @@ def _spent(words: list[str]) -> tuple[list[str], int]:
 def _spending(command: actions.Command, orders: int) -> actions.Command:
     if not orders:
         return command
+    if isinstance(command, actions.OwnCommand):  # not the ruleset's: the service refuses it
+        return replace(command, named={**command.named, "orders": orders})
     if not hasattr(command, "orders"):
         raise ServiceError(f"{command.type} spends no Tactical Orders: leave out '{orders} TO'.")
     return replace(command, orders=orders)  # type: ignore[call-arg]
@@ -241,7 +253,7 @@ def _unit_first(reading: _Reading, words: list[str]) -> tuple[str | None, list[s
 def _build(reading: _Reading, verb: str, unit: str | None, args: list[str]) -> actions.Command:
     """The common actions, their words after the action (and its unit, if named there)."""
     if verb in UNITLESS:
-        return _decision(verb, args)
+        return _decision(reading, verb, args)
     if verb in ("move", "dash", "leap"):
         return _movement(reading, verb, unit, args)
     if unit is None and verb == "end":
@@ -260,7 +272,7 @@ def _build(reading: _Reading, verb: str, unit: str | None, args: list[str]) -> a
     return _unit_action(reading, verb, acting, args)
 
 
-def _decision(verb: str, args: list[str]) -> actions.Command:
+def _decision(reading: _Reading, verb: str, args: list[str]) -> actions.Command:
     if verb == "reroll":
         if len(args) != 1:
             raise _usage(verb)
@@ -271,7 +283,7 @@ def _decision(verb: str, args: list[str]) -> actions.Command:
         return actions.Modify(0, _number(args[0], verb), _number(args[1], verb))
     if args:
         raise _usage(verb)
-    return actions.Delay(0) if verb == "delay" else actions.Accept(0)
+    return reading.own("delay") if verb == "delay" else actions.Accept(0)
 
 
 def _movement(reading: _Reading, verb: str, unit: str | None, args: list[str]) -> actions.Command:
@@ -297,7 +309,7 @@ def _movement(reading: _Reading, verb: str, unit: str | None, args: list[str]) -
         )
     square = square.upper()
     if verb == "leap":
-        return actions.Leap(0, acting, square)
+        return reading.own("leap", unit=acting, square=square)
     kind = actions.Move if verb == "move" else actions.Dash
     return kind(0, acting, square, orders)
 
@@ -311,7 +323,7 @@ def _unit_action(reading: _Reading, verb: str, unit: str, args: list[str]) -> ac
         return kind(0, unit, target, weapon)
     if verb == "turret":
         target, _ = _target(reading, _without(args, _AT), verb)
-        return actions.UseTurret(0, unit, target)
+        return reading.own("turret", unit=unit, target=target)
     if verb == "skill":
         skills = [skill.name for skill in found.card.skills] if found else []
         named = take_name(args, skills)
@@ -321,7 +333,7 @@ def _unit_action(reading: _Reading, verb: str, unit: str, args: list[str]) -> ac
         rest = _without(rest, _AT)
         aim = take_name(rest, reading.all_units)
         aimed = aim[0] if aim is not None and not aim[1] else (" ".join(rest) or None)
-        return actions.UseSkill(0, unit, skill, aimed)
+        return reading.own("skill", unit=unit, skill=skill, target=aimed)
     if verb == "door":
         toward = _without(args, _FILLERS["door"])
         if len(toward) > 1:
@@ -331,10 +343,10 @@ def _unit_action(reading: _Reading, verb: str, unit: str, args: list[str]) -> ac
         if not args:
             raise _usage(verb)
         if verb == "crate":
-            return actions.OpenCrate(0, unit, " ".join(args).lower())
+            return reading.own("crate", unit=unit, option=" ".join(args).lower())
         offered = [name for name, _ in reading.situation.mission_actions(found)] if found else []
         named = take_name(args, offered)
-        return actions.MissionAction(0, unit, named[0] if named else " ".join(args))
+        return reading.own("mission", unit=unit, action=named[0] if named else " ".join(args))
     if args:
         left = shown(" ".join(args))
         raise ServiceError(
@@ -395,12 +407,12 @@ def _own_action(reading: _Reading, kind: str, unit: str | None, args: list[str])
     offered = [
         (value, words)
         for value, words in situation.own_actions(actions.COMMON_KINDS, acting)
-        if actions.decode(value).type == kind
+        if actions.kind_of(actions.decode(value, situation.rules)) == kind
     ]
     wanted = [word.casefold() for word in args]
     fitting = [value for value, words in offered if all(w in words.casefold() for w in wanted)]
     if fitting:
-        return actions.decode(fitting[0])
+        return actions.decode(fitting[0], situation.rules)
     title = next(r.title for r in situation.rules.action_rules() if r.name == kind)
     who = acting or "your units"
     if not offered:

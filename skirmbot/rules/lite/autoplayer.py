@@ -8,7 +8,7 @@ for revives and rolls unless an action is worth them.
 
 from __future__ import annotations
 
-from skirmbot.rules import commands
+from skirmbot.rules.lite import commands
 from skirmbot.rules.lite.agents import standing
 from skirmbot.rules.lite.cards import weapon_skill
 from skirmbot.rules.lite.legal import legal_commands

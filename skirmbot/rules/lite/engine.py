@@ -11,13 +11,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from skirmbot.rules import commands
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.events import Event
 from skirmbot.rules.lite import actions as lite_actions
 from skirmbot.rules.lite import combat as lite_combat
-from skirmbot.rules.lite import legal, turns
+from skirmbot.rules.lite import commands, legal, turns
 from skirmbot.rules.lite.agents import SENTRY_MARK, is_downed, is_standing, sentry_used
 from skirmbot.rules.lite.costs import (
     DASH,

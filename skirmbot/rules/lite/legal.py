@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from skirmbot.rules import commands
 from skirmbot.rules.adjacency import adjacent_squares
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.lite import actions as lite_actions
 from skirmbot.rules.lite import combat as lite_combat
+from skirmbot.rules.lite import commands
 from skirmbot.rules.lite.agents import (
     downed,
     is_standing,

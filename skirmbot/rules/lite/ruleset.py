@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from skirmbot.rules.commands import Command, Deploy
+from skirmbot.rules.commands import Command, CommandTable
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.lite import actions as lite_actions
 from skirmbot.rules.lite import autoplayer
 from skirmbot.rules.lite import preview as lite_preview
+from skirmbot.rules.lite.commands import LITE_COMMANDS, Deploy
 from skirmbot.rules.lite.engine import LiteMatch
 from skirmbot.rules.lite.legal import legal_commands
 from skirmbot.rules.lite.missions import mission_from_json
@@ -97,6 +98,8 @@ class Lite(Skirm):
     def preview(self, state: MatchState, unit: str, square: Square | None = None) -> Preview:
         """Lite's reach (Move, Dash) and Lite's own attack odds, on a copy."""
         return lite_preview.preview(state, unit, square)
+
+    command_types: CommandTable = LITE_COMMANDS
 
 
 RULESET = Lite()

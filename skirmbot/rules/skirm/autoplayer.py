@@ -26,13 +26,12 @@ import math
 from collections.abc import Iterable
 from functools import lru_cache
 
-from skirmbot.rules import commands
 from skirmbot.rules.adjacency import adjacent
 from skirmbot.rules.board import Board
 from skirmbot.rules.maps import CRATE, MARKER
 from skirmbot.rules.movement import Mover, reachable
 from skirmbot.rules.sight import sight
-from skirmbot.rules.skirm import area, specials
+from skirmbot.rules.skirm import area, commands, specials
 from skirmbot.rules.skirm.actions import mover_of
 from skirmbot.rules.skirm.cards import MELEE, RANGED, Weapon
 from skirmbot.rules.skirm.combat import BARREL_DAMAGE

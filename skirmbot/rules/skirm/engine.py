@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from skirmbot.rules import commands
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import IllegalCommand, RulesError
 from skirmbot.rules.events import Event
@@ -19,6 +18,7 @@ from skirmbot.rules.maps import BattleMap
 from skirmbot.rules.skirm import (
     actions,
     combat,
+    commands,
     environment,
     legal,
     mission_actions,

@@ -9,13 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from skirmbot.rules import commands
 from skirmbot.rules.adjacency import adjacent_squares
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.maps import BARREL, MARKER
 from skirmbot.rules.maps import TURRET as TURRET_ITEM
 from skirmbot.rules.movement import Route, reachable, step_cost
-from skirmbot.rules.skirm import actions, combat, environment, mission_actions
+from skirmbot.rules.skirm import actions, combat, commands, environment, mission_actions
 from skirmbot.rules.skirm.cards import MELEE, RANGED, Weapon
 from skirmbot.rules.skirm.costs import (
     CRATE,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from skirmbot.rules.commands import Command, Deploy, Infiltrate, command_from_json
+from skirmbot.rules.commands import Command, CommandTable, command_from_json
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.maps import map_from_json
@@ -14,6 +14,7 @@ from skirmbot.rules.preview import Preview
 from skirmbot.rules.ruleset import ActionRule, Outcome, PlayedMatch, SetUpStage, SquadSummary
 from skirmbot.rules.skirm import autoplayer
 from skirmbot.rules.skirm import preview as skirm_preview
+from skirmbot.rules.skirm.commands import SKIRM_COMMANDS, Deploy, Infiltrate
 from skirmbot.rules.skirm.deployment import placement_help, set_up_stage
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.rules.skirm.legal import legal_commands, reachable_squares
@@ -77,7 +78,8 @@ class Skirm:
         return SquadSummary(squad.name, len(squad.units), squad.total_ep)
 
     def parse_command(self, data: Any) -> Command:
-        return command_from_json(data)
+        """One of this ruleset's `command_types`, for a match of two players."""
+        return command_from_json(data, self.command_types, seats=2, ruleset=self.title)
 
     def legal_commands(self, state: MatchState, side: int) -> list[Command]:
         return legal_commands(state, side)
@@ -128,6 +130,8 @@ class Skirm:
 
     def preview(self, state: MatchState, unit: str, square: Square | None = None) -> Preview:
         return skirm_preview.preview(state, unit, square)
+
+    command_types: CommandTable = SKIRM_COMMANDS
 
 
 RULESET = Skirm()
