@@ -19,9 +19,9 @@ from skirmbot.rules.skirm.cards import (
     SpecialRule,
     UnitCard,
     Weapon,
-    _check_distinct,
-    _int_field,
-    _named,
+    check_distinct,
+    int_field,
+    named_object,
     read_name,
 )
 
@@ -75,7 +75,7 @@ def weapon_from_json(data: Any, owner: str, label: str, number: int, strict: boo
         raise ContentError(
             f"{owner}: each weapon must be an object with name, type, roa, skl, dam."
         )
-    name = _named(data, WEAPON_KEYS, "weapon", label, number, strict)
+    name = named_object(data, WEAPON_KEYS, "weapon", label, number, strict)
     where = f"{owner}, weapon {name}"
     kind = data.get("type")
     if kind not in (RANGED, MELEE):
@@ -83,10 +83,10 @@ def weapon_from_json(data: Any, owner: str, label: str, number: int, strict: boo
     weapon = Weapon(
         name=name,
         kind=kind,
-        roa=_int_field(data, "roa", WEAPON_RANGES["roa"], where),
-        dam=_int_field(data, "dam", WEAPON_RANGES["dam"], where),
+        roa=int_field(data, "roa", WEAPON_RANGES["roa"], where),
+        dam=int_field(data, "dam", WEAPON_RANGES["dam"], where),
         specials=_rules_field(data, WEAPON_RULES, where),
-        skl=_int_field(data, "skl", WEAPON_RANGES["skl"], where),
+        skl=int_field(data, "skl", WEAPON_RANGES["skl"], where),
     )
     if kind == RANGED and weapon.range < 2:
         raise ContentError(f"{where}: a ranged weapon needs a range of at least 2 (RG2 or more).")
@@ -99,7 +99,7 @@ def agent_from_json(data: Any, owner: str, number: int, strict: bool = True) -> 
     """One Agent of a Lite squad file, as a `UnitCard` with Lite's stats."""
     if not isinstance(data, dict):
         raise ContentError(f"{owner}: each agent must be an object.")
-    name = _named(data, AGENT_KEYS, "agent", None, number, strict)
+    name = named_object(data, AGENT_KEYS, "agent", None, number, strict)
     label = f"Agent '{name}'"
     where = f"{owner}, agent {name}"
     raw = data.get("weapons", [])
@@ -108,7 +108,7 @@ def agent_from_json(data: Any, owner: str, number: int, strict: bool = True) -> 
     weapons = tuple(
         weapon_from_json(item, where, label, n, strict) for n, item in enumerate(raw, start=1)
     )
-    _check_distinct([weapon.name for weapon in weapons], label, "weapons")
+    check_distinct([weapon.name for weapon in weapons], label, "weapons")
     agent_type = read_name(
         data.get("type", "Agent"), label, "type", strict=strict, commands=False, limit=TYPE_LIMIT
     )
@@ -116,14 +116,14 @@ def agent_from_json(data: Any, owner: str, number: int, strict: bool = True) -> 
         name=name,
         unit_type=agent_type,
         ep=0,
-        act=_int_field(data, "act", STAT_RANGES["act"], where),
+        act=int_field(data, "act", STAT_RANGES["act"], where),
         msk=0,  # Lite: the skill is the weapon's SKL
         rsk=0,
-        arm=_int_field(data, "arm", STAT_RANGES["arm"], where),
-        hit=_int_field(data, "hit", STAT_RANGES["hit"], where),
+        arm=int_field(data, "arm", STAT_RANGES["arm"], where),
+        hit=int_field(data, "hit", STAT_RANGES["hit"], where),
         specials=_rules_field(data, AGENT_RULES, where),
         weapons=weapons,
-        mov=_int_field(data, "mov", STAT_RANGES["mov"], where),
+        mov=int_field(data, "mov", STAT_RANGES["mov"], where),
     )
 
 

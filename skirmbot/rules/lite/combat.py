@@ -36,7 +36,7 @@ from skirmbot.rules.sight import line_of_sight, sight
 from skirmbot.rules.skirm import environment
 from skirmbot.rules.skirm.area import crossed_squares
 from skirmbot.rules.skirm.cards import MELEE, RANGED, Weapon
-from skirmbot.rules.skirm.combat import _faces, _marked_saves
+from skirmbot.rules.skirm.combat import marked_dice, marked_saves
 from skirmbot.rules.skirm.rolls import succeeds
 from skirmbot.rules.skirm.state import (
     DOWNED,
@@ -331,7 +331,7 @@ def roll_attack(
         Event(
             "roll",
             f"{attacker.name} {verb} {target.name if target else aim.square} with {weapon.name} "
-            f"(ROA {aim.roa}, SKL {aim.skill}{notes}): {_faces(rolled, aim.skill) or 'no dice to roll'}.",
+            f"(ROA {aim.roa}, SKL {aim.skill}{notes}): {marked_dice(rolled, aim.skill) or 'no dice to roll'}.",
             {
                 "unit": attacker.id,
                 "purpose": f"{attack['kind']} attack",
@@ -350,7 +350,7 @@ def roll_attack(
             Event(
                 "reroll",
                 f"{attacker.name} re-rolls die {index} (RR{rerolls}): {old} → {die.face}. "
-                f"Dice now: {_faces(rolled, aim.skill)}.",
+                f"Dice now: {marked_dice(rolled, aim.skill)}.",
                 {"die": index, "old": old, "new": die.face, "free": True},
             )
         )
@@ -481,11 +481,11 @@ def roll_saves(
     squad = state.squads[target.side]
     if squad.orders_per_attack is None:
         spent = _reroll_failed_saves(squad, rolled, needed, dice)
-        shown, orders = _marked_saves([die.face for die in rolled], needed), "standing order"
+        shown, orders = marked_saves([die.face for die in rolled], needed), "standing order"
     else:
         spent = spend_on_saves(rolled, needed, save_budget(squad), dice.roll)
         squad.orders -= spent
-        shown, orders = _faces(rolled, needed), "standing orders"
+        shown, orders = marked_dice(rolled, needed), "standing orders"
     changed = [n for n, die in enumerate(rolled, start=1) if die.rerolled or die.modifier]
     note = f" ({orders}, {spent} TO: {_changes_of(rolled, first, changed)})" if changed else ""
     faces = [die.value for die in rolled]

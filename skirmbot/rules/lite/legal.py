@@ -39,7 +39,7 @@ from skirmbot.rules.lite.turns import sentry_open
 from skirmbot.rules.maps import MARKER
 from skirmbot.rules.skirm import environment
 from skirmbot.rules.skirm.cards import MELEE, RANGED, Weapon
-from skirmbot.rules.skirm.legal import _decisions
+from skirmbot.rules.skirm.legal import roll_decisions
 from skirmbot.rules.skirm.state import DEPLOYMENT, ENDED, READY, Activation, MatchState, UnitState
 
 
@@ -51,7 +51,7 @@ def legal_commands(state: MatchState, side: int, *, blasts: bool = True) -> list
         return []
     activation = state.activation
     if activation is not None and activation.pending is not None:
-        return _decisions(state, side, activation)
+        return roll_decisions(state, side, activation)
     if activation is not None:
         agent = state.units[activation.unit]
         own = unit_actions(state, agent, activation, blasts=blasts)

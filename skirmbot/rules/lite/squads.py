@@ -13,7 +13,7 @@ from typing import Any
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.lite.cards import agent_from_json
 from skirmbot.rules.skirm.cards import check_keys, read_name, reads_like_square, valid_name
-from skirmbot.rules.skirm.squads import MAX_UNITS, MIN_UNITS, Squad, _check_unique_names
+from skirmbot.rules.skirm.squads import MAX_UNITS, MIN_UNITS, Squad, check_unique_names
 
 SQUAD_KEYS = ("name", "description", "agents")
 
@@ -56,4 +56,4 @@ def check_building_rules(squad: Squad) -> None:
         raise ContentError(
             f"{where} has {len(squad.units)} agents; a squad has {MIN_UNITS} to {MAX_UNITS}."
         )
-    _check_unique_names(squad, where)
+    check_unique_names(squad, where)

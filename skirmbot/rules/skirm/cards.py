@@ -295,7 +295,9 @@ STAT_RANGES: dict[str, tuple[int, int]] = {
 WEAPON_RANGES: dict[str, tuple[int, int]] = {"roa": (1, 8), "dam": (1, 5), "ep": (0, 30)}
 
 
-def _int_field(data: dict[str, Any], key: str, bounds: tuple[int, int], owner: str) -> int:
+def int_field(data: dict[str, Any], key: str, bounds: tuple[int, int], owner: str) -> int:
+    """A squad file's whole-number field within `bounds`, or ContentError naming `owner`
+    (Skirm Lite's cards read theirs with it too)."""
     value = data.get(key)
     low, high = bounds
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
@@ -332,7 +334,7 @@ def _label(within: str | None, kind: str, name: Any, number: int | None) -> str:
     return f"{within}, {own}" if within else own[:1].upper() + own[1:]
 
 
-def _named(
+def named_object(
     data: dict[str, Any],
     known: tuple[str, ...],
     kind: str,
@@ -341,7 +343,8 @@ def _named(
     strict: bool,
 ) -> str:
     """What every named object of a squad file (unit, weapon, skill) goes through first: its
-    keys checked (when `strict`) and its name read; errors name it by `within` and `number`."""
+    keys checked (when `strict`) and its name read; errors name it by `within` and `number`.
+    Skirm Lite's agents and weapons go through it too."""
     label = _label(within, kind, data.get("name"), number)
     if strict:
         check_keys(data, known, label, f"a {kind}")
@@ -366,7 +369,7 @@ def weapon_from_json(
     (`read_name`)."""
     if not isinstance(data, dict):
         raise ContentError(f"{owner}: each weapon must be an object with name, type, roa, dam.")
-    name = _named(data, WEAPON_KEYS, "weapon", unit_label, number, strict)
+    name = named_object(data, WEAPON_KEYS, "weapon", unit_label, number, strict)
     where = f"{owner}, weapon {name}"
     kind = data.get("type")
     if kind not in (RANGED, MELEE):
@@ -375,10 +378,10 @@ def weapon_from_json(
     weapon = Weapon(
         name=name,
         kind=kind,
-        roa=_int_field(data, "roa", WEAPON_RANGES["roa"], where),
-        dam=_int_field(data, "dam", WEAPON_RANGES["dam"], where),
+        roa=int_field(data, "roa", WEAPON_RANGES["roa"], where),
+        dam=int_field(data, "dam", WEAPON_RANGES["dam"], where),
         specials=specials,
-        ep=_int_field(data, "ep", WEAPON_RANGES["ep"], where) if "ep" in data else 0,
+        ep=int_field(data, "ep", WEAPON_RANGES["ep"], where) if "ep" in data else 0,
         gear=_gear_field(data, where),
     )
     if kind == RANGED and weapon.range < 2:
@@ -396,7 +399,7 @@ def card_from_json(
     `strict`: keys and names as a match record holds them (`read_name`)."""
     if not isinstance(data, dict):
         raise ContentError(f"{owner}: each unit must be an object.")
-    name = _named(data, UNIT_KEYS, "unit", None, number, strict)
+    name = named_object(data, UNIT_KEYS, "unit", None, number, strict)
     label = f"Unit '{name}'"
     where = f"{owner}, unit {name}"
     weapons_raw = data.get("weapons", [])
@@ -406,7 +409,7 @@ def card_from_json(
         weapon_from_json(item, where, unit_label=label, number=n, strict=strict)
         for n, item in enumerate(weapons_raw, start=1)
     )
-    _check_distinct([weapon.name for weapon in weapons], label, "weapons")
+    check_distinct([weapon.name for weapon in weapons], label, "weapons")
     xp = data.get("xp", 0)
     if not isinstance(xp, int) or isinstance(xp, bool) or xp < 0:
         raise ContentError(f"{where}: 'xp' must be a whole number, 0 or more.")
@@ -417,12 +420,12 @@ def card_from_json(
     return UnitCard(
         name=name,
         unit_type=unit_type,
-        ep=_int_field(data, "ep", STAT_RANGES["ep"], where),
-        act=_int_field(data, "act", STAT_RANGES["act"], where),
-        msk=_int_field(data, "msk", STAT_RANGES["msk"], where),
-        rsk=_int_field(data, "rsk", STAT_RANGES["rsk"], where),
-        arm=_int_field(data, "arm", STAT_RANGES["arm"], where),
-        hit=_int_field(data, "hit", STAT_RANGES["hit"], where),
+        ep=int_field(data, "ep", STAT_RANGES["ep"], where),
+        act=int_field(data, "act", STAT_RANGES["act"], where),
+        msk=int_field(data, "msk", STAT_RANGES["msk"], where),
+        rsk=int_field(data, "rsk", STAT_RANGES["rsk"], where),
+        arm=int_field(data, "arm", STAT_RANGES["arm"], where),
+        hit=int_field(data, "hit", STAT_RANGES["hit"], where),
         specials=_rules_field(data, UNIT_RULES, where),
         weapons=weapons,
         xp=xp,
@@ -430,8 +433,9 @@ def card_from_json(
     )
 
 
-def _check_distinct(names: list[str], label: str, what: str) -> None:
-    """Refuse two names that read the same (case, zero-width characters and width aside)."""
+def check_distinct(names: list[str], label: str, what: str) -> None:
+    """Refuse two names that read the same (case, zero-width characters and width aside); Skirm
+    Lite's cards hold their weapons to it too."""
     seen: dict[str, str] = {}
     for name in names:
         first = seen.get(name_key(name))
@@ -450,7 +454,7 @@ def _skills_field(
     if not isinstance(raw, list):
         raise ContentError(f"{where}: 'skills' must be a list.")
     skills = tuple(_skill(item, where, label, n, strict) for n, item in enumerate(raw, start=1))
-    _check_distinct([s.name for s in skills], label, "skills")
+    check_distinct([s.name for s in skills], label, "skills")
     known = {w.name.casefold() for w in weapons}
     for skill in skills:
         if skill.weapon is not None and skill.weapon.casefold() not in known:
@@ -464,5 +468,5 @@ def _skill(item: Any, where: str, unit_label: str, number: int, strict: bool) ->
     """One skill: its keys and name checked here, the rest by `skill_from_json`."""
     if not isinstance(item, dict):
         return skill_from_json(item, where)
-    name = _named(item, SKILL_KEYS, "skill", unit_label, number, strict)
+    name = named_object(item, SKILL_KEYS, "skill", unit_label, number, strict)
     return skill_from_json({**item, "name": name}, where)

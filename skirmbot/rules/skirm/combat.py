@@ -18,7 +18,7 @@ from skirmbot.rules.errors import IllegalCommand, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import BARREL, TURRET
 from skirmbot.rules.sight import sight
-from skirmbot.rules.skirm import area, specials
+from skirmbot.rules.skirm import area, event_limits, specials
 from skirmbot.rules.skirm.cards import MELEE, RANGED, SpecialRule, Weapon
 from skirmbot.rules.skirm.rolls import succeeds
 from skirmbot.rules.skirm.state import (
@@ -258,7 +258,7 @@ def plan_attack(
     else:
         problem = ranged_target_problem(
             state.board, attacker.square, target.square, weapon.range, occupancy, str(attacker.side)
-        ) or _event_range_problem(state, attacker.square.distance(target.square))
+        ) or event_limits.range_problem(state, attacker.square.distance(target.square))
         if problem:
             raise IllegalCommand(f"{attacker.name} cannot shoot {target.label}: {problem}")
         cover = False if area.is_blast(weapon) else _has_cover(state, attacker, target, weapon)
@@ -269,16 +269,6 @@ def plan_attack(
         attacker, kind, weapon, target, skill, cover, support, turret, tuple(notes),
         specials.automatic_strikes(weapon), specials.free_rerolls(attacker, weapon, kind),
     )  # fmt: skip
-
-
-def _event_range_problem(state: MatchState, distance: int) -> str | None:
-    """The turn's environment event may shorten every ranged attack, turrets included
-    (docs/rulings.md, Missions: `max_range`)."""
-    # environment imports combat (a hazard's damage is saved like an attack's), so combat
-    # imports it only when an attack is checked, after both modules are loaded.
-    from skirmbot.rules.skirm import environment
-
-    return environment.range_problem(state, distance)
 
 
 def _aim_json(aim: area.Aim) -> dict[str, Any]:
@@ -394,7 +384,7 @@ def roll_attack(state: MatchState, plan: AttackPlan, dice: Dice) -> tuple[Pendin
     changes = f"; {'; '.join(notes)}" if notes else ""
     text = (
         f"{plan.attacker.name} {verb} {plan.target.label} with {plan.weapon.name} "
-        f"({'MSK' if plan.kind == MELEE else 'RSK'} {plan.skill}{changes}): {_faces(pending.dice, plan.skill) or 'no dice to roll'}."
+        f"({'MSK' if plan.kind == MELEE else 'RSK'} {plan.skill}{changes}): {marked_dice(pending.dice, plan.skill) or 'no dice to roll'}."
     )
     return pending, Event(
         "roll",
@@ -442,7 +432,7 @@ def reroll_die(state: MatchState, pending: PendingRoll, index: int, dice: Dice) 
     die.face, die.rerolled = dice.roll(), True
     return Event(
         "reroll",
-        f"{paid}: {old} → {die.face}. Dice now: {_faces(pending.dice, pending.skill)}.",
+        f"{paid}: {old} → {die.face}. Dice now: {marked_dice(pending.dice, pending.skill)}.",
         {"die": index, "old": old, "new": die.face},
     )
 
@@ -462,7 +452,7 @@ def modify_die(state: MatchState, pending: PendingRoll, index: int, delta: int) 
     die.modifier += delta
     return Event(
         "modify",
-        f"{squad.name} spends 1 TO to change die {index}: {old} → {die.value}. Dice now: {_faces(pending.dice, pending.skill)}.",
+        f"{squad.name} spends 1 TO to change die {index}: {old} → {die.value}. Dice now: {marked_dice(pending.dice, pending.skill)}.",
         {"die": index, "old": old, "new": die.value},
     )
 
@@ -491,9 +481,10 @@ def _marked(face: int, stat: int) -> str:
     return f"{face}{'✓' if succeeds(face, stat) else '✗'}"
 
 
-def _faces(dice: list[Die], skill: int) -> str:
+def marked_dice(dice: list[Die], skill: int) -> str:
     """The attack dice, each marked hit or miss, * when re-rolled and ± when changed with TO,
-    followed by what those marks mean (only the marks that appear)."""
+    followed by what those marks mean (only the marks that appear). Skirm Lite's attack and
+    save messages mark their dice the same way."""
     shown = [
         f"{_marked(d.value, skill)}{REROLLED if d.rerolled else ''}{CHANGED if d.modifier else ''}"
         for d in dice
@@ -506,7 +497,9 @@ def _faces(dice: list[Die], skill: int) -> str:
     return " ".join(shown) + (f" ({', '.join(legend)})" if legend else "")
 
 
-def _marked_saves(faces: list[int], arm: int) -> str:
+def marked_saves(faces: list[int], arm: int) -> str:
+    """Save dice as rolled, each marked saved or not against `arm` (Skirm Lite's standing
+    orders' saves are shown so too)."""
     return " ".join(_marked(face, arm) for face in faces)
 
 
@@ -668,7 +661,7 @@ def _parry(
     return [
         Event(
             "parry",
-            f"{target.name} parries (PAR): die {index} re-rolled {old} → {die.face}. Dice now: {_faces(pending.dice, pending.skill)}.",
+            f"{target.name} parries (PAR): die {index} re-rolled {old} → {die.face}. Dice now: {marked_dice(pending.dice, pending.skill)}.",
             {"unit": target.id, "die": index, "old": old, "new": die.face},
         )
     ]
@@ -757,7 +750,7 @@ def damage_unit(
         Event(
             "saves",
             f"{victim.name} rolls {to_roll} save{'s' if to_roll > 1 else ''} (ARM {victim.card.arm}): "
-            f"{_marked_saves(faces, victim.card.arm)}{note}: {saved} saved, loses {lost} HIT ({victim.hit} left).",
+            f"{marked_saves(faces, victim.card.arm)}{note}: {saved} saved, loses {lost} HIT ({victim.hit} left).",
             {
                 "unit": victim.id,
                 "faces": faces,
@@ -859,7 +852,7 @@ def damage_turret(
         Event(
             "saves",
             f"The {turret.label} rolls {to_roll} save{'s' if to_roll > 1 else ''} (ARM {TURRET_ARM}): "
-            f"{_marked_saves(faces, TURRET_ARM)}: loses {lost} HIT ({turret.hit} left).",
+            f"{marked_saves(faces, TURRET_ARM)}: loses {lost} HIT ({turret.hit} left).",
             {
                 "item": turret.id,
                 "faces": faces,

@@ -8,6 +8,9 @@ few effects an event can have (docs/rulings.md, Missions):
     underdog   the squad with fewer units on the map gains `value` TO (none when equal)
     hazard     every unit on difficult ground takes `value` damage, saved as usual
     max_range  ranged attacks (turrets too) reach at most `value` squares this turn
+
+What an event forbids or limits is skirmbot.rules.skirm.event_limits (re-exported here), so that
+combat asks it without importing this module, which deals a hazard's damage through combat.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.events import Event
 from skirmbot.rules.skirm.combat import Cause, damage_unit
-from skirmbot.rules.skirm.costs import DASH
+from skirmbot.rules.skirm.event_limits import forbidden, range_cap, range_problem
 from skirmbot.rules.skirm.missions import EventEntry
 from skirmbot.rules.skirm.state import MatchState
 
@@ -107,27 +110,4 @@ def _hazard(state: MatchState, entry: EventEntry, dice: Dice) -> list[Event]:
     return events
 
 
-# --- what the turn's event forbids ---------------------------------------------------------
-def forbidden(state: MatchState, action: str) -> str | None:
-    """Why the turn's event forbids the action, or None."""
-    event = state.event
-    if event is not None and event.effect == "no_dash" and action == DASH:
-        return f"No unit may Dash this turn ({event.name})."
-    return None
-
-
-def range_cap(state: MatchState) -> int | None:
-    """The longest ranged attack this turn's event allows, or None."""
-    event = state.event
-    return event.value if event is not None and event.effect == "max_range" else None
-
-
-def range_problem(state: MatchState, distance: int) -> str | None:
-    cap = range_cap(state)
-    if cap is not None and distance > cap:
-        assert state.event is not None
-        return (
-            f"the target is {distance} squares away and ranged attacks reach at most {cap} "
-            f"squares this turn ({state.event.name})."
-        )
-    return None
+__all__ = ["EVENT_CAUSE", "forbidden", "range_cap", "range_problem", "roll_event"]

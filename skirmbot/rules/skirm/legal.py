@@ -110,7 +110,7 @@ def legal_commands(state: MatchState, side: int) -> list[commands.Command]:
         return []
     activation = state.activation
     if activation is not None and activation.pending is not None:
-        return _decisions(state, side, activation)
+        return roll_decisions(state, side, activation)
     if activation is not None:
         unit = state.units[activation.unit]
         return [*_unit_actions(state, unit, activation), commands.EndActivation(side, unit.id)]
@@ -124,7 +124,9 @@ def legal_commands(state: MatchState, side: int) -> list[commands.Command]:
     return listed
 
 
-def _decisions(state: MatchState, side: int, activation: Activation) -> list[commands.Command]:
+def roll_decisions(state: MatchState, side: int, activation: Activation) -> list[commands.Command]:
+    """What the side may decide on the roll waiting for a decision: accept it, re-roll or
+    change a die with TO (or a free re-roll). Skirm Lite's rolls wait for the same decisions."""
     pending = activation.pending
     assert pending is not None
     listed: list[commands.Command] = [commands.Accept(side)]

@@ -109,15 +109,16 @@ def check_building_rules(
         raise ContentError(
             f"{where} costs {squad.total_ep} EP, over the limit of {ep_limit} ({costs})."
         )
-    _check_unique_names(squad, where)
+    check_unique_names(squad, where)
     _check_one_leader(squad, where)
     _check_unique_units(squad, where)
     _check_gear(squad, where)
     _check_experience(squad, where, spoils_taken or {})
 
 
-def _check_unique_names(squad: Squad, where: str) -> None:
-    """Unit names are unique in the squad, read without case or zero-width characters."""
+def check_unique_names(squad: Squad, where: str) -> None:
+    """Unit names are unique in the squad, read without case or zero-width characters (Skirm
+    Lite's squads too)."""
     seen: dict[str, str] = {}
     for card in squad.units:
         first = seen.get(name_key(card.name))
