@@ -133,7 +133,7 @@ def test_the_actions_of_a_rulesets_own_are_offered_in_words_and_taken_back_as_co
     situation = Situation(match.state, 1, ruleset("lite"))
     offered = situation.own_actions(actions.COMMON_KINDS)
     assert [words for _, words in offered] == ["Revive: Di, Bo (2 TO)"]
-    command = actions.decode(offered[0][0])
+    command = actions.decode(offered[0][0], situation.rules)
     assert command == Revive(0, "Di", "Bo")
     # Nothing of Skirm's own vocabulary is offered through /act: it has commands of its own.
     assert Situation(match.state, 0, ruleset("lite")).own_actions(actions.COMMON_KINDS) == []

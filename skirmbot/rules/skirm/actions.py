@@ -12,7 +12,8 @@ from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import CRATE, MARKER
-from skirmbot.rules.movement import Mover, Route, leap_squares, reachable
+from skirmbot.rules.movement import Mover, Route, reachable
+from skirmbot.rules.skirm.leap import leap_squares
 from skirmbot.rules.skirm.state import ItemState, MatchState, UnitState
 from skirmbot.rules.squares import Square
 from skirmbot.words import possessive
