@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import fields
 
 import pytest
+from service_setup import ALICE, BOB, CHANNEL, GUILD, started
 
 from skirmbot.rules.commands import (
     COMMON_COMMANDS,
@@ -20,8 +21,9 @@ from skirmbot.rules.errors import RulesError
 from skirmbot.rules.lite.commands import LITE_COMMANDS, Revive, Sentry
 from skirmbot.rules.ruleset import ruleset
 from skirmbot.rules.skirm.commands import SKIRM_COMMANDS, Delay, Leap, SetStandingOrders, UseSkill
-from skirmbot.service import actions
+from skirmbot.service import MatchService, actions
 from skirmbot.service.errors import ServiceError
+from skirmbot.store import Store
 
 SKIRM = ruleset("skirm")
 LITE = ruleset("lite")
@@ -140,3 +142,35 @@ def test_a_buttons_compact_form_is_unchanged_and_reads_back() -> None:
             actions.decode(broken)
     with pytest.raises(ServiceError, match=r"^There is no 'fly' action in Skirm\.$"):
         actions.ruleset_command(actions.decode('["fly","Vex"]'), 0, SKIRM)
+
+
+async def test_the_service_refuses_a_command_its_matchs_ruleset_does_not_have(
+    store: Store,
+) -> None:
+    """/leap in a Skirm Lite match: the refusal players have read since Lite came, and nothing
+    is recorded."""
+    service = MatchService(store, seed_source=lambda: 7)
+    await service.create(GUILD, CHANNEL, ALICE, opponent=BOB, rules="Skirm Lite")
+    await service.join(CHANNEL, BOB)
+    await service.choose_squad(CHANNEL, ALICE, "vigil-wardens")
+    await service.choose_squad(CHANNEL, BOB, "ash-stalkers")
+    await service.deploy(CHANNEL, ALICE)
+    await service.deploy(CHANNEL, BOB)
+    before = await store.active_match(CHANNEL)
+    assert before is not None
+    leap = actions.own_command("leap", unit="Kesh", square="C5")
+    with pytest.raises(ServiceError, match=r"^There is no 'leap' action in Skirm Lite\.$"):
+        await service.act(CHANNEL, ALICE, leap)
+    after = await store.active_match(CHANNEL)
+    assert after is not None and after.record["commands"] == before.record["commands"]
+
+
+async def test_standing_orders_go_to_the_record_as_before(store: Store) -> None:
+    """Rulings: Tactical Orders. The service sends Skirm's standing orders by kind; the record
+    holds the very command it held when the service built the class itself."""
+    service = MatchService(store, seed_source=lambda: 7)
+    await started(service)
+    await service.standing_orders(CHANNEL, BOB, 2)
+    row = await store.active_match(CHANNEL)
+    assert row is not None
+    assert row.record["commands"][-1] == SetStandingOrders(1, 2).to_json()
