@@ -5,14 +5,16 @@ of the commands the engine accepted. `side` is the seat (0 to 3) whose player se
 `orders` is how many Tactical Orders to spend on the action's cost (the rest comes from ACT).
 
 This module holds the verbs every ruleset may use, the ones the service and the cogs send
-without knowing the ruleset: deploy, activate, move, dash, shoot, melee, end an activation,
-concede, agree a draw; the decisions on a roll waiting for one (accept, re-roll, change a die),
-which the buttons under a reply send; and doors and markers, since the kernel's maps have them
-(rules/maps.py) and any ruleset played on those maps may open the one and carry the other. Each
-ruleset parses only its own table of commands (`command_from_json(data, table)`): a ruleset's
-own actions live in its package (Skirm's Leap, skills, crates, turrets, mission actions,
-Infiltrate, Delay and its Tactical Orders' standing orders in skirm/commands.py; Skirm Lite's
-Revive and Sentry in lite/commands.py), and the service sends them by kind and fields
+without knowing the ruleset: deploy, activate, move, dash (the short move `Ruleset.routes`
+already names beside move), shoot, melee, end an activation, concede, agree a draw; the
+decisions on a roll waiting for one (accept, re-roll, change a die), which the buttons under a
+reply send; and doors and markers, since the kernel's maps have them (rules/maps.py) and any
+ruleset played on those maps may open the one and carry the other. Each ruleset parses only its
+own table of commands (`command_from_json(data, table)`; `Ruleset.command_types`). A ruleset's
+own actions live in its package: Skirm's Leap, skills, crates, turrets, mission actions,
+Infiltrate and Delay in skirm/commands.py, with its standing orders, whose fields are Skirm's
+reactions with Tactical Orders (another ruleset's standing orders have other fields); Skirm
+Lite's Revive and Sentry in lite/commands.py. The service sends those by kind and fields
 (skirmbot.service.actions).
 """
 
