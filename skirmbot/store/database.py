@@ -28,6 +28,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from skirmbot.store.connect import open_database
 from skirmbot.store.errors import StoreError
 from skirmbot.store.migrate import migrate
 from skirmbot.store.migrate import schema_version as _schema_version
@@ -36,7 +37,6 @@ from skirmbot.store.sql import (
     Database,
     Row,
     UniqueViolation,
-    open_database,
     placeholders,
 )
 from skirmbot.words import name_key
