@@ -31,12 +31,11 @@ from skirmbot.timers.clock import (
 )
 from skirmbot.words import typed_key
 
-from .buttons import concede_view
+from .buttons import answer, concede_view
 from .common import (
     NAME_LENGTH,
     SQUARE_LENGTH,
     Text,
-    answer,
     asker,
     channel_of,
     in_time,
