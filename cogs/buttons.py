@@ -129,7 +129,7 @@ class MatchButton(
         if row.id != self.match_id:
             raise ServiceError(ENDED)
         if service.side_of(row, member) is None:
-            players = " and ".join(name for name in row.names if name) or "its players"
+            players = _together([name for name in row.names if name]) or "its players"
             raise NotAllowed(f"These buttons are for {players}, who play this match.")
         arg, at = self._parts()
         if at is not None and at != moment(row):
@@ -179,6 +179,11 @@ class MatchButton(
         raise ServiceError(
             "This button is from an older version of the bot; use the slash command instead."
         )
+
+
+def _together(names: list[str]) -> str:
+    """`Ada`, `Ada and Bo`, `Ada, Bo and Cy`."""
+    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
 
 
 def _int(text: str) -> int | None:

@@ -944,6 +944,16 @@ def ruleset_choices() -> list[tuple[str, str]]:
     return [(found.name, found.title) for found in rulesets().values()]
 
 
+def seat_choices() -> list[int]:
+    """How many players a match may have, under one ruleset or another (`/match new players`)."""
+    return sorted({count for found in rulesets().values() for count in found.seats})
+
+
+def players_words(count: int) -> str:
+    """`two players`: a match's players, counted in words."""
+    return f"{NUMBER_WORDS.get(count, str(count))} players"
+
+
 def ruleset_name(typed: str) -> str:
     """A ruleset's key ("lite") as records and the database name it, from what a player typed:
     its key or its title, in any case and spacing ("Skirm Lite", "skirm-lite")."""
@@ -1177,8 +1187,7 @@ def _open_seat(row: MatchRow, member: Member) -> int:
     """The seat `member` joins in: the first open one, but the challenged opponent's seat is
     kept for them; ServiceError (NotAllowed) in words when there is none for them."""
     if row.status != SETUP or None not in row.players:
-        count = len(row.players)
-        raise ServiceError(f"This match already has {NUMBER_WORDS.get(count, count)} players.")
+        raise ServiceError(f"This match already has {players_words(len(row.players))}.")
     if row.players[0] == member.id:
         raise ServiceError("You created this match; someone else has to join it.")
     if member.id in row.players:
