@@ -159,9 +159,9 @@ class Matches(
     )
     @app_commands.rename(battle_map="map")
     @app_commands.autocomplete(mission=mission_choices)
+    @app_commands.choices(players=PLAYERS)  # (whole numbers: not in the same call as the texts)
     @app_commands.choices(
         ruleset=RULESETS,
-        players=PLAYERS,
         battle_map=shipped("maps"),
         on_miss=[app_commands.Choice(name=short(text), value=key) for key, text in ON_MISS.items()],
         clock=[app_commands.Choice(name=short(text), value=key) for key, text in MODES.items()],

@@ -1193,15 +1193,14 @@ def _open_seat(row: MatchRow, member: Member) -> int:
     if member.id in row.players:
         raise ServiceError("You already have a seat in this match.")
     challenged = row.setup.get("challenged")
-    kept = challenged is not None and challenged not in row.players
-    if kept and challenged == member.id:
+    if challenged is None or challenged in row.players:
+        return row.players.index(None)
+    if challenged == member.id:
         return CHALLENGED_SEAT
-    free = [
-        s for s, p in enumerate(row.players) if p is None and not (kept and s == CHALLENGED_SEAT)
-    ]
+    free = [seat for seat, p in enumerate(row.players) if p is None and seat != CHALLENGED_SEAT]
     if not free:
         raise NotAllowed(
-            f"This match is a challenge to {person(challenged)}; only they can join it."
+            f"This match is a challenge to {person(int(challenged))}; only they can join it."
         )
     return free[0]
 
