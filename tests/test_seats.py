@@ -45,7 +45,7 @@ class FreeForAll:
 def free_for_all(monkeypatch: pytest.MonkeyPatch) -> Iterator[FreeForAll]:
     registry.rulesets()  # the shipped ones first: the registry fills itself once
     stub = FreeForAll()
-    monkeypatch.setitem(registry._REGISTRY, stub.name, stub)  # type: ignore[arg-type]
+    monkeypatch.setitem(registry._REGISTRY, stub.name, stub)
     yield stub
 
 
@@ -164,7 +164,7 @@ async def a_finished_free_for_all(store: Store, outcome: Outcome) -> int:
         GUILD, CHANNEL, [ALICE.id, BOB.id, EVE.id], names, record.to_json()
     )
     row.status = "ended"
-    row.result = result_of(row, SimpleNamespace(state=outcome), 2_000.0)  # type: ignore[arg-type]
+    row.result = result_of(row, SimpleNamespace(state=outcome), 2_000.0)
     await store.save_match(row)
     return row.id
 
