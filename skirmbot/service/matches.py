@@ -202,10 +202,8 @@ class MatchService:
         mission_data = _shipped("missions", mission or default_mission, played.name)
         map_data = _shipped("maps", battle_map)
         check_map_fits(mission_from_json(mission_data), map_from_json(map_data).board, (1, 1))
+        seated, names = _seated(creator, opponent, practice, seats)
         others = range(1, seats)
-        names = [creator.name, *(AUTOMATIC_NAME if practice else "" for _ in others)]
-        if opponent is not None:
-            names[1] = opponent.name
         record = MatchRecord(
             content={"map": map_data, "mission": mission_data, "squads": [None] * seats},
             dice=self._dice(),
@@ -215,17 +213,16 @@ class MatchService:
         # Verifiable dice: the commitment to the key, the creator's salt (and the automatic
         # players', made by the bot); each other player's comes when they join.
         commit_dice(record, [_salt(salt), *(new_salt() if practice else None for _ in others)])
-        seated: list[int | None] = [creator.id, *(AUTOMATIC if practice else None for _ in others)]
         setup: dict[str, Any] = {
             "challenged": opponent.id if opponent else None,
             "squads": [None] * seats,
             "clock": Clock(controls).to_json(),
         }
         if practice:
-            for seat, squad in enumerate(_default_squads(played.name, seats)):
-                if seat > 0:
-                    setup["squads"][seat] = squad
-                    record.content["squads"][seat] = content.raw("squads", squad, played.name)
+            squads = _default_squads(played.name, seats)
+            for seat in others:
+                setup["squads"][seat] = squads[seat]
+                record.content["squads"][seat] = content.raw("squads", squads[seat], played.name)
         from skirmbot.store import ChannelBusy
 
         try:
@@ -1124,6 +1121,7 @@ def _setup_status(row: MatchRow) -> str:
 
 # --- seats ---------------------------------------------------------------------------------
 NUMBER_WORDS = {2: "two", 3: "three", 4: "four"}
+CHALLENGED_SEAT = 1  # the seat a challenged opponent takes
 
 
 def _seat_count(played: Ruleset, players: int | None) -> int:
@@ -1158,6 +1156,19 @@ def _default_squads(rules: str, seats: int) -> list[str]:
     return [squads[seat % len(squads)] for seat in range(seats)]
 
 
+def _seated(
+    creator: Member, opponent: Member | None, practice: bool, seats: int
+) -> tuple[list[int | None], list[str]]:
+    """A new match's players and names, seat by seat: the creator first, then the automatic
+    player in every other seat (`practice`), or open seats, the challenged opponent's named."""
+    others = range(1, seats)
+    players: list[int | None] = [creator.id, *(AUTOMATIC if practice else None for _ in others)]
+    names = [creator.name, *(AUTOMATIC_NAME if practice else "" for _ in others)]
+    if opponent is not None:
+        names[CHALLENGED_SEAT] = opponent.name
+    return players, names
+
+
 def _squads_words(first: int, last: int) -> str:
     """`squad 2`, `squads 3 and 4`, `squads 2 to 4`."""
     if first == last:
@@ -1178,9 +1189,6 @@ def _seating(creator: Member, opponent: Member | None, practice: bool, seats: in
         return f"{creator.name} plays squad 1; anyone may join as {rest}"
     line = f"{creator.name} plays squad 1; {person(opponent.id)} may join as squad 2 (/match join)"
     return line + (f", anyone as {_squads_words(3, seats)}" if seats > 2 else "")
-
-
-CHALLENGED_SEAT = 1  # the seat a challenged opponent takes
 
 
 def _open_seat(row: MatchRow, member: Member) -> int:
