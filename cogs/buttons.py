@@ -1,6 +1,8 @@
-"""Persistent buttons: End activation, Preview (the activating unit's options, only for its
+"""The service's replies posted with their buttons (`answer`, `post`), and the persistent
+buttons themselves: End activation, Preview (the activating unit's options, only for its
 player), Accept / Re-roll after a roll, Accept draw, Agree to undo, Concede, and "Spend N TO"
-when an action needs Tactical Orders.
+when an action needs Tactical Orders. (Both live here: a button's click is answered with
+replies that may carry buttons again; the rest of answering is in `common`.)
 
 Every button is a `DynamicItem`: all it needs is in its custom_id, so a button on a message
 posted before a restart still works (discord.py matches the id against the template, no view
@@ -15,9 +17,10 @@ of acting on a different situation (an undo button from before undo buttons carr
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -34,7 +37,16 @@ from skirmbot.service import (
     moment,
 )
 
-from .common import answer, channel_of, player, service_of
+from .common import (
+    ChannelGone,
+    channel_of,
+    in_time,
+    picture_files,
+    player,
+    post_to_channel,
+    send,
+    service_of,
+)
 from .text import COMPONENTS_LIMIT, CUSTOM_ID_LIMIT
 
 if TYPE_CHECKING:
@@ -117,7 +129,7 @@ class MatchButton(
         if row.id != self.match_id:
             raise ServiceError(ENDED)
         if service.side_of(row, member) is None:
-            players = " and ".join(name for name in row.names if name) or "its players"
+            players = _together([name for name in row.names if name]) or "its players"
             raise NotAllowed(f"These buttons are for {players}, who play this match.")
         arg, at = self._parts()
         if at is not None and at != moment(row):
@@ -169,8 +181,81 @@ class MatchButton(
         )
 
 
+def _together(names: list[str]) -> str:
+    """`Ada`, `Ada and Bo`, `Ada, Bo and Cy`."""
+    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
+
+
 def _int(text: str) -> int | None:
     return int(text) if text.isdigit() else None
+
+
+# --- posting replies with their buttons ------------------------------------------------------
+async def answer(
+    interaction: discord.Interaction[Any],
+    work: Coroutine[Any, Any, Reply],
+    *,
+    private: bool = False,
+) -> None:
+    """Run a service call and post its reply and followups (the automatic player's turns)."""
+    reply = await in_time(interaction, work, private=private)
+    await post(interaction, reply.all())
+
+
+async def post(interaction: discord.Interaction[Any], replies: Sequence[Reply]) -> None:
+    """Post the replies in order, each with the buttons of its choices; one meant for another
+    channel goes there."""
+    anchor = await _anchor(interaction) if any(reply.choices for reply in replies) else None
+    for index, reply in enumerate(replies):
+        if reply.channel is not None and reply.channel != interaction.channel_id:
+            await _post_elsewhere(interaction, reply)
+            continue
+        view = choice_view(reply.choices, *anchor) if anchor and reply.choices else None
+        try:
+            await send(
+                interaction,
+                reply.text,
+                private=reply.private,
+                files=picture_files(reply),
+                view=view,
+                ping=reply.notify(),  # 0 is the automatic player: nobody to notify
+            )
+        except discord.HTTPException as error:
+            if index == 0:
+                raise  # the answer itself: the error handler tells the player
+            # A followup (the automatic player's turn, the match's end): the match is saved
+            # already; the next message still goes out.
+            where = await _match_label(interaction)
+            log.warning(
+                "%s: Discord refused message %d of %s: %s", where, index + 1, interaction.id, error
+            )
+
+
+async def _post_elsewhere(interaction: discord.Interaction[Any], reply: Reply) -> None:
+    """A reply meant for another channel (a league match's thread): posted there if the bot
+    can still reach it; a thread since deleted is skipped (its match was abandoned with it)."""
+    target = interaction.client.get_channel(reply.channel or 0)
+    if target is None:
+        with contextlib.suppress(discord.HTTPException):
+            target = await interaction.client.fetch_channel(reply.channel or 0)
+    if isinstance(target, discord.abc.Messageable):
+        with contextlib.suppress(ChannelGone):
+            await post_to_channel(target, reply)
+
+
+async def _match_label(interaction: discord.Interaction[Any]) -> str:
+    """The match for the log, as `Match #12` (the channel's match or its last one)."""
+    match_id = await service_of(interaction).last_match_id(interaction.channel_id or 0)
+    return f"Match #{match_id}" if match_id is not None else f"Channel {interaction.channel_id}"
+
+
+async def _anchor(interaction: discord.Interaction[Any]) -> tuple[int, int] | None:
+    """(match id, record length) that buttons carry, so an old button can tell it is stale."""
+    try:
+        row, _ = await service_of(interaction).view(channel_of(interaction))
+    except ServiceError:
+        return None
+    return row.id, moment(row)
 
 
 # --- building buttons ------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""What the cogs share: who is asking, answering within Discord's 3 seconds, and posting the
-service's replies (text, picture, ping, buttons) in order.
+"""What the cogs share: who is asking, answering within Discord's 3 seconds, and sending a
+message (text, picture, ping); `skirmbot.cogs.buttons` posts the service's replies in order
+with the buttons under them (`answer`, `post`).
 
 Game rules never appear here: the service decides, this module only carries its answer. Every
 message goes out through `with_mention`, which writes the service's placeholders (a person, a
@@ -9,7 +10,6 @@ moment) as Discord markup and fits the message in Discord's limits (skirmbot.cog
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 from collections.abc import Coroutine, Sequence
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
 
-from skirmbot.service import MatchService, Member, Reply, ServiceError, moment
+from skirmbot.service import MatchService, Member, Reply, ServiceError
 from skirmbot.service.replies import FileReply
 
 from .text import alt, fit, markup, mention
@@ -247,64 +247,6 @@ def picture_file(data: bytes, name: str, description: str) -> discord.File:
     return discord.File(io.BytesIO(data), filename=name, description=alt(description))
 
 
-async def answer(
-    interaction: discord.Interaction[Any],
-    work: Coroutine[Any, Any, Reply],
-    *,
-    private: bool = False,
-) -> None:
-    """Run a service call and post its reply and followups (the automatic player's turns)."""
-    reply = await in_time(interaction, work, private=private)
-    await post(interaction, reply.all())
-
-
-async def post(interaction: discord.Interaction[Any], replies: Sequence[Reply]) -> None:
-    from .buttons import choice_view  # the buttons module builds on this one
-
-    anchor = await _anchor(interaction) if any(reply.choices for reply in replies) else None
-    for index, reply in enumerate(replies):
-        if reply.channel is not None and reply.channel != interaction.channel_id:
-            await _post_elsewhere(interaction, reply)
-            continue
-        view = choice_view(reply.choices, *anchor) if anchor and reply.choices else None
-        try:
-            await send(
-                interaction,
-                reply.text,
-                private=reply.private,
-                files=picture_files(reply),
-                view=view,
-                ping=reply.notify(),  # 0 is the automatic player: nobody to notify
-            )
-        except discord.HTTPException as error:
-            if index == 0:
-                raise  # the answer itself: the error handler tells the player
-            # A followup (the automatic player's turn, the match's end): the match is saved
-            # already; the next message still goes out.
-            where = await _match_label(interaction)
-            log.warning(
-                "%s: Discord refused message %d of %s: %s", where, index + 1, interaction.id, error
-            )
-
-
-async def _post_elsewhere(interaction: discord.Interaction[Any], reply: Reply) -> None:
-    """A reply meant for another channel (a league match's thread): posted there if the bot
-    can still reach it; a thread since deleted is skipped (its match was abandoned with it)."""
-    target = interaction.client.get_channel(reply.channel or 0)
-    if target is None:
-        with contextlib.suppress(discord.HTTPException):
-            target = await interaction.client.fetch_channel(reply.channel or 0)
-    if isinstance(target, discord.abc.Messageable):
-        with contextlib.suppress(ChannelGone):
-            await post_to_channel(target, reply)
-
-
-async def _match_label(interaction: discord.Interaction[Any]) -> str:
-    """The match for the log, as `Match #12` (the channel's match or its last one)."""
-    match_id = await service_of(interaction).last_match_id(interaction.channel_id or 0)
-    return f"Match #{match_id}" if match_id is not None else f"Channel {interaction.channel_id}"
-
-
 UNKNOWN_CHANNEL = 10003  # Discord's code for a channel or thread that does not exist (404)
 
 
@@ -334,12 +276,3 @@ async def post_to_channel(
         log.warning("%s: Discord refused a message in %s: %s", match, where, error)
         return False
     return True
-
-
-async def _anchor(interaction: discord.Interaction[Any]) -> tuple[int, int] | None:
-    """(match id, record length) that buttons carry, so an old button can tell it is stale."""
-    try:
-        row, _ = await service_of(interaction).view(channel_of(interaction))
-    except ServiceError:
-        return None
-    return row.id, moment(row)

@@ -25,15 +25,14 @@ from skirmbot.service.matches import DEFAULT_RULESET, shipped_choices
 from skirmbot.timers.clock import ON_MISS
 from skirmbot.words import typed_key
 
+from .buttons import answer, post
 from .common import (
     UNKNOWN_CHANNEL,
     ChannelGone,
     Text,
-    answer,
     bot_of,
     in_time,
     player,
-    post,
     post_to_channel,
     send,
     service_of,

@@ -15,8 +15,10 @@ from skirmbot.service import recap as recaps
 from skirmbot.service.matches import (
     DEFAULT_RULESET,
     SETUP,
+    players_words,
     ruleset_choices,
     ruleset_title,
+    seat_choices,
     shipped_choices,
 )
 from skirmbot.service.orderline import line_choices
@@ -31,12 +33,11 @@ from skirmbot.timers.clock import (
 )
 from skirmbot.words import typed_key
 
-from .buttons import concede_view
+from .buttons import answer, concede_view
 from .common import (
     NAME_LENGTH,
     SQUARE_LENGTH,
     Text,
-    answer,
     asker,
     channel_of,
     in_time,
@@ -120,6 +121,7 @@ async def mission_choices(
 
 
 RULESETS = [app_commands.Choice(name=short(title), value=name) for name, title in ruleset_choices()]
+PLAYERS = [app_commands.Choice(name=f"{count} players", value=count) for count in seat_choices()]
 
 
 @app_commands.guild_only()
@@ -153,9 +155,11 @@ class Matches(
         cap="Fischer: the most hours a bank holds (default: the starting bank)",
         days="Days per player for the whole match, 1 to 60 (default 14)",
         salt="Your salt for the dice, up to 32 letters, digits, - _ . (default: the bot makes one)",
+        players="How many players, each with a squad (default: the fewest the rules allow)",
     )
     @app_commands.rename(battle_map="map")
     @app_commands.autocomplete(mission=mission_choices)
+    @app_commands.choices(players=PLAYERS)  # (whole numbers: not in the same call as the texts)
     @app_commands.choices(
         ruleset=RULESETS,
         battle_map=shipped("maps"),
@@ -180,6 +184,7 @@ class Matches(
         cap: app_commands.Range[int, 1, 1440] | None = None,
         days: app_commands.Range[int, 1, 60] = 14,
         salt: SaltText | None = None,
+        players: int | None = None,
     ) -> None:
         controls = time_controls(
             hours, excuses, on_miss, clock, bank=bank, increment=increment, cap=cap, days=days
@@ -196,13 +201,13 @@ class Matches(
             work = service_of(interaction).create(
                 interaction.guild_id or 0, channel_of(interaction), creator,
                 opponent=challenged, practice=practice, mission=mission, battle_map=battle_map,
-                controls=controls, rules=ruleset, salt=salt,
+                controls=controls, rules=ruleset, salt=salt, players=players,
             )  # fmt: skip
             await answer(interaction, work)
             return
         await self._new_in_thread(
             interaction, creator, challenged, practice, mission, battle_map, controls, ruleset,
-            salt,
+            salt, players,
         )  # fmt: skip
 
     async def _new_in_thread(
@@ -216,6 +221,7 @@ class Matches(
         controls: TimeControls,
         ruleset: str,
         salt: str | None = None,
+        players: int | None = None,
     ) -> None:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
@@ -223,6 +229,7 @@ class Matches(
                 "I can open a match thread from a text channel only; leave thread out here."
             )
         rival = "the automatic player" if practice else (opponent.name if opponent else "open seat")
+        rival += "s" if (players or 2) > 2 and opponent is None else ""
         created = await channel.create_thread(
             name=short(f"{ruleset_title(ruleset)}: {creator.name} vs {rival}"),
             type=discord.ChannelType.public_thread,
@@ -232,7 +239,7 @@ class Matches(
             reply = await service_of(interaction).create(
                 interaction.guild_id or 0, created.id, creator,
                 opponent=opponent, practice=practice, mission=mission, battle_map=battle_map,
-                controls=controls, rules=ruleset, salt=salt,
+                controls=controls, rules=ruleset, salt=salt, players=players,
             )  # fmt: skip
         except Exception:
             await created.delete()  # no empty thread left behind by a refused match
@@ -241,9 +248,7 @@ class Matches(
         for part in reply.all():
             await post_to_channel(created, part)
 
-    @app_commands.command(
-        name="join", description="Take the open seat of the match in this channel"
-    )
+    @app_commands.command(name="join", description="Take an open seat of the match in this channel")
     @app_commands.describe(
         salt="Your salt for the dice, up to 32 letters, digits, - _ . (default: the bot makes one)"
     )
@@ -461,16 +466,20 @@ class Matches(
     async def concede(self, interaction: discord.Interaction[Any]) -> None:
         service, member = service_of(interaction), asker(interaction)
         row, _ = await service.view(channel_of(interaction))
+        seats = len(row.players)
         if service.side_of(row, member) is None:
-            raise NotAllowed("Only the two players of this match can concede it.")
-        text = f"Concede match #{row.id}? Your opponent wins. This cannot be undone."
+            raise NotAllowed(f"Only the {players_words(seats)} of this match can concede it.")
+        then = "Your opponent wins" if seats == 2 else "You leave it and the others play on"
+        text = f"Concede match #{row.id}? {then}. This cannot be undone."
         await send(interaction, text, private=True, view=concede_view(row.id))
 
     @app_commands.command(name="draw", description="Offer a draw, or accept your opponent's offer")
     async def draw(self, interaction: discord.Interaction[Any]) -> None:
         row = await past_setup(interaction)
         if None in row.players:
-            raise ServiceError("Nobody has joined this match yet; /match concede calls it off.")
+            nobody = row.players.count(None) == len(row.players) - 1
+            who = "Nobody has joined this match yet" if nobody else "Not every seat is taken yet"
+            raise ServiceError(f"{who}; /match concede calls it off.")
         member = await player(interaction)
         await answer(
             interaction, service_of(interaction).accept_draw(channel_of(interaction), member)

@@ -20,12 +20,12 @@ from skirmbot.service import ServiceError, actions
 from skirmbot.service.choices import Option, Situation
 from skirmbot.words import shown
 
+from .buttons import answer
 from .common import (
     NAME_LENGTH,
     SQUARE_LENGTH,
     TARGET_LENGTH,
     Text,
-    answer,
     asker,
     channel_of,
     player,

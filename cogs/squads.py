@@ -12,7 +12,8 @@ from discord.ext import commands
 from skirmbot.service import ServiceError
 from skirmbot.service.campaigns import MAX_NAME, CampaignService
 
-from .common import NAME_LENGTH, Text, answer, service_of
+from .buttons import answer
+from .common import NAME_LENGTH, Text, service_of
 from .matches import read_squad_file
 from .text import choices
 

@@ -19,7 +19,8 @@ from discord.ext import commands
 from skirmbot.service import Reply, timing
 from skirmbot.service.calendar import Calendars
 
-from .common import answer, channel_of, in_time, player, send, send_file, service_of
+from .buttons import answer
+from .common import channel_of, in_time, player, send, send_file, service_of
 from .delivery import deliver
 
 if TYPE_CHECKING:

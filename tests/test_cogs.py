@@ -504,3 +504,17 @@ async def test_a_stored_squad_is_saved_listed_and_fielded_as_my_name(world: Worl
     assert "my:Wardens" in [choice["value"] for choice in offered]
     fielded = await world.alice.slash(world.channel, "match squad", name="my:Wardens")
     assert "fields **Iron Wardens**" in said(fielded).content
+
+
+# --- seats (issue 29) ------------------------------------------------------------------------
+async def test_match_new_takes_the_number_of_players_and_joining_fills_the_open_seat(
+    world: World,
+) -> None:
+    created = await world.alice.slash(world.channel, "match new", players=2)
+    assert "anyone may join as squad 2" in said(created).content
+    joined = await world.bob.slash(world.channel, "match join")
+    assert "bob joins as squad 2" in said(joined).content
+    full = await world.eve.slash(world.channel, "match join")
+    assert full.ephemeral and "already has two players" in said(full).content
+    status = await world.eve.slash(world.channel, "match status")
+    assert "Squad 1: alice" in said(status).content and "Squad 2: bob" in said(status).content

@@ -53,23 +53,35 @@ def rate(
             ratings.setdefault(player, PlayerRating())
         if game.second is None or game.double_loss:
             continue
-        first, second = ratings[game.first], ratings[game.second]
         if game.winner is None:
-            ranks = [1.0, 1.0]
+            placings = (1, 1)
         elif game.winner == game.first:
-            ranks = [1.0, 2.0]
+            placings = (1, 2)
         else:
-            ranks = [2.0, 1.0]
-        [[new_first], [new_second]] = MODEL.rate(
-            [
-                [MODEL.rating(mu=first.mu, sigma=first.sigma)],
-                [MODEL.rating(mu=second.mu, sigma=second.sigma)],
-            ],
-            ranks=ranks,
-        )
-        ratings[game.first] = PlayerRating(new_first.mu, new_first.sigma, first.games + 1)
-        ratings[game.second] = PlayerRating(new_second.mu, new_second.sigma, second.games + 1)
+            placings = (2, 1)
+        ratings.update(rate_placings(ratings, [[game.first], [game.second]], placings))
     return ratings
+
+
+def rate_placings(
+    ratings: Mapping[int, PlayerRating],
+    teams: Sequence[Sequence[int]],
+    placings: Sequence[int],
+) -> dict[int, PlayerRating]:
+    """The new ratings of the players of one match: `teams` are its sides' players, each side
+    placed as `placings` says (1 first; equal placings tie). Plackett-Luce rates any number
+    of sides by their ranks, so a free-for-all of three rates all three. Each player's rating
+    so far comes from `ratings` (a newcomer's default otherwise)."""
+    before = [[ratings.get(player, PlayerRating()) for player in team] for team in teams]
+    rated = MODEL.rate(
+        [[MODEL.rating(mu=found.mu, sigma=found.sigma) for found in team] for team in before],
+        ranks=[float(placing) for placing in placings],
+    )
+    return {
+        player: PlayerRating(new.mu, new.sigma, old.games + 1)
+        for team, olds, news in zip(teams, before, rated, strict=True)
+        for player, old, new in zip(team, olds, news, strict=True)
+    }
 
 
 def ordinals(ratings: Mapping[int, PlayerRating]) -> dict[int, float]:

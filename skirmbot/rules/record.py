@@ -122,10 +122,11 @@ class MatchRecord:
         players = data.get("players", ["Player 1", "Player 2"])
         if (
             not isinstance(players, list)
-            or len(players) != 2
+            or len(players) not in rules.seats  # one name per seat
             or not all(isinstance(name, str) for name in players)
         ):
-            raise RulesError("A record's 'players' must list the two players' names.")
+            seats = "two" if rules.seats == (2,) else f"{min(rules.seats)} to {max(rules.seats)}"
+            raise RulesError(f"A record's 'players' must list the {seats} players' names.")
         record = cls(content, dice, list(commands), list(players), rules.name, int(version))
         return _with_verifiable_dice(record, data)
 

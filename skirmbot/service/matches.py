@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,7 +85,7 @@ from skirmbot.service.work import not_playing as _not_playing
 from skirmbot.store import Deadline, MatchResult, MatchRow, SeatResult, Store
 from skirmbot.store.database import match_setting_key
 from skirmbot.timers.clock import Clock, TimeControls
-from skirmbot.words import possessive
+from skirmbot.words import plural, possessive
 
 __all__ = [
     "ABORTED",
@@ -185,13 +185,17 @@ class MatchService:
         controls: TimeControls | None = None,
         rules: str = DEFAULT_RULESET,
         salt: str | None = None,
+        players: int | None = None,
     ) -> Reply:
-        """A new match in the channel under the ruleset `rules` (its name or title); the
-        opponent joins (or was challenged, or is the bot). No mission: the ruleset's first.
-        `salt`: the creator's salt for the dice (None: the bot makes one; rulings: Verifiable dice)."""
+        """A new match in the channel under the ruleset `rules` (its name or title), for
+        `players` seats (None: the fewest the ruleset takes); the others join (the challenged
+        opponent first), or the automatic player takes every other seat (`practice`). No
+        mission: the ruleset's first. `salt`: the creator's salt for the dice (None: the bot
+        makes one; rulings: Verifiable dice)."""
         controls = controls or TimeControls()
         played = _ruleset(rules)
-        default_mission, default_squads = content.defaults(played.name)
+        seats = _seat_count(played, players)
+        default_mission, _ = content.defaults(played.name)
         if opponent is not None and opponent.id == creator.id:
             raise ServiceError(
                 "You cannot challenge yourself; leave the opponent out to let anyone join."
@@ -199,46 +203,42 @@ class MatchService:
         mission_data = _shipped("missions", mission or default_mission, played.name)
         map_data = _shipped("maps", battle_map)
         check_map_fits(mission_from_json(mission_data), map_from_json(map_data).board, (1, 1))
+        seated, names = _seated(creator, opponent, practice, seats)
+        others = range(1, seats)
         record = MatchRecord(
-            content={"map": map_data, "mission": mission_data, "squads": [None, None]},
+            content={"map": map_data, "mission": mission_data, "squads": [None] * seats},
             dice=self._dice(),
-            players=[
-                creator.name,
-                AUTOMATIC_NAME if practice else (opponent.name if opponent else ""),
-            ],
+            players=names,
             ruleset=played.name,
         )
         # Verifiable dice: the commitment to the key, the creator's salt (and the automatic
-        # player's, made by the bot); the second player's comes when they join.
-        commit_dice(record, [_salt(salt), new_salt() if practice else None])
-        players: list[int | None] = [creator.id, AUTOMATIC if practice else None]
+        # players', made by the bot); each other player's comes when they join.
+        commit_dice(record, [_salt(salt), *(new_salt() if practice else None for _ in others)])
         setup: dict[str, Any] = {
             "challenged": opponent.id if opponent else None,
-            "squads": [None, None],
+            "squads": [None] * seats,
             "clock": Clock(controls).to_json(),
         }
         if practice:
-            setup["squads"][1] = default_squads[1]
-            record.content["squads"][1] = content.raw("squads", default_squads[1], played.name)
+            squads = _default_squads(played.name, seats)
+            for seat in others:
+                setup["squads"][seat] = squads[seat]
+                record.content["squads"][seat] = content.raw("squads", squads[seat], played.name)
         from skirmbot.store import ChannelBusy
 
         try:
             row = await self.store.create_match(
-                guild_id, channel_id, players, list(record.players), record.to_json(), setup
+                guild_id, channel_id, seated, list(record.players), record.to_json(), setup
             )
         except ChannelBusy as error:
             raise ServiceError(
                 "This channel already has a match going. Finish it (or concede) first, or use another channel."
             ) from error
         await self.store.remember_player(creator.id, creator.name)
-        who = (
-            "the automatic player" if practice else (person(opponent.id) if opponent else "anyone")
-        )
         text = (
             f"**New {played.title} match** #{row.id}: {mission_data['name']} on {map_data['name']}.\n"
-            f"{creator.name} plays squad 1; {who} {'plays' if practice else 'may join as'} squad 2"
-            f"{'' if practice or opponent is None else ' (/match join)'}.\n"
-            f"Both players: pick a squad with /match squad ({content.listing('squads', played.name)}, or upload your own).\n"
+            f"{_seating(creator, opponent, practice, seats)}.\n"
+            f"{_everyone(seats)}: pick a squad with /match squad ({content.listing('squads', played.name)}, or upload your own).\n"
             f"Time controls: {controls.describe()}."
         )
         dice_line = commitment_words(record)
@@ -246,25 +246,21 @@ class MatchService:
         return Reply(text, ping=opponent.id if opponent else None)
 
     async def join(self, channel_id: int, member: Member, salt: str | None = None) -> Reply:
-        """Take the open seat; `salt`: the player's salt for the dice (None: the bot makes one)."""
+        """Take the first open seat (the challenged player takes the seat kept for them);
+        `salt`: the player's salt for the dice (None: the bot makes one)."""
         async with self.work(channel_id) as work:
             row = work.row
-            if row.status != SETUP or row.players[1] is not None:
-                raise ServiceError("This match already has two players.")
-            if row.players[0] == member.id:
-                raise ServiceError("You created this match; someone else has to join it.")
-            challenged = row.setup.get("challenged")
-            if challenged is not None and challenged != member.id:
-                raise NotAllowed(
-                    f"This match is a challenge to {person(challenged)}; only they can join it."
-                )
-            row.players[1], row.names[1] = member.id, member.name
-            row.record["players"][1] = member.name
-            add_salt(row.record, 1, _salt(salt))  # the second salt: the dice are fixed now
+            seat = _open_seat(row, member)
+            row.players[seat], row.names[seat] = member.id, member.name
+            row.record["players"][seat] = member.name
+            add_salt(row.record, seat, _salt(salt))  # the last salt fixes the dice
         await self.store.remember_player(member.id, member.name)
-        dice_line = salt_words(MatchRecord.from_json(row.record), 1)
+        dice_line = salt_words(MatchRecord.from_json(row.record), seat)
+        still_open = row.players.count(None)
+        waiting = f"{plural(still_open, 'seat')} still open (/match join). " if still_open else ""
         return Reply(
-            f"{member.name} joins as squad 2. Both players: pick a squad with /match squad."
+            f"{member.name} joins as squad {seat + 1}. {waiting}"
+            f"{_everyone(len(row.players))}: pick a squad with /match squad."
             + (f"\n{dice_line}" if dice_line else "")
         )
 
@@ -881,7 +877,8 @@ class MatchService:
         row.result = row.result or result_of(row, match, work.now())
         state = match.state
         picture, alt = await self._final_picture(match, row)
-        heading = end_heading(row.id, _result(state), _seats(row, state, mention=True))
+        squads = [squad.name for squad in state.squads]
+        heading = end_heading(row.id, _result(state), _seats(row, squads, mention=True))
         page = await self.links.match(row.guild_id, row.id)
         heading += f"\nReplay: {page}" if page else ""
         heading += dice_revealed(row)
@@ -909,7 +906,8 @@ class MatchService:
                 "it has no result. Start a new one with /match new."
             )
         state = match.state
-        heading = end_heading(row.id, _result(state), _seats(row, state, mention=False))
+        squads = [squad.name for squad in state.squads]
+        heading = end_heading(row.id, _result(state), _seats(row, squads, mention=False))
         picture, alt = await self._final_picture(match, row)
         return Reply(
             f"{heading}\nIts record: /match export. A new match: /match new.",
@@ -944,6 +942,16 @@ def _ruleset(name: str) -> Ruleset:
 def ruleset_choices() -> list[tuple[str, str]]:
     """Every ruleset this skirmbot plays as (name, title), the default first."""
     return [(found.name, found.title) for found in rulesets().values()]
+
+
+def seat_choices() -> list[int]:
+    """How many players a match may have, under one ruleset or another (`/match new players`)."""
+    return sorted({count for found in rulesets().values() for count in found.seats})
+
+
+def players_words(count: int) -> str:
+    """`two players`: a match's players, counted in words."""
+    return f"{NUMBER_WORDS.get(count, str(count))} players"
 
 
 def ruleset_name(typed: str) -> str:
@@ -1059,15 +1067,24 @@ def _salt(given: str | None) -> str:
 
 def result_of(row: MatchRow, match: PlayedMatch, now: float) -> MatchResult | None:
     """The finished match's result, as the store keeps it in columns: its ruleset's outcome
-    (placings and scores) with the players of each side. None if it has no outcome."""
+    (each side's placing and score) for every seat of each side. None if it has no outcome."""
     rules = ruleset_of(row)
     outcome = rules.outcome(match.state)
     if outcome is None:
         return None
-    seats = tuple(
-        SeatResult(side, row.players[side], row.names[side], place, outcome.scores[side])
-        for side, place in enumerate(outcome.placings)
-    )
+    placed = [
+        SeatResult(
+            side,
+            row.players[seat],
+            row.names[seat],
+            outcome.placings[side],
+            outcome.scores[side],
+            seat,
+        )
+        for side, seated in enumerate(rules.sides_of(len(row.players)))
+        for seat in seated
+    ]
+    seats = tuple(sorted(placed, key=lambda found: found.seat))
     return MatchResult(rules.name, outcome.winner, outcome.reason, now, seats)
 
 
@@ -1075,28 +1092,128 @@ def _result(state: MatchState) -> str:
     return state.result.reason if state.result is not None else "The match is over."
 
 
-def _seats(row: MatchRow, state: MatchState, *, mention: bool) -> list[tuple[str, str]]:
-    """(player, squad) for both squads: each player pinged (`mention`) or named."""
-    seats = []
-    for side, squad in enumerate(state.squads):
-        player = row.players[side]
-        who = (
-            AUTOMATIC_NAME
-            if player == AUTOMATIC
-            else (person(player) if mention and player else row.names[side])
-        )
-        seats.append((who, squad.name))
-    return seats
+def _seats(row: MatchRow, squads: Sequence[str], *, mention: bool) -> list[tuple[str, str]]:
+    """(player, squad) for every seat, side by side: each player pinged (`mention`) or named,
+    with their side's squad (`squads`: each side's squad name)."""
+    sides = ruleset_of(row).sides_of(len(row.players))
+    return [
+        (_seat_player(row, seat, mention), squads[side])
+        for side, seated in enumerate(sides)
+        for seat in seated
+    ]
+
+
+def _seat_player(row: MatchRow, seat: int, mention: bool) -> str:
+    player = row.players[seat]
+    if player == AUTOMATIC:
+        return AUTOMATIC_NAME
+    return person(player) if mention and player else row.names[seat]
 
 
 def _setup_status(row: MatchRow) -> str:
-    seats = []
-    for side in (0, 1):
-        who = row.names[side] or "(open seat: /match join)"
-        squad = row.setup.get("squads", [None, None])[side] or "no squad yet"
-        deployed = " · deployed" if str(side) in row.setup.get(HIDDEN[DEPLOY], {}) else ""
-        seats.append(f"Squad {side + 1}: {who}, {squad}{deployed}")
-    return f"Match #{row.id} ({row.status}).\n" + "\n".join(seats)
+    seats = len(row.players)
+    squads = row.setup.get("squads") or [None] * seats
+    deployed = row.setup.get(HIDDEN[DEPLOY], {})
+    lines = [
+        f"Squad {seat + 1}: {row.names[seat] or '(open seat: /match join)'}, "
+        f"{squads[seat] or 'no squad yet'}{' · deployed' if str(seat) in deployed else ''}"
+        for seat in range(seats)
+    ]
+    return f"Match #{row.id} ({row.status}).\n" + "\n".join(lines)
+
+
+# --- seats ---------------------------------------------------------------------------------
+NUMBER_WORDS = {2: "two", 3: "three", 4: "four"}
+CHALLENGED_SEAT = 1  # the seat a challenged opponent takes
+
+
+def _seat_count(played: Ruleset, players: int | None) -> int:
+    """How many seats a new match of `played` has: `players`, if its ruleset is played by that
+    many (None: the fewest it is); else ServiceError saying which ruleset is played by how many."""
+    if players is None:
+        return min(played.seats)
+    if players in played.seats:
+        return players
+    others = [r for r in rulesets().values() if r is not played and players in r.seats]
+    told = "; ".join(
+        [f"{played.title} is played by {_counts(played.seats)} players"]
+        + [f"{other.title} by {_counts(other.seats)}" for other in others]
+    )
+    raise ServiceError(f"{told}.")
+
+
+def _counts(seats: Sequence[int]) -> str:
+    """`2`, `2 to 4`, `2 or 4`: how many players a ruleset takes, in words."""
+    ordered = sorted(seats)
+    if len(ordered) > 2 and ordered == list(range(ordered[0], ordered[-1] + 1)):
+        return f"{ordered[0]} to {ordered[-1]}"
+    if len(ordered) == 1:
+        return str(ordered[0])
+    return ", ".join(map(str, ordered[:-1])) + f" or {ordered[-1]}"
+
+
+def _default_squads(rules: str, seats: int) -> list[str]:
+    """The shipped squads a quick match of `rules` fields, one per seat: the ruleset's
+    defaults, taken in turn again for seats beyond them."""
+    _, squads = content.defaults(rules)
+    return [squads[seat % len(squads)] for seat in range(seats)]
+
+
+def _seated(
+    creator: Member, opponent: Member | None, practice: bool, seats: int
+) -> tuple[list[int | None], list[str]]:
+    """A new match's players and names, seat by seat: the creator first, then the automatic
+    player in every other seat (`practice`), or open seats, the challenged opponent's named."""
+    others = range(1, seats)
+    players: list[int | None] = [creator.id, *(AUTOMATIC if practice else None for _ in others)]
+    names = [creator.name, *(AUTOMATIC_NAME if practice else "" for _ in others)]
+    if opponent is not None:
+        names[CHALLENGED_SEAT] = opponent.name
+    return players, names
+
+
+def _squads_words(first: int, last: int) -> str:
+    """`squad 2`, `squads 3 and 4`, `squads 2 to 4`."""
+    if first == last:
+        return f"squad {first}"
+    return f"squads {first} {'and' if last == first + 1 else 'to'} {last}"
+
+
+def _everyone(seats: int) -> str:
+    return "Both players" if seats == 2 else "Every player"
+
+
+def _seating(creator: Member, opponent: Member | None, practice: bool, seats: int) -> str:
+    """Who plays which squad of a new match: the creator the first, the others to come."""
+    rest = _squads_words(2, seats)
+    if practice:
+        return f"{creator.name} plays squad 1; the automatic player plays {rest}"
+    if opponent is None:
+        return f"{creator.name} plays squad 1; anyone may join as {rest}"
+    line = f"{creator.name} plays squad 1; {person(opponent.id)} may join as squad 2 (/match join)"
+    return line + (f", anyone as {_squads_words(3, seats)}" if seats > 2 else "")
+
+
+def _open_seat(row: MatchRow, member: Member) -> int:
+    """The seat `member` joins in: the first open one, but the challenged opponent's seat is
+    kept for them; ServiceError (NotAllowed) in words when there is none for them."""
+    if row.status != SETUP or None not in row.players:
+        raise ServiceError(f"This match already has {players_words(len(row.players))}.")
+    if row.players[0] == member.id:
+        raise ServiceError("You created this match; someone else has to join it.")
+    if member.id in row.players:
+        raise ServiceError("You already have a seat in this match.")
+    challenged = row.setup.get("challenged")
+    if challenged is None or challenged in row.players:
+        return row.players.index(None)
+    if challenged == member.id:
+        return CHALLENGED_SEAT
+    free = [seat for seat, p in enumerate(row.players) if p is None and seat != CHALLENGED_SEAT]
+    if not free:
+        raise NotAllowed(
+            f"This match is a challenge to {person(int(challenged))}; only they can join it."
+        )
+    return free[0]
 
 
 def _status_text(row: MatchRow, state: MatchState) -> str:

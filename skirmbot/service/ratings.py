@@ -3,9 +3,10 @@
 Read from the matches' result columns (`Store.match_results`), never from their records. A
 rated match is a finished match between people: one against the automatic player (or with an
 open seat) is not rated. Matches are rated in the order they ended; a draw is a tie; a match
-of more than two sides is rated by its placings. The displayed rating is the cautious ordinal
-(mu - 3 sigma), 0 for a newcomer. A league's own ratings come from its games
-(`skirmbot.leagues.rate`, see LeagueService.standings).
+of more than two sides (a free-for-all) is rated by its placings, and a side of several seats
+as a team. The displayed rating is the cautious ordinal (mu - 3 sigma), 0 for a newcomer. A
+league's own ratings come from its games (`skirmbot.leagues.rate`, see
+LeagueService.standings).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from skirmbot.leagues.ratings import MODEL, PlayerRating
+from skirmbot.leagues.ratings import PlayerRating, rate_placings
 from skirmbot.service.errors import ServiceError
 from skirmbot.service.matches import Member, ruleset_name, ruleset_title
 from skirmbot.service.replies import Reply, clip
@@ -35,21 +36,28 @@ def rate_results(results: Iterable[MatchResult]) -> dict[int, PlayerRating]:
     """Every player's rating after these results, rated in the order given (oldest first)."""
     ratings: dict[int, PlayerRating] = {}
     for result in results:
-        seats = [seat for seat in result.seats if seat.user_id]  # no automatic player, no gap
-        people = {seat.user_id for seat in seats}
-        if len(seats) < 2 or len(seats) != len(result.seats) or len(people) != len(seats):
-            continue
-        teams = []
-        for seat in seats:
-            assert seat.user_id is not None
-            found = ratings.get(seat.user_id, PlayerRating())
-            teams.append([MODEL.rating(mu=found.mu, sigma=found.sigma)])
-        rated = MODEL.rate(teams, ranks=[float(seat.placing) for seat in seats])
-        for seat, [new] in zip(seats, rated, strict=True):
-            assert seat.user_id is not None
-            games = ratings.get(seat.user_id, PlayerRating()).games + 1
-            ratings[seat.user_id] = PlayerRating(new.mu, new.sigma, games)
+        sides = _rated_sides(result)
+        if sides is not None:
+            teams, placings = sides
+            ratings.update(rate_placings(ratings, teams, placings))
     return ratings
+
+
+def _rated_sides(result: MatchResult) -> tuple[list[list[int]], list[int]] | None:
+    """Each side's players and its placing, side by side, for a match between people: None
+    when a seat was the automatic player's or open, a person sat twice, or one side played."""
+    people = [seat.user_id for seat in result.seats]
+    if not all(people) or len(set(people)) != len(people):
+        return None
+    teams: dict[int, list[int]] = {}
+    placings: dict[int, int] = {}
+    for seat in result.seats:
+        assert seat.user_id is not None
+        teams.setdefault(seat.side, []).append(seat.user_id)
+        placings[seat.side] = seat.placing
+    if len(teams) < 2:
+        return None
+    return list(teams.values()), [placings[side] for side in teams]
 
 
 class RatingService:

@@ -5,6 +5,8 @@ from skirmbot.store.database import (
     ACTIVE_STATUSES,
     KEEP,
     MATCH_STATUSES,
+    MAX_SEATS,
+    MIN_SEATS,
     ChannelBusy,
     Deadline,
     LeagueGameRow,
@@ -29,6 +31,8 @@ from skirmbot.store.migrate import MigrationError
 __all__ = [
     "ACTIVE_STATUSES",
     "MATCH_STATUSES",
+    "MAX_SEATS",
+    "MIN_SEATS",
     "ChannelBusy",
     "Deadline",
     "KEEP",

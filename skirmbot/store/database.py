@@ -28,6 +28,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from skirmbot.store.connect import open_database
 from skirmbot.store.errors import StoreError
 from skirmbot.store.migrate import migrate
 from skirmbot.store.migrate import schema_version as _schema_version
@@ -36,7 +37,6 @@ from skirmbot.store.sql import (
     Database,
     Row,
     UniqueViolation,
-    open_database,
     placeholders,
 )
 from skirmbot.words import name_key
@@ -77,15 +77,26 @@ class _Keep:
 KEEP = _Keep()
 
 
+MIN_SEATS, MAX_SEATS = 2, 4  # how many players a match may have (its ruleset says which)
+
+
 @dataclass(frozen=True)
 class SeatResult:
-    """One side of a finished match: who sat there, where they placed, their score."""
+    """One seat of a finished match: who sat there, the side they played on, where they
+    placed, their side's score."""
 
     side: int
     user_id: int | None  # 0: the automatic player
     name: str
-    placing: int  # 1 for the winner; every side 1 in a draw
+    placing: int  # 1 for the winner; every seat 1 in a draw
     score: int
+    # Where they sat in `MatchRow.players`; -1: the seat numbered as its side (each seat its
+    # own side, as in 1 v 1 and every free-for-all).
+    seat: int = -1
+
+    def __post_init__(self) -> None:
+        if self.seat < 0:
+            object.__setattr__(self, "seat", self.side)
 
 
 @dataclass(frozen=True)
@@ -93,10 +104,10 @@ class MatchResult:
     """A finished match's result, stored as columns and rows (never read from the record)."""
 
     ruleset: str
-    winner: int | None  # the winning side; None: a draw
+    winner: int | None  # the winning side; None: a draw (or no side placed first alone)
     reason: str
     ended_at: float
-    seats: tuple[SeatResult, ...]
+    seats: tuple[SeatResult, ...]  # by seat
 
 
 @dataclass
@@ -105,6 +116,8 @@ class MatchRow:
     guild_id: int
     channel_id: int
     status: str
+    # One entry per seat (MIN_SEATS to MAX_SEATS): a Discord user id, 0 for the automatic
+    # player, None for an open seat; and the name each seat plays under.
     players: list[int | None]
     names: list[str]
     record: dict[str, Any]
@@ -198,8 +211,11 @@ def _chunks(values: list[int], size: int) -> Iterable[list[int]]:
 def _check_match_fields(status: str, players: list[int | None], names: list[str]) -> None:
     if status not in MATCH_STATUSES:
         raise ValueError(f"Unknown match status {status!r}; expected one of {MATCH_STATUSES}.")
-    if len(players) != 2 or len(names) != 2:
-        raise ValueError("A match has exactly two seats: give two players and two names.")
+    if not MIN_SEATS <= len(players) <= MAX_SEATS or len(names) != len(players):
+        raise ValueError(
+            f"A match has two to four seats ({MIN_SEATS} to {MAX_SEATS}): give one player and "
+            f"one name for each (got {len(players)} players and {len(names)} names)."
+        )
 
 
 @dataclass
@@ -763,9 +779,12 @@ class Store:
         )
         await db.execute("DELETE FROM match_players WHERE match_id = ?", (row.id,))
         await db.executemany(
-            'INSERT INTO match_players (match_id, side, user_id, name, "placing", score) '
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            [(row.id, s.side, s.user_id, s.name, s.placing, s.score) for s in result.seats],
+            'INSERT INTO match_players (match_id, seat, side, user_id, name, "placing", score) '
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (row.id, s.seat, s.side, s.user_id, s.name, s.placing, s.score)
+                for s in result.seats
+            ],
         )
 
     async def match_results(
@@ -784,14 +803,16 @@ class Store:
         async with self._reading() as db:
             rows = await db.fetch(
                 "SELECT m.id, m.ruleset, m.winner, m.end_reason, m.ended_at, "
-                'p.side, p.user_id, p.name, p."placing", p.score '
+                'p.side, p.user_id, p.name, p."placing", p.score, p.seat '
                 "FROM matches m JOIN match_players p ON p.match_id = m.id "
-                f"WHERE {' AND '.join(where)} ORDER BY m.ended_at, m.id, p.side",
+                f"WHERE {' AND '.join(where)} ORDER BY m.ended_at, m.id, p.seat",
                 tuple(parameters),
             )
         results: dict[int, MatchResult] = {}
         for r in rows:
-            seat = SeatResult(int(r[5]), _optional_int(r[6]), str(r[7]), int(r[8]), int(r[9]))
+            seat = SeatResult(
+                int(r[5]), _optional_int(r[6]), str(r[7]), int(r[8]), int(r[9]), int(r[10])
+            )
             found = results.get(int(r[0]))
             seats = (*found.seats, seat) if found else (seat,)
             results[int(r[0])] = MatchResult(
@@ -1247,7 +1268,8 @@ class Store:
 
     async def league_games(self, league_id: int, round: int | None = None) -> list[LeagueGameRow]:
         """The league's games (one round's), by round and board, each with its match's result
-        columns: its status, the winning side, when it ended, both seats' scores."""
+        columns: its status, the winning side, when it ended, both seats' scores (a league
+        game is 1 v 1: `first` in seat 0, `second` in seat 1)."""
         where, parameters = "g.league_id = ?", [league_id]
         if round is not None:
             where += " AND g.round = ?"
@@ -1256,9 +1278,9 @@ class Store:
             rows = await db.fetch(
                 f"SELECT {_GAME_COLUMNS}, m.status AS m_status, m.winner AS m_winner, "
                 "m.ended_at AS m_ended_at, "
-                "(SELECT score FROM match_players p WHERE p.match_id = m.id AND p.side = 0) "
+                "(SELECT score FROM match_players p WHERE p.match_id = m.id AND p.seat = 0) "
                 "AS m_score0, "
-                "(SELECT score FROM match_players p WHERE p.match_id = m.id AND p.side = 1) "
+                "(SELECT score FROM match_players p WHERE p.match_id = m.id AND p.seat = 1) "
                 "AS m_score1 "
                 "FROM league_games g LEFT JOIN matches m ON m.id = g.match_id "
                 f"WHERE {where} ORDER BY g.round, g.board",
@@ -1540,6 +1562,8 @@ class Store:
 __all__ = [
     "ACTIVE_STATUSES",
     "MATCH_STATUSES",
+    "MAX_SEATS",
+    "MIN_SEATS",
     "ChannelBusy",
     "LeagueGameRow",
     "LeagueLog",

@@ -2,10 +2,11 @@
 
 The Store writes its SQL once, with ``?`` placeholders, and runs it through a `Connection`; a
 `Database` hands out connections for reading and for one write transaction at a time. The two
-backends (`skirmbot.store.sqlite`, `skirmbot.store.postgres`) differ only where the databases
-do: placeholders, how a transaction is held, what a broken unique constraint looks like, and
-the few SQL fragments in `Dialect` (JSON lists, insertion order). Everything else is the same
-SQL, so the same Store code and the same test suite run on both.
+backends (`skirmbot.store.sqlite`, `skirmbot.store.postgres`, picked by `skirmbot.store.connect`)
+differ only where the databases do: placeholders, how a transaction is held, what a broken
+unique constraint looks like, and the few SQL fragments in `Dialect` (JSON lists, insertion
+order). Everything else is the same SQL, so the same Store code and the same test suite run on
+both.
 
 `SKIRMBOT_DB` names the database as a URL (`database_url`): a file path or ``sqlite:///path``
 (the embedded default) or ``postgresql://user:password@host:port/name``.
@@ -105,18 +106,6 @@ def database_url(value: str) -> tuple[str, str]:
     return SQLITE, text
 
 
-async def open_database(value: str) -> Database:
-    """The database a SKIRMBOT_DB value names, connected (its schema not yet migrated)."""
-    kind, target = database_url(value)
-    if kind == POSTGRESQL:
-        from skirmbot.store.postgres import PostgresDatabase
-
-        return await PostgresDatabase.connect(target)
-    from skirmbot.store.sqlite import SqliteDatabase
-
-    return await SqliteDatabase.connect(target)
-
-
 def placeholders(count: int) -> str:
     """``?, ?, ?`` for an IN list of `count` values."""
     return ", ".join("?" for _ in range(count))
@@ -131,6 +120,5 @@ __all__ = [
     "Row",
     "UniqueViolation",
     "database_url",
-    "open_database",
     "placeholders",
 ]

@@ -11,7 +11,14 @@ from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
 from skirmbot.rules.preview import Preview
-from skirmbot.rules.ruleset import ActionRule, Outcome, PlayedMatch, SetUpStage, SquadSummary
+from skirmbot.rules.ruleset import (
+    ActionRule,
+    Outcome,
+    PlayedMatch,
+    SetUpStage,
+    SquadSummary,
+    seats_of_their_own,
+)
 from skirmbot.rules.skirm import autoplayer
 from skirmbot.rules.skirm import preview as skirm_preview
 from skirmbot.rules.skirm.commands import SKIRM_COMMANDS, Deploy, Infiltrate
@@ -132,6 +139,11 @@ class Skirm:
         return skirm_preview.preview(state, unit, square)
 
     command_types: CommandTable = SKIRM_COMMANDS
+    # Skirm and Skirm Lite: player 1 and player 2 activate in turn (rulebook Game Cycle).
+    seats: tuple[int, ...] = (2,)
+
+    def sides_of(self, players: int) -> tuple[tuple[int, ...], ...]:
+        return seats_of_their_own(players)
 
 
 RULESET = Skirm()
