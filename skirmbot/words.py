@@ -77,3 +77,9 @@ def named(typed: str, spellings: Mapping[str, Iterable[str]]) -> str | None:
         if any(typed_key(name) == wanted for name in (key, *names)):
             return key
     return None
+
+
+def target_label(name: str, distance: int, cover: bool) -> str:
+    """A target, how far and whether in cover, as autocomplete lists it: "Vex (5 sq, in
+    cover)"."""
+    return f"{name} ({distance} sq{', in cover' if cover else ''})"

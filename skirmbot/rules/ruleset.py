@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from skirmbot.rules.commands import Command
@@ -97,6 +98,95 @@ class SetUpStage:
     announce: str = ""  # told when a later stage begins: "Remus will infiltrate: ..."
     verb: str = "deploy"  # what a player is asked to do, before the squad's name
     what: str = "units"  # what is placed: "infiltrators"
+
+
+Option = tuple[str, str]  # (the value a command gets, what the player reads)
+
+
+class Choices(Protocol):
+    """Autocomplete's options in one match as one seat sees it (`Ruleset.choices`): the values
+    of the ruleset's legal commands, labelled in its words. Units are named by their id."""
+
+    def named(self, name: str) -> str:
+        """The unit called `name` as a player types it; RulesError listing the names."""
+        ...
+
+    def unit(self, name: str | None) -> str | None:
+        """The unit named (None if there is none such), else the one activating, if any."""
+        ...
+
+    def side_of(self, unit: str) -> int:
+        """The seat that commands the unit."""
+        ...
+
+    def units(self, kinds: tuple[str, ...]) -> list[Option]:
+        """The seat's units that can send a command of one of `kinds` now."""
+        ...
+
+    def units_on_map(self) -> list[str]:
+        """Every unit on the map, whoever commands it (/odds)."""
+        ...
+
+    def squares(self, unit: str, kind: str, action: str) -> list[Option]:
+        """Squares the unit can end a movement (`kind`, `action`) on, nearest first."""
+        ...
+
+    def values(self, unit: str, kind: str, field: str) -> list[Option]:
+        """The values the unit's legal commands of `kind` carry in `field`, labelled."""
+        ...
+
+    def skills(self, unit: str) -> list[Option]:
+        """The unit's skills that can be used now."""
+        ...
+
+    def skill_targets(self, unit: str, skill: str) -> list[Option]:
+        """What the chosen skill can be aimed at."""
+        ...
+
+    def targets(self, unit: str, kind: str, weapon: str | None) -> list[Option]:
+        """What the unit can attack now with an attack of `kind` (with `weapon`, if chosen)."""
+        ...
+
+    def weapons(self, unit: str, kind: str, target: str | None) -> list[Option]:
+        """The weapons the unit can attack with now (at `target`, if chosen)."""
+        ...
+
+    def dice(self, kind: str) -> list[tuple[int, str]]:
+        """The dice of a roll waiting for a decision that a command of `kind` can change."""
+        ...
+
+    def any_targets(self, unit: str) -> list[Option]:
+        """Everything the unit could attack with any weapon, whoever asks (/odds)."""
+        ...
+
+    def target_odds(self, name: str, target: str | None, orders: int) -> tuple[str, list[Any]]:
+        """The unit's name and the exact odds of its attacks (on `target`, if named) spending
+        up to `orders` TO, for a ruleset with `exact_odds`; RulesError in plain words."""
+        ...
+
+
+class HandDice(Protocol):
+    """A ruleset's dice rolled by hand, with no match: /odds by hand, /roll's skill test, /to
+    (HAND_ODDS; Skirm's rules)."""
+
+    default_orders: int  # the TO /odds spends on re-rolls unless told
+    order_dice: int  # the Tactical Orders roll's dice before leader dice
+
+    def succeeds(self, face: int, skill: int) -> bool:
+        """Whether a die's face passes a skill test against `skill`."""
+        ...
+
+    def attack(
+        self,
+        stats: Mapping[str, int],
+        rules: Mapping[str, int],
+        *,
+        cover: bool,
+        support: bool,
+        budget: int,
+    ) -> Any:
+        """The exact outcome of one attack given by hand (its odds: HIT lost, taken out, ...)."""
+        ...
 
 
 class Ruleset(Protocol):
@@ -192,6 +282,15 @@ class Ruleset(Protocol):
         """The unit's options where it stands (or as if it stood on `square`), worked out on a
         copy of `state` without a die rolled (skirmbot.rules.preview); RulesError in plain
         words when there is nothing to preview (a secret set-up, a unit off the map)."""
+        ...
+
+    def choices(self, state: Any, side: int | None) -> Choices:
+        """Autocomplete's options in the match for `side` (None: someone not playing)."""
+        ...
+
+    def hand_dice(self) -> HandDice:
+        """Its dice rolled by hand with no match (/odds by hand, /roll's skill test, /to);
+        RulesError in plain words for a ruleset without HAND_ODDS."""
         ...
 
 

@@ -17,7 +17,7 @@ from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
 from skirmbot.rules.preview import Preview
-from skirmbot.rules.ruleset import ActionRule, PlayedMatch, SquadSummary
+from skirmbot.rules.ruleset import ORDERS, ActionRule, PlayedMatch, SquadSummary
 from skirmbot.rules.skirm.ruleset import Skirm
 from skirmbot.rules.skirm.state import MatchState, UnitState
 from skirmbot.rules.squares import Square
@@ -48,6 +48,8 @@ class Lite(Skirm):
     rulebook = "001_50fd32b630dc62b8.txt"
     # /odds gives the preview's exact Lite odds (one source for both), not Skirm's fuller ones
     exact_odds = False
+    # Lite has Tactical Orders but no campaigns; /odds by hand gives Skirm's odds (with a note)
+    features = frozenset({ORDERS})
 
     def new_match(self, content: dict[str, Any], dice: Dice) -> LiteMatch:
         squads = self.squads_of(content)

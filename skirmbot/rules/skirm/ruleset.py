@@ -11,11 +11,22 @@ from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
 from skirmbot.rules.preview import Preview
-from skirmbot.rules.ruleset import ActionRule, Outcome, PlayedMatch, SetUpStage, SquadSummary
+from skirmbot.rules.ruleset import (
+    CAMPAIGNS,
+    HAND_ODDS,
+    ORDERS,
+    ActionRule,
+    Outcome,
+    PlayedMatch,
+    SetUpStage,
+    SquadSummary,
+)
 from skirmbot.rules.skirm import autoplayer
 from skirmbot.rules.skirm import preview as skirm_preview
+from skirmbot.rules.skirm.choices import SkirmChoices
 from skirmbot.rules.skirm.deployment import placement_help, set_up_stage
 from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.hand_odds import HAND_DICE, SkirmHandDice
 from skirmbot.rules.skirm.legal import legal_commands, reachable_squares
 from skirmbot.rules.skirm.medals import squad_medals
 from skirmbot.rules.skirm.missions import mission_from_json
@@ -48,6 +59,8 @@ class Skirm:
     title = "Skirm"
     rulebook = "000_f1df78981dc08e5e.txt"
     exact_odds = True
+    seats: tuple[int, ...] = (2,)
+    features = frozenset({CAMPAIGNS, HAND_ODDS, ORDERS})
 
     @staticmethod
     def squads_of(content: dict[str, Any]) -> list[Any]:
@@ -128,6 +141,12 @@ class Skirm:
 
     def preview(self, state: MatchState, unit: str, square: Square | None = None) -> Preview:
         return skirm_preview.preview(state, unit, square)
+
+    def choices(self, state: MatchState, side: int | None) -> SkirmChoices:
+        return SkirmChoices(state, side, self)
+
+    def hand_dice(self) -> SkirmHandDice:
+        return HAND_DICE
 
 
 RULESET = Skirm()
