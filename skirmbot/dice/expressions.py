@@ -36,8 +36,8 @@ from d20 import diceast
 from d20.utils import ast_adv_copy, leftmost  # type: ignore[import-untyped]
 
 from skirmbot.dice import notation
-from skirmbot.dice.notation import FATE, FATE_SIDES, PERCENT, PERCENT_SIDES, Reading
 from skirmbot.dice.hand import hand_dice
+from skirmbot.dice.notation import FATE, FATE_SIDES, PERCENT, PERCENT_SIDES, Reading
 
 MAX_DICE = 100  # dice per roll, re-rolls and exploded dice included
 MAX_SIDES = 1000

@@ -8,8 +8,8 @@ ruleset's rules only through this interface; docs/rulesets.md tells how to add o
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from skirmbot.rules.commands import Command
