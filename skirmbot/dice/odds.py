@@ -92,13 +92,14 @@ class Attack:
         stats = {"skill": self.skill, "roa": self.roa, "dam": self.dam, "arm": self.arm}
         codes = {code for code in (_RULE_TEXT.match(rule) for rule in self.rules) if code}
         values = {found.group(1): self.value(found.group(1)) for found in codes}
-        return hand_dice().attack(
+        outcome: Outcome = hand_dice().attack(
             {**stats, "hit": self.hit},
             values,
             cover=self.in_cover,
             support=self.support,
             budget=budget,
         )
+        return outcome
 
     @property
     def free_rerolls(self) -> int:

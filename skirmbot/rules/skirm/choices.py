@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
+from skirmbot.rules.commands import Command
 from skirmbot.rules.errors import RulesError
-from skirmbot.rules.ruleset import Option, Ruleset
+from skirmbot.rules.movement import Route
+from skirmbot.rules.ruleset import Option
 from skirmbot.rules.skirm.actions import CRATE_OPTIONS
 from skirmbot.rules.skirm.cards import MELEE, RANGED
 from skirmbot.rules.skirm.legal import attack_targets, usable_weapons
@@ -19,13 +21,21 @@ from skirmbot.rules.squares import Square
 from skirmbot.words import target_label
 
 
+class _Rules(Protocol):
+    """What the options need of the ruleset (Skirm's or Skirm Lite's)."""
+
+    def legal_commands(self, state: MatchState, side: int) -> list[Command]: ...
+
+    def routes(self, state: MatchState, unit: UnitState, action: str) -> dict[Square, Route]: ...
+
+
 @dataclass(frozen=True)
 class SkirmChoices:
     """The options of one match for `side` (None: a watcher, who is offered no command)."""
 
     state: MatchState
     side: int | None
-    rules: Ruleset
+    rules: _Rules
 
     # --- the unit an option is about -------------------------------------------------------
     def named(self, name: str) -> str:
@@ -83,7 +93,7 @@ class SkirmChoices:
     def values(self, unit: str, kind: str, field: str) -> list[Option]:
         """The values the unit's legal commands of `kind` carry in `field` (a Leap's squares, a
         mission action's names, a door's square, a crate's options, a turret's targets)."""
-        label = self._labels(unit).get(kind, lambda value: value)
+        label = self._labels(unit).get(kind, _as_it_is)
         values = sorted({v for c in self._of(unit, kind) if (v := getattr(c, field, None))})
         return [(v, label(v)) for v in values]
 
@@ -181,6 +191,10 @@ class SkirmChoices:
         if not found.on_map:
             raise RulesError(f"{found.name} is not on the map.")
         return found.name, target_odds(self.state, found, target, orders)
+
+
+def _as_it_is(value: str) -> str:
+    return value
 
 
 def _attack(kind: str) -> str:
