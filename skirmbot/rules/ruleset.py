@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from skirmbot.rules.board import Board
 from skirmbot.rules.commands import Command
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
@@ -286,6 +287,25 @@ class Ruleset(Protocol):
 
     def choices(self, state: Any, side: int | None) -> Choices:
         """Autocomplete's options in the match for `side` (None: someone not playing)."""
+        ...
+
+    def load_mission(self, data: Any) -> Any:
+        """The ruleset's own mission (scenario) from content data, checked; ContentError in
+        plain words saying what is wrong."""
+        ...
+
+    def load_squad(self, data: Any, points_limit: int) -> Any:
+        """The ruleset's own squad from content data, checked against its squad building
+        rules within `points_limit` (where it counts points); ContentError in plain words."""
+        ...
+
+    def points_limit(self, mission: Any) -> int:
+        """The points a squad may cost in the mission (content data; EP limit in Skirm)."""
+        ...
+
+    def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
+        """The mission's (content data) set-up checks on `board` for squads of these sizes, one
+        per seat (Skirm: each deployment zone holds its squad); ContentError in plain words."""
         ...
 
     def hand_dice(self) -> HandDice:

@@ -54,7 +54,6 @@ from skirmbot.render.standings import StandingsRow, StandingsTable, standings_pn
 from skirmbot.rules import commands
 from skirmbot.rules.errors import ContentError, RulesError
 from skirmbot.rules.ruleset import DEFAULT_RULESET, Ruleset, ruleset, rulesets
-from skirmbot.rules.skirm.missions import mission_from_json
 from skirmbot.service.campaigns import CampaignService, is_stored_name, stored_name
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
 from skirmbot.service.matches import (
@@ -1219,7 +1218,7 @@ def _ep_limit(league: LeagueRow) -> int:
     limits = []
     for name in names:
         try:
-            limits.append(mission_from_json(content.raw("missions", name, league.ruleset)).ep_limit)
+            limits.append(content.points_limit(name, league.ruleset))
         except ContentError:
             continue
     return min(limits, default=100)

@@ -19,6 +19,8 @@ from skirmbot.rules.movement import Route
 from skirmbot.rules.preview import Preview
 from skirmbot.rules.ruleset import ORDERS, ActionRule, PlayedMatch, SquadSummary
 from skirmbot.rules.skirm.ruleset import Skirm
+from skirmbot.rules.skirm.missions import Mission
+from skirmbot.rules.skirm.squads import Squad
 from skirmbot.rules.skirm.state import MatchState, UnitState
 from skirmbot.rules.squares import Square
 
@@ -99,6 +101,14 @@ class Lite(Skirm):
     def preview(self, state: MatchState, unit: str, square: Square | None = None) -> Preview:
         """Lite's reach (Move, Dash) and Lite's own attack odds, on a copy."""
         return lite_preview.preview(state, unit, square)
+
+
+    def load_mission(self, data: Any) -> Mission:
+        return mission_from_json(data)
+
+    def load_squad(self, data: Any, points_limit: int) -> Squad:
+        """Lite has no Equipment Points: `points_limit` does not apply."""
+        return squad_from_json(data)
 
 
 RULESET = Lite()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from skirmbot.rules.board import Board
 from skirmbot.rules.commands import Command, Deploy, Infiltrate, command_from_json
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
@@ -29,8 +30,8 @@ from skirmbot.rules.skirm.engine import Match
 from skirmbot.rules.skirm.hand_odds import HAND_DICE, SkirmHandDice
 from skirmbot.rules.skirm.legal import legal_commands, reachable_squares
 from skirmbot.rules.skirm.medals import squad_medals
-from skirmbot.rules.skirm.missions import mission_from_json
-from skirmbot.rules.skirm.squads import squad_from_json
+from skirmbot.rules.skirm.missions import Mission, check_map_fits, mission_from_json
+from skirmbot.rules.skirm.squads import Squad, squad_from_json
 from skirmbot.rules.skirm.state import MatchState, UnitState
 from skirmbot.rules.squares import Square
 
@@ -147,6 +148,18 @@ class Skirm:
 
     def hand_dice(self) -> SkirmHandDice:
         return HAND_DICE
+
+    def load_mission(self, data: Any) -> Mission:
+        return mission_from_json(data)
+
+    def load_squad(self, data: Any, points_limit: int) -> Squad:
+        return squad_from_json(data, points_limit)
+
+    def points_limit(self, mission: Any) -> int:
+        return self.load_mission(mission).ep_limit
+
+    def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
+        check_map_fits(self.load_mission(mission), board, squad_sizes)
 
 
 RULESET = Skirm()
