@@ -60,7 +60,6 @@ class Skirm:
     title = "Skirm"
     rulebook = "000_f1df78981dc08e5e.txt"
     exact_odds = True
-    seats: tuple[int, ...] = (2,)
     features = frozenset({CAMPAIGNS, HAND_ODDS, ORDERS})
 
     @staticmethod
