@@ -314,6 +314,11 @@ class Ruleset(Protocol):
         ...
 
 
+def seats_of_their_own(players: int) -> tuple[tuple[int, ...], ...]:
+    """Every seat a side of its own, as in 1 v 1 and every free-for-all (`Ruleset.sides_of`)."""
+    return tuple((seat,) for seat in range(players))
+
+
 _REGISTRY: dict[str, Ruleset] = {}
 
 

@@ -21,6 +21,7 @@ from skirmbot.rules.ruleset import (
     PlayedMatch,
     SetUpStage,
     SquadSummary,
+    seats_of_their_own,
 )
 from skirmbot.rules.skirm import autoplayer
 from skirmbot.rules.skirm import preview as skirm_preview
@@ -141,6 +142,12 @@ class Skirm:
 
     def preview(self, state: MatchState, unit: str, square: Square | None = None) -> Preview:
         return skirm_preview.preview(state, unit, square)
+
+    # Skirm and Skirm Lite: player 1 and player 2 activate in turn (rulebook Game Cycle).
+    seats: tuple[int, ...] = (2,)
+
+    def sides_of(self, players: int) -> tuple[tuple[int, ...], ...]:
+        return seats_of_their_own(players)
 
     def choices(self, state: MatchState, side: int | None) -> SkirmChoices:
         return SkirmChoices(state, side, self)
