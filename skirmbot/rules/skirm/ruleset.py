@@ -24,6 +24,7 @@ from skirmbot.rules.ruleset import (
     seats_of_their_own,
 )
 from skirmbot.rules.skirm import autoplayer
+from skirmbot.rules.skirm import deciding as skirm_deciding
 from skirmbot.rules.skirm import preview as skirm_preview
 from skirmbot.rules.skirm.choices import SkirmChoices
 from skirmbot.rules.skirm.deployment import placement_help, set_up_stage
@@ -35,6 +36,7 @@ from skirmbot.rules.skirm.missions import Mission, check_map_fits, mission_from_
 from skirmbot.rules.skirm.squads import Squad, squad_from_json
 from skirmbot.rules.skirm.state import MatchState, UnitState
 from skirmbot.rules.squares import Square
+from skirmbot.rules.view import Decision
 
 # Rulebook: Basic Actions, Leap (LPx), Skills, Mission Actions, Items, Tactical Orders.
 ACTION_RULES = [
@@ -166,6 +168,9 @@ class Skirm:
 
     def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
         check_map_fits(self.load_mission(mission), board, squad_sizes)
+
+    def deciding(self, state: MatchState) -> tuple[Decision, ...]:
+        return skirm_deciding.deciding(state)
 
 
 RULESET = Skirm()
