@@ -35,8 +35,10 @@ from skirmbot.rules.skirm.medals import squad_medals
 from skirmbot.rules.skirm.missions import Mission, check_map_fits, mission_from_json
 from skirmbot.rules.skirm.squads import Squad, squad_from_json
 from skirmbot.rules.skirm.state import MatchState, UnitState
+from skirmbot.rules.skirm.view import SKIRM as SKIRM_SKIN
+from skirmbot.rules.skirm.view import card_view, match_view
 from skirmbot.rules.squares import Square
-from skirmbot.rules.view import Decision
+from skirmbot.rules.view import CardView, Decision, MatchView
 
 # Rulebook: Basic Actions, Leap (LPx), Skills, Mission Actions, Items, Tactical Orders.
 ACTION_RULES = [
@@ -144,6 +146,12 @@ class Skirm:
 
     def preview(self, state: MatchState, unit: str, square: Square | None = None) -> Preview:
         return skirm_preview.preview(state, unit, square)
+
+    def view(self, state: MatchState) -> MatchView:
+        return match_view(state, self.name)
+
+    def card(self, state: MatchState, unit: str) -> CardView:
+        return card_view(state, unit, SKIRM_SKIN)
 
     # Skirm and Skirm Lite: player 1 and player 2 activate in turn (rulebook Game Cycle).
     seats: tuple[int, ...] = (2,)
