@@ -308,6 +308,10 @@ class Ruleset(Protocol):
         per seat (Skirm: each deployment zone holds its squad); ContentError in plain words."""
         ...
 
+    def state_json(self, state: Any) -> dict[str, Any]:
+        """The whole state as JSON, in the ruleset's own shape (`skirmbot replay --json`)."""
+        ...
+
     def hand_dice(self) -> HandDice:
         """Its dice rolled by hand with no match (/odds by hand, /roll's skill test, /to);
         RulesError in plain words for a ruleset without HAND_ODDS."""

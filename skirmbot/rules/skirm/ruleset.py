@@ -177,6 +177,9 @@ class Skirm:
     def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
         check_map_fits(self.load_mission(mission), board, squad_sizes)
 
+    def state_json(self, state: MatchState) -> dict[str, Any]:
+        return state.to_json()
+
     def deciding(self, state: MatchState) -> tuple[Decision, ...]:
         return skirm_deciding.deciding(state)
 
