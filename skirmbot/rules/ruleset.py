@@ -8,7 +8,7 @@ ruleset's rules only through this interface; docs/rulesets.md tells how to add o
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -28,6 +28,13 @@ from skirmbot.words import named, shown
 CAMPAIGNS = "campaigns"  # squads that grow from match to match (`medals`, spoils, XP)
 HAND_ODDS = "hand_odds"  # /odds by hand: attack odds from typed stats, no match needed
 ORDERS = "orders"  # Tactical Orders: /to, standing orders that spend them
+
+# How a refusal names a feature, before the rulesets that have it.
+FEATURE_WORDS = {
+    CAMPAIGNS: "Campaigns are played with",
+    HAND_ODDS: "/odds by hand works out the attacks of",
+    ORDERS: "Tactical Orders are played with",
+}
 
 # The packages that hold a ruleset, each exposing RULESET; adding a ruleset adds a line here.
 PACKAGES = ("skirmbot.rules.skirm", "skirmbot.rules.lite")
@@ -163,6 +170,62 @@ class Choices(Protocol):
     def target_odds(self, name: str, target: str | None, orders: int) -> tuple[str, list[Any]]:
         """The unit's name and the exact odds of its attacks (on `target`, if named) spending
         up to `orders` TO, for a ruleset with `exact_odds`; RulesError in plain words."""
+        ...
+
+
+@dataclass(frozen=True)
+class RosterEntry:
+    """One unit of a stored squad on its roster card (campaigns)."""
+
+    name: str
+    unit_type: str
+    xp: int
+    spoils_taken: int  # rewards (Spoils Of War) it holds
+    spoils_available: int  # rewards it may take now
+    next_spoil_at: int  # the XP at which its next reward comes
+
+
+class UnitSpoils(Protocol):
+    """What a unit may take after a match, as the medals message says it (Spoils Of War)."""
+
+    @property
+    def xp(self) -> int: ...
+
+    @property
+    def available(self) -> int: ...
+
+    @property
+    def neq(self) -> bool: ...
+
+
+class Campaign(Protocol):
+    """A ruleset's campaigns (CAMPAIGNS): stored squads that gain XP from medals, match after
+    match, and take rewards with it. Changes a squad file's data; the service stores it."""
+
+    points_limit: int  # what a stored squad may cost
+    medal_xp: Mapping[str, int]  # each medal's XP (the roster card's legend)
+    spoils_xp_step: int  # one more reward per this many XP
+
+    def add_xp(
+        self, data: Mapping[str, Any], earned: Mapping[str, Sequence[Medal]]
+    ) -> tuple[dict[str, Any], Mapping[str, UnitSpoils]]:
+        """The squad's data with each unit's medals added to its XP (units by name), and what
+        each may take now."""
+        ...
+
+    def roster(self, data: dict[str, Any]) -> list[RosterEntry]:
+        """The squad's units as its roster card shows them."""
+        ...
+
+    def rewards(self, data: dict[str, Any], unit: str, rewards: Any) -> list[Option]:
+        """The rewards (from the content data `rewards`) the unit may take now."""
+        ...
+
+    def take_reward(
+        self, data: dict[str, Any], unit: str, reward: str, rewards: Any
+    ) -> tuple[dict[str, Any], str] | None:
+        """The squad's data with the unit's reward taken, and the unit's name; None: no such
+        unit. ContentError in plain words when it may not take it."""
         ...
 
 
@@ -312,6 +375,10 @@ class Ruleset(Protocol):
         """The whole state as JSON, in the ruleset's own shape (`skirmbot replay --json`)."""
         ...
 
+    def campaign(self) -> Campaign:
+        """Its campaign rules; RulesError in plain words for a ruleset without CAMPAIGNS."""
+        ...
+
     def hand_dice(self) -> HandDice:
         """Its dice rolled by hand with no match (/odds by hand, /roll's skill test, /to);
         RulesError in plain words for a ruleset without HAND_ODDS."""
@@ -321,6 +388,13 @@ class Ruleset(Protocol):
 def seats_of_their_own(players: int) -> tuple[tuple[int, ...], ...]:
     """Every seat a side of its own, as in 1 v 1 and every free-for-all (`Ruleset.sides_of`)."""
     return tuple((seat,) for seat in range(players))
+
+
+def lacking(title: str, feature: str) -> RulesError:
+    """The refusal of a feature to a ruleset (`title`) without it, in words: "Campaigns are
+    played with Skirm; this match plays Skirm Lite."."""
+    having = " or ".join(r.title for r in rulesets().values() if feature in r.features)
+    return RulesError(f"{FEATURE_WORDS[feature]} {having}; this match plays {title}.")
 
 
 _REGISTRY: dict[str, Ruleset] = {}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from skirmbot.rules.commands import Command, Deploy
 from skirmbot.rules.dice import Dice
@@ -18,7 +18,15 @@ from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
 from skirmbot.rules.preview import Preview
-from skirmbot.rules.ruleset import ORDERS, ActionRule, PlayedMatch, SquadSummary
+from skirmbot.rules.ruleset import (
+    CAMPAIGNS,
+    HAND_ODDS,
+    ORDERS,
+    ActionRule,
+    PlayedMatch,
+    SquadSummary,
+    lacking,
+)
 from skirmbot.rules.skirm import deciding as skirm_deciding
 from skirmbot.rules.skirm.missions import Mission
 from skirmbot.rules.skirm.ruleset import Skirm
@@ -119,6 +127,14 @@ class Lite(Skirm):
     def load_squad(self, data: Any, points_limit: int) -> Squad:
         """Lite has no Equipment Points: `points_limit` does not apply."""
         return squad_from_json(data)
+
+    def campaign(self) -> NoReturn:
+        """Lite has no campaigns (Lite rulebook; our ruling)."""
+        raise lacking(self.title, CAMPAIGNS)
+
+    def hand_dice(self) -> NoReturn:
+        """/odds by hand knows only Skirm's combat."""
+        raise lacking(self.title, HAND_ODDS)
 
 
 RULESET = Lite()

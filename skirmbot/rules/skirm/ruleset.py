@@ -26,6 +26,7 @@ from skirmbot.rules.ruleset import (
 from skirmbot.rules.skirm import autoplayer
 from skirmbot.rules.skirm import deciding as skirm_deciding
 from skirmbot.rules.skirm import preview as skirm_preview
+from skirmbot.rules.skirm.campaign import CAMPAIGN, SkirmCampaign
 from skirmbot.rules.skirm.choices import SkirmChoices
 from skirmbot.rules.skirm.deployment import placement_help, set_up_stage
 from skirmbot.rules.skirm.engine import Match
@@ -179,6 +180,9 @@ class Skirm:
 
     def state_json(self, state: MatchState) -> dict[str, Any]:
         return state.to_json()
+
+    def campaign(self) -> SkirmCampaign:
+        return CAMPAIGN
 
     def deciding(self, state: MatchState) -> tuple[Decision, ...]:
         return skirm_deciding.deciding(state)
