@@ -3,10 +3,13 @@ ruleset that offers them (`Ruleset.hand_dice`; Skirm's), never from a ruleset pa
 
 from __future__ import annotations
 
-from skirmbot.rules.ruleset import HAND_ODDS, HandDice, rulesets
+from skirmbot.rules.ruleset import HAND_ODDS, HandDice, Ruleset, rulesets
+
+
+def hand_rules() -> Ruleset:
+    """The ruleset whose dice are rolled by hand: the first with /odds by hand (Skirm)."""
+    return next(rules for rules in rulesets().values() if HAND_ODDS in rules.features)
 
 
 def hand_dice() -> HandDice:
-    """The first ruleset's dice by hand among those with /odds by hand (the default first)."""
-    offering = next(rules for rules in rulesets().values() if HAND_ODDS in rules.features)
-    return offering.hand_dice()
+    return hand_rules().hand_dice()

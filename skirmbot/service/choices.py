@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from skirmbot.dice.hand import hand_rules
 from skirmbot.dice.odds import format_target_odds
 from skirmbot.rules.commands import Command
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.preview import Chance
-from skirmbot.rules.ruleset import Choices, Option, Ruleset
+from skirmbot.rules.ruleset import HAND_ODDS, Choices, Option, Ruleset
 from skirmbot.service.actions import encode
 from skirmbot.service.errors import ServiceError
 from skirmbot.words import shown, target_label
@@ -164,10 +165,11 @@ class Situation:
 
     def by_hand_note(self) -> str:
         """What /odds by hand adds in this match: nothing where they are its rules' odds."""
-        if self.rules.exact_odds:
+        if HAND_ODDS in self.rules.features:
             return ""
+        hand = hand_rules().title
         return (
-            f"These are Skirm's odds: /odds by hand knows only Skirm's combat. For "
+            f"These are {hand}'s odds: /odds by hand knows only {hand}'s combat. For "
             f"{self.rules.title}'s odds in this match, give unit (and target) instead."
         )
 
