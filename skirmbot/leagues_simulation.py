@@ -58,7 +58,9 @@ async def simulate(
     rng = random.Random(seed)
     store = await Store.open(":memory:", clock=lambda: now[0])
     try:
-        matches = MatchService(store, seed_source=lambda: rng.randrange(2**31), clock=lambda: now[0])
+        matches = MatchService(
+            store, seed_source=lambda: rng.randrange(2**31), clock=lambda: now[0]
+        )
         leagues = LeagueService(store, matches, clock=lambda: now[0])
         names = {ORGANISER.id: ORGANISER.name}
         members = [Member(FIRST_PLAYER + i, f"Player {i + 1}") for i in range(players)]
