@@ -282,9 +282,9 @@ class Console:
                 self._refuse(error, "Type help for how to deploy.")
 
     def _deployment_example(self, rules: Ruleset, match: PlayedMatch, side: int) -> str:
-        command = rules.automatic_placement(match.state, side)
-        assert isinstance(command, (commands.Deploy, commands.Infiltrate))
-        return ", ".join(f"{unit} {square}" for unit, square in command.placements.items())
+        # Any ruleset's placement command carries {unit: square} (Deploy, Skirm's Infiltrate).
+        placements = rules.automatic_placement(match.state, side).to_json()["placements"]
+        return ", ".join(f"{unit} {square}" for unit, square in placements.items())
 
     def _deployment_help(self, what: str, example: str) -> str:
         return (
