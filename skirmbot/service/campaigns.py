@@ -30,6 +30,7 @@ from skirmbot.rules.ruleset import (
     PlayedMatch,
     Ruleset,
     UnitSpoils,
+    lacking,
     ruleset,
     rulesets,
 )
@@ -153,13 +154,16 @@ class CampaignService:
         )
 
     async def resolve(
-        self, owner: int, squad: str | dict[str, Any]
+        self, owner: int, squad: str | dict[str, Any], rules: Ruleset | None = None
     ) -> tuple[str | dict[str, Any], int | None]:
         """What `/match squad` plays: a stored squad's data and id for `my:NAME`; anything else
-        as it was given, with no stored squad."""
+        as it was given, with no stored squad. A stored squad in a match of `rules` without
+        campaigns is refused in words."""
         if not is_stored_name(squad):
             return squad, None
         assert isinstance(squad, str)
+        if rules is not None and CAMPAIGNS not in rules.features:
+            raise ServiceError(str(lacking(rules.title, CAMPAIGNS)))
         row = await self.load_squad(owner, squad)
         return row.data, row.id
 
