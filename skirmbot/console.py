@@ -420,9 +420,7 @@ class Console:
         but it shows the clock, keeps a vacation and writes the calendar file."""
         if word == "timer":
             shown = self._plain((await timer(self.service, CHANNEL)).text)
-            self.say(
-                f"{shown}\n(The console keeps no clock running: nobody misses a deadline here.)"
-            )
+            self.say(f"{shown}\n(The console keeps no clock running: nobody misses a deadline here.)")
         elif word == "calendar":
             _need(word, args)
             told = await Calendars(self.service.store, clock=self.service.now).told(member.id)
