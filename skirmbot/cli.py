@@ -25,7 +25,7 @@ from typing import NoReturn
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.record import MatchRecord, ReplayError, replay
 from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, ruleset, rulesets
-from skirmbot.rules.skirm.state import DEPLOYMENT
+from skirmbot.rules.view import SETUP
 
 EXIT_ILLEGAL = 1  # a replay met an illegal command
 EXIT_UNVERIFIED = 1  # db copy: the copy does not verify; verify: the record's dice do not
@@ -81,6 +81,7 @@ def _parser() -> argparse.ArgumentParser:
     p_demo = sub.add_parser("demo", help="the automatic player plays a whole match against itself")
     p_demo.add_argument("--seed", type=_seed, default=1, help="the dice seed (default 1)")
     p_demo.add_argument("--ruleset", type=_ruleset, default=DEFAULT_RULESET, help=RULESET_HELP)
+    p_demo.add_argument("--players", type=_players, default=2, help=PLAYERS_HELP)
     p_demo.add_argument(
         "--out", type=Path, default=Path("out/demo"), help="the folder to write (default out/demo)"
     )
@@ -98,6 +99,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p_console.add_argument("--seed", type=_seed, default=None, help="the dice seed")
     p_console.add_argument("--ruleset", type=_ruleset, default=DEFAULT_RULESET, help=RULESET_HELP)
+    p_console.add_argument("--players", type=_players, default=2, help=PLAYERS_HELP)
     p_console.add_argument(
         "--clock",
         default=None,
@@ -192,6 +194,17 @@ RULESET_HELP = (
 )
 
 
+PLAYERS_HELP = "how many players, one per seat (default 2; as the ruleset allows)"
+
+
+def _players(text: str) -> int:
+    """A number of players; whether the ruleset takes it is the command's to say."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of players") from None
+
+
 def _ruleset(text: str) -> str:
     """A ruleset's name, from its name or title."""
     try:
@@ -206,10 +219,16 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "replay":
             return _replay(args.record, args.json)
         if args.command == "demo":
-            return _demo(args.seed, args.out, args.ruleset)
+            return _demo(args.seed, args.out, args.ruleset, args.players)
         if args.command == "console":
             return _console(
-                args.practice, args.out, args.db, args.seed, args.ruleset, clock=args.clock
+                args.practice,
+                args.out,
+                args.db,
+                args.seed,
+                args.ruleset,
+                clock=args.clock,
+                players=args.players,
             )
         if args.command == "render":
             return _render(args.record, args.after, args.card, args.out)
@@ -325,9 +344,11 @@ def _write(path: Path, data: bytes | str, option: str) -> None:
 
 # --- the commands ----------------------------------------------------------------------------
 def _replay(path: Path, as_json: bool) -> int:
-    match = _replayed(path, _read_record(path))
+    record = _read_record(path)
+    match = _replayed(path, record)
     if as_json:
-        print(json.dumps(match.state.to_json(), indent=1, ensure_ascii=False))
+        rules = ruleset(record.ruleset)
+        print(json.dumps(rules.state_json(match.state), indent=1, ensure_ascii=False))
     else:
         for event in match.log:
             if event.kind != "cost_paid":
@@ -365,15 +386,20 @@ def _verify(path: Path, commitment: str | None) -> int:
     return 0
 
 
-def _demo(seed: int, out: Path, rules: str = DEFAULT_RULESET) -> int:
+def _demo(seed: int, out: Path, rules: str = DEFAULT_RULESET, players: int = 2) -> int:
     """Play the demo; write the record, a picture after every activation and the animation."""
-    from skirmbot.demo import play_demo, write_demo
+    from skirmbot.demo import PlayersError, check_players, play_demo, write_demo
 
+    try:
+        check_players(rules, players)
+    except PlayersError as error:
+        raise UsageError(str(error)) from None
     _folder(out, "--out")
-    match, record = play_demo(seed, rules)
+    match, record = play_demo(seed, rules, players)
     last = write_demo(record, out)
-    assert match.state.result is not None
-    print(match.state.result.reason)
+    outcome = ruleset(rules).outcome(match.state)
+    assert outcome is not None
+    print(outcome.reason)
     print(
         f"{len(record.commands)} commands, {last} activations; wrote {out}/match.json, "
         f"activation-000.png to activation-{last:03d}.png and replay.gif"
@@ -391,7 +417,7 @@ def _render(path: Path, after: int | None, card: str | None, out: Path) -> int:
             f"--out {out} is a folder; give a file name, such as {out / 'battlemap.png'}."
         )
     record = _read_record(path)
-    if _replayed(path, record).state.phase == DEPLOYMENT:
+    if ruleset(record.ruleset).view(_replayed(path, record).state).phase == SETUP:
         raise UsageError(
             f"{path}: the match has not been deployed yet, so there is nothing to draw."
         )
@@ -414,6 +440,7 @@ def _console(
     seed: int | None,
     rules: str = DEFAULT_RULESET,
     clock: str | None = None,
+    players: int = 2,
 ) -> int:
     import asyncio
 
@@ -432,7 +459,7 @@ def _console(
     try:
         with _interrupts_at_the_prompt():
             return asyncio.run(
-                run_console(practice, out, db, seed=seed, rules=rules, clock=clock)
+                run_console(practice, out, db, seed=seed, rules=rules, clock=clock, players=players)
             )
     except ConsoleError as error:
         raise UsageError(str(error)) from error

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from skirmbot import content
+from skirmbot.demo import PlayersError, check_players
 from skirmbot.rules import commands
 from skirmbot.rules.record import MatchRecord, replay
 from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, Ruleset
@@ -48,7 +49,8 @@ from skirmbot.store import MatchRow, Store, StoreError
 from skirmbot.timers.clock import ControlsError, TimeControls, controls_for
 
 CHANNEL, GUILD = 1, 1
-PLAYERS = (Member(1, "Player 1"), Member(2, "Player 2"))
+# One per seat, the first ones taken (2 to 4 seats, as the ruleset allows).
+PLAYERS = tuple(Member(seat, f"Player {seat}") for seat in range(1, 5))
 NAMES = {**{player.id: player.name for player in PLAYERS}, AUTOMATIC: AUTOMATIC_NAME}
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report it
 
@@ -135,16 +137,18 @@ class Console:
         say: Say,
         kept_in: str | None = None,
         rules: str = DEFAULT_RULESET,
+        players: int = 2,
     ) -> None:
         self.service, self.out, self.practice = service, out, practice
         self.rules = rules  # the ruleset of a new match (a kept match goes on in its own)
+        self.players = players  # a new match's seats (a kept match goes on with its own)
         self.ask, self.say = ask, say
         self.kept_in = kept_in  # the database file the match is kept in (None: in memory)
         self.controls: TimeControls | None = None  # a new match's clock (--clock)
         self.pictures = 0
         self.helped = False  # the command list is shown once, when the first turn begins
 
-    async def play(self, squads: tuple[Squad, Squad], mission: str, battle_map: str) -> int:
+    async def play(self, squads: tuple[Squad, ...], mission: str, battle_map: str) -> int:
         """Play (or go on with) the channel's match until it ends or the players leave."""
         try:
             try:
@@ -196,7 +200,7 @@ class Console:
         return f"The match is kept in {self.kept_in}: skirmbot console --db {self.kept_in} goes on with it."
 
     # --- set-up and deployment ------------------------------------------------------------
-    async def _set_up(self, squads: tuple[Squad, Squad], mission: str, battle_map: str) -> None:
+    async def _set_up(self, squads: tuple[Squad, ...], mission: str, battle_map: str) -> None:
         row = await self.service.store.active_match(CHANNEL)
         if row is None:
             await self._show(
@@ -209,6 +213,7 @@ class Console:
                     battle_map=battle_map,
                     rules=self.rules,
                     controls=self.controls,
+                    **_seats(self.players),
                 )
             )
         else:
@@ -219,17 +224,20 @@ class Console:
             numbers = [int(p.stem[-3:]) for p in self.out.glob("*-[0-9][0-9][0-9].png")]
             self.pictures = max(numbers, default=-1) + 1
         row = await self.service.store.active_match(CHANNEL)
+        if row is not None:
+            self.players = len(row.players)
         if row is None or row.status != SETUP:
             return
-        if row.players[1] is None:
-            await self._show(await self.service.join(CHANNEL, PLAYERS[1]))
-        chosen = row.setup.get("squads", [None, None])
+        for seat, member in enumerate(PLAYERS[: self.players]):
+            if row.players[seat] is None:
+                await self._show(await self.service.join(CHANNEL, member))
+        chosen = row.setup.get("squads", [None] * self.players)
         for side, (member, squad) in enumerate(zip(self._humans(), squads, strict=False)):
             if chosen[side] is None:
                 await self._show(await self.service.choose_squad(CHANNEL, member, squad))
 
     def _humans(self) -> list[Member]:
-        return [PLAYERS[0]] if self.practice else list(PLAYERS)
+        return [PLAYERS[0]] if self.practice else list(PLAYERS[: self.players])
 
     async def _deployment(self, row: MatchRow) -> None:
         """Ask the next player who has to deploy (or place infiltrators), until they have."""
@@ -245,7 +253,7 @@ class Console:
         if not waiting:
             raise _Leave(1, "! The match waits for a deployment the console cannot make.")
         member, side = waiting[0]
-        squad = match.state.squads[side].name
+        squad = rules.view(match.state).sides[side].name
         example = self._deployment_example(rules, match, side)
         verb = stage.verb
         short = ", ".join(example.split(", ")[:2])
@@ -274,9 +282,8 @@ class Console:
                 self._refuse(error, "Type help for how to deploy.")
 
     def _deployment_example(self, rules: Ruleset, match: PlayedMatch, side: int) -> str:
-        command = rules.automatic_placement(match.state, side)
-        # Deploy, or a later stage's own placement command (Skirm's Infiltrate)
-        placements: dict[str, str] = getattr(command, "placements", {})
+        # Any ruleset's placement command carries {unit: square} (Deploy, Skirm's Infiltrate).
+        placements = rules.automatic_placement(match.state, side).to_json()["placements"]
         return ", ".join(f"{unit} {square}" for unit, square in placements.items())
 
     def _deployment_help(self, what: str, example: str) -> str:
@@ -297,8 +304,9 @@ class Console:
         if not self.helped:
             self.say(HELP)
             self.helped = True
-        member = self._whose_turn(row.players, match.state.to_act)
-        squad = match.state.squads[row.players.index(member.id)].name
+        view = ruleset_of(row).view(match.state)
+        member = self._whose_turn(row.players, view.to_act)
+        squad = view.sides[row.players.index(member.id)].name
         line = self._ask(f"[{squad}] {member.name}> ")
         await self.handle(member, line)
 
@@ -453,7 +461,7 @@ class Console:
         await self._show(reply)
         if reply.match_over or self.practice or what not in reply.choices:
             return
-        other = PLAYERS[1] if member == PLAYERS[0] else PLAYERS[0]
+        other = next(player for player in self._humans() if player != member)
         question = "accept the draw" if what == "draw" else "agree to take the action back"
         if self._confirm(f"{other.name}, {question}?", f"{member.name} asked to {what}."):
             agree = self.service.accept_draw if what == "draw" else self.service.accept_undo
@@ -467,21 +475,22 @@ class Console:
             if word not in USAGE:
                 return f"'{args[0]}' is not a command. Type help for the list."
             return f"Usage: {USAGE[word]}"
-        _row, match = await self.service.view(CHANNEL)
+        row, match = await self.service.view(CHANNEL)
         if match is None:
             return HELP
-        state = match.state
-        if state.activation is None:
-            ready = (
-                ", ".join(u.id for u in state.ready_units(state.to_act))
-                if state.to_act is not None
-                else ""
-            )
+        rules = ruleset_of(row)
+        view = rules.view(match.state)
+        side = view.to_act
+        if view.activating is None:
+            ready = ", ".join(p.id for p in view.ready(side)) if side is not None else ""
             now = f"activate a unit ({ready}), or act with it at once: move UNIT SQUARE."
-        elif state.activation.pending is not None:
+        elif side is not None and any(
+            command.type == commands.Accept.type
+            for command in rules.legal_commands(match.state, side)
+        ):  # a roll waits for its decision
             now = "a roll waits: accept it, or reroll DIE (1 TO), or modify DIE +1|-1."
         else:
-            now = f"{state.activation.unit} is activating: act with it, or end its activation."
+            now = f"{view.activating} is activating: act with it, or end its activation."
         return f"{HELP}\nNow, {member.name}: {now}"
 
     async def _finished(self) -> None:
@@ -671,7 +680,7 @@ async def run_console(
     practice: bool,
     out: Path,
     db: str = ":memory:",
-    squads: tuple[Squad, Squad] | None = None,
+    squads: tuple[Squad, ...] | None = None,
     mission: str | None = None,
     battle_map: str = content.DEFAULT_MAP,
     ask: Ask = terminal_ask,
@@ -679,14 +688,17 @@ async def run_console(
     seed: int | None = None,
     rules: str = DEFAULT_RULESET,
     clock: str | None = None,
+    players: int = 2,
 ) -> int:
     """Play in the terminal; the exit code: 0 (over, or left), 130 (Ctrl-C). ConsoleError
-    when the database cannot be used. `clock`: a new match's clock (`console_clock`); `rules`,
-    and the mission, map and squads, as a player types them (a key or file name, or a title)."""
+    when the database cannot be used, or the ruleset is not played by `players`. `clock`: a
+    new match's clock (`console_clock`); `rules`, and the mission, map and squads, as a player
+    types them (a key or file name, or a title)."""
     controls = console_clock(clock) if clock else None
     try:
         rules = ruleset_name(rules)
-    except ServiceError as error:
+        check_players(rules, players)
+    except (ServiceError, PlayersError) as error:
         raise ConsoleError(str(error)) from error
     try:
         store = await Store.open(db)
@@ -695,12 +707,18 @@ async def run_console(
     try:
         service = MatchService(store, seed_source=(lambda: seed) if seed is not None else None)
         kept_in = None if db == ":memory:" else db
-        console = Console(service, out, practice, ask, say, kept_in, rules)
+        console = Console(service, out, practice, ask, say, kept_in, rules, players)
         console.controls = controls
-        default_mission, default_squads = content.defaults(rules)
+        default_mission, default_squads = content.defaults(rules, players)
         return await console.play(squads or default_squads, mission or default_mission, battle_map)
     finally:
         await store.close()
+
+
+def _seats(players: int) -> dict[str, Any]:
+    """The seats a new match asks for: two unless told (`MatchService.create(players=)`, which
+    the seats work adds; a two-seat match asks nothing, as before it)."""
+    return {} if players == 2 else {"players": players}
 
 
 def console_clock(spec: str) -> TimeControls:

@@ -1,26 +1,41 @@
-"""A whole match of the automatic player against itself, on a ruleset's default content."""
+"""A whole match of automatic players, one per seat, on a ruleset's default content."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from skirmbot import content
+from skirmbot.rules.commands import Command
 from skirmbot.rules.record import MatchRecord, content_of, record_of, start_match
-from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, ruleset
-from skirmbot.rules.skirm.state import ENDED
+from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, Ruleset, ruleset
+from skirmbot.words import seats_words
 
 # A 4-turn match takes a few hundred commands; this bound only catches a player that loops.
 MAX_COMMANDS = 10_000
 
 
+class PlayersError(ValueError):
+    """A number of players the ruleset is not played by; the message says who plays it."""
+
+
+def check_players(rules: str, players: int) -> Ruleset:
+    """The ruleset called `rules`, if a match of it may have `players` seats; else
+    PlayersError in words ("Skirm is played by 2 players, not 3.")."""
+    played = ruleset(rules)
+    if players not in played.seats:
+        raise PlayersError(f"{seats_words(played.title, played.seats)}, not {players}.")
+    return played
+
+
 def default_content(
     map_name: str = content.DEFAULT_MAP,
     mission_name: str | None = None,
-    squad_names: tuple[str, str] | None = None,
+    squad_names: tuple[str, ...] | None = None,
     rules: str = DEFAULT_RULESET,
+    players: int = 2,
 ) -> dict[str, object]:
-    """A map, and `rules`' mission and two squads (its defaults where not named)."""
-    default_mission, default_squads = content.defaults(rules)
+    """A map, and `rules`' mission and a squad per seat (its defaults where not named)."""
+    default_mission, default_squads = content.defaults(rules, players)
     mission_name = mission_name or default_mission
     squad_names = squad_names or default_squads
     return content_of(
@@ -31,33 +46,59 @@ def default_content(
 
 
 def new_demo_match(
-    seed: int, match_content: dict[str, object] | None = None, rules: str = DEFAULT_RULESET
+    seed: int,
+    match_content: dict[str, object] | None = None,
+    rules: str = DEFAULT_RULESET,
+    players: int = 2,
 ) -> tuple[PlayedMatch, dict[str, object]]:
-    data = match_content or default_content(rules=rules)
+    check_players(rules, players)
+    data = match_content or default_content(rules=rules, players=players)
     record = MatchRecord(content=data, dice={"seed": seed}, ruleset=rules)
     return start_match(record), data
 
 
+class AutomaticPlayers:
+    """An automatic player in every seat: in set-up, each side of the stage places once, in
+    seat order; then the first seat that must decide (`Ruleset.deciding`) sends its command."""
+
+    def __init__(self, played: Ruleset) -> None:
+        self.played = played
+        self.placed: set[tuple[str, int]] = set()  # (stage, side) already placed
+
+    def next_command(self, state: object) -> Command | None:
+        """What the next seat sends now; None when nobody has to (the match is over)."""
+        stage = self.played.set_up_stage(state)
+        if stage is not None:
+            side = next(s for s in stage.sides if (stage.name, s) not in self.placed)
+            self.placed.add((stage.name, side))
+            return self.played.automatic_placement(state, side)
+        deciding = self.played.deciding(state)
+        if not deciding:
+            return None
+        return self.played.automatic_command(state, deciding[0].side)
+
+
 def play_out(match: PlayedMatch, rules: str = DEFAULT_RULESET) -> None:
-    """Let the automatic player take every decision until the match ends."""
-    state, played = match.state, ruleset(rules)
+    """Let the automatic players take every decision until the match ends."""
+    players = AutomaticPlayers(ruleset(rules))
     for _ in range(MAX_COMMANDS):
-        if state.phase == ENDED:
+        command = players.next_command(match.state)
+        if command is None:
             return
-        side = state.waiting_for()
-        assert side is not None
-        match.apply(played.automatic_command(state, side))
+        match.apply(command)
     raise RuntimeError(
         f"The automatic players did not finish the match within {MAX_COMMANDS} commands."
     )
 
 
-def play_demo(seed: int, rules: str = DEFAULT_RULESET) -> tuple[PlayedMatch, MatchRecord]:
-    """A whole match of `rules` between two automatic players, and its record."""
-    match, data = new_demo_match(seed, rules=rules)
+def play_demo(
+    seed: int, rules: str = DEFAULT_RULESET, players: int = 2
+) -> tuple[PlayedMatch, MatchRecord]:
+    """A whole match of `rules` between automatic players, one per seat, and its record."""
+    match, data = new_demo_match(seed, rules=rules, players=players)
     play_out(match, rules)
-    players = ["Automatic player 1", "Automatic player 2"]
-    return match, record_of(match, data, players, ruleset(rules).name)
+    names = [f"Automatic player {seat + 1}" for seat in range(players)]
+    return match, record_of(match, data, names, ruleset(rules).name)
 
 
 def write_demo(record: MatchRecord, out: Path) -> int:

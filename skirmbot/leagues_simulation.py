@@ -17,7 +17,6 @@ from pathlib import Path
 
 from skirmbot import content
 from skirmbot.console import plain_text
-from skirmbot.rules.skirm.state import ENDED
 from skirmbot.service.errors import ServiceError
 from skirmbot.service.leagues import ROUND_ROBIN, LeagueExport, LeagueService
 from skirmbot.service.matches import DEPLOYING, MatchService, Member, ruleset_of
@@ -59,7 +58,9 @@ async def simulate(
     rng = random.Random(seed)
     store = await Store.open(":memory:", clock=lambda: now[0])
     try:
-        matches = MatchService(store, seed_source=lambda: rng.randrange(2**31), clock=lambda: now[0])
+        matches = MatchService(
+            store, seed_source=lambda: rng.randrange(2**31), clock=lambda: now[0]
+        )
         leagues = LeagueService(store, matches, clock=lambda: now[0])
         names = {ORGANISER.id: ORGANISER.name}
         members = [Member(FIRST_PLAYER + i, f"Player {i + 1}") for i in range(players)]
@@ -145,14 +146,14 @@ async def play_match(matches: MatchService, channel_id: int, members: dict[int, 
             continue
         _, match = await matches.view(channel_id)
         assert match is not None
-        state = match.state
-        if state.phase == ENDED:
+        rules = ruleset_of(row)
+        deciding = rules.deciding(match.state)
+        if not deciding:  # over: nobody has anything to decide
             return
-        side = state.waiting_for()
-        assert side is not None
+        side = deciding[0].side
         player = row.players[side]
         assert player is not None
-        command = ruleset_of(row).automatic_command(state, side)
+        command = rules.automatic_command(match.state, side)
         await matches.act(channel_id, members[player], command)
     raise RuntimeError(f"The match in channel {channel_id} did not end in {MAX_STEPS} commands.")
 

@@ -77,3 +77,25 @@ def named(typed: str, spellings: Mapping[str, Iterable[str]]) -> str | None:
         if any(typed_key(name) == wanted for name in (key, *names)):
             return key
     return None
+
+
+def target_label(name: str, distance: int, cover: bool) -> str:
+    """A target, how far and whether in cover, as autocomplete lists it: "Vex (5 sq, in
+    cover)"."""
+    return f"{name} ({distance} sq{', in cover' if cover else ''})"
+
+
+def number_choices(numbers: Iterable[int]) -> str:
+    """Numbers a person may choose from, in words: "2", "3 or 4", "2 to 4", "2, 4 or 6"."""
+    ordered = sorted(set(numbers))
+    if len(ordered) > 2 and ordered == list(range(ordered[0], ordered[-1] + 1)):
+        return f"{ordered[0]} to {ordered[-1]}"
+    shown_numbers = [str(number) for number in ordered]
+    if len(shown_numbers) < 2:
+        return "".join(shown_numbers)
+    return f"{', '.join(shown_numbers[:-1])} or {shown_numbers[-1]}"
+
+
+def seats_words(title: str, seats: Iterable[int]) -> str:
+    """Who plays a ruleset, as a refusal says it: "Skirm is played by 2 players"."""
+    return f"{title} is played by {number_choices(seats)} players"

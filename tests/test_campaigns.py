@@ -343,3 +343,16 @@ async def test_an_unknown_stored_squad_is_refused_when_picking(store: Store) -> 
         await service.choose_squad(CHANNEL, ALICE, "my:Wrong")
     with pytest.raises(ServiceError, match="no stored squad called 'Wardens'. Save a squad"):
         await service.choose_squad(CHANNEL, BOB, "my:Wardens")  # Alice's, not Bob's
+
+
+async def test_a_stored_squad_is_refused_in_a_ruleset_without_campaigns(store: Store) -> None:
+    """Issue 29: campaigns are Skirm's feature (Ruleset.features); a match of Skirm Lite
+    refuses a stored squad in words, and fields nothing."""
+    service, campaigns = MatchService(store, seed_source=lambda: 1234), CampaignService(store)
+    await campaigns.save_squad(ALICE.id, GUILD, "Wardens", wardens())
+    await service.create(GUILD, CHANNEL, ALICE, rules="lite")
+    with pytest.raises(ServiceError) as error:
+        await service.choose_squad(CHANNEL, ALICE, "my:wardens")
+    assert str(error.value) == "Campaigns are played with Skirm; this match plays Skirm Lite."
+    row = await store.active_match(CHANNEL)
+    assert row is not None and row.record["content"]["squads"][0] is None

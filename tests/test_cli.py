@@ -292,9 +292,21 @@ def test_render_makes_the_folder_it_writes_into(
 def test_an_interrupted_command_says_so_without_a_traceback(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def interrupted(seed: int, rules: str) -> object:
+    def interrupted(seed: int, rules: str, players: int) -> object:
         raise KeyboardInterrupt
 
     monkeypatch.setattr("skirmbot.demo.play_demo", interrupted)
     assert main(["demo", "--out", str(tmp_path)]) == 130
     assert capsys.readouterr().err == "\nskirmbot: interrupted\n"
+
+
+def test_the_demo_takes_as_many_players_as_its_ruleset_allows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 29: --players N (2 by default) is refused in words when the ruleset is not played
+    by N, before anything is written; a number that is no number is a usage error too."""
+    assert main(["demo", "--players", "3", "--out", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == "skirmbot: Skirm is played by 2 players, not 3.\n"
+    assert main(["demo", "--players", "three", "--ruleset", "lite"]) == 2
+    assert "'three' is not a number of players" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

@@ -425,3 +425,9 @@ def test_plain_text_of_discord_markup(markup: str, plain: str) -> None:
 def test_plain_text_of_names_that_look_like_markup() -> None:
     assert plain_text(f"{person(7)} wins", {7: "**Star**_"}) == "**Star**_ wins"
     assert plain_text("", NAMES) == ""
+
+
+async def test_a_number_of_players_the_ruleset_does_not_take_is_refused(tmp_path: Path) -> None:
+    """Issue 29: the console plays one seat per player, as many as the ruleset allows."""
+    with pytest.raises(ConsoleError, match=r"^Skirm Lite is played by 2 players, not 4\.$"):
+        await run_console(False, tmp_path, rules="lite", players=4, ask=scripted([])[0])

@@ -7,12 +7,14 @@ import csv
 import io
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from conftest import BOTH_BACKENDS
 
 from skirmbot import content
+from skirmbot.rules.ruleset import rulesets
 from skirmbot.service import MatchService, Member, ServiceError
 from skirmbot.service.campaigns import CampaignService
 from skirmbot.service.leagues import LeagueService
@@ -347,3 +349,19 @@ async def test_xp_lost_to_a_stop_between_the_end_and_the_award_is_completed(
             row.id
         ]
     assert await campaigns.complete_awards() == []  # idempotent
+
+
+async def test_a_league_of_a_ruleset_not_played_one_against_one_is_refused(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 29: leagues stay two-sided, so a ruleset that cannot be played by 2 players (a
+    stub here, played by 3 or 4) is refused in words, and no league is made."""
+    brawl = SimpleNamespace(name="brawl", title="Brawl", seats=(3, 4), features=frozenset())
+    monkeypatch.setitem(rulesets(), "brawl", brawl)
+    env = Env(store)
+    with pytest.raises(ServiceError) as error:
+        await env.leagues.create(GUILD, HOME, ORG, "Melee Cup", "brawl", rounds=2)
+    assert str(error.value) == (
+        "A league pairs its players one against one, and Brawl is played by 3 or 4 players."
+    )
+    assert await store.league(GUILD, "Melee Cup") is None

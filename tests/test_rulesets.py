@@ -210,7 +210,7 @@ def test_autocomplete_offers_exactly_the_legal_move_and_dash_squares(rules: str)
     for unit in match.state.ready_units(side):
         for kind, action in ((Move, "move"), (Dash, "dash")):
             wanted = {c.square for c in legal if isinstance(c, kind) and c.unit == unit.id}
-            offered = situation.squares(unit, kind, action)
+            offered = situation.squares(unit.id, kind, action)
             assert {value for value, _ in offered} == wanted, (unit.id, action)
             assert all(label.startswith(f"{value} (") for value, label in offered)
 
@@ -243,14 +243,12 @@ def test_shoot_offers_the_empty_squares_an_xpl_weapon_may_aim_at_and_one_plays()
         {0: [agent("Ada", "C3", weapons=[GRENADE])], 1: [agent("Bo", "C8")]}, faces=[3, 5]
     )
     situation = Situation(match.state, 0, ruleset("lite"))
-    offered = dict(situation.targets(match.state.units["Ada"], Shoot, "Grenade"))
+    offered = dict(situation.targets("Ada", Shoot, "Grenade"))
     assert list(offered)[:2] == ["Bo", "A1"]  # the Agent first, then squares in reading order
     assert offered["D8"] == "D8 (empty square, 5 sq)"
     assert {"C3", "D4", "C10", "C9"}.isdisjoint(offered)  # its own, adjacent, RG6, behind Bo
-    assert ("D8", "D8 (empty square, 5 sq)") in situation.targets(
-        match.state.units["Ada"], Shoot
-    )
-    assert [w for w, _ in situation.weapons(match.state.units["Ada"], Shoot, "D8")] == ["Grenade"]
+    assert ("D8", "D8 (empty square, 5 sq)") in situation.targets("Ada", Shoot)
+    assert [w for w, _ in situation.weapons("Ada", Shoot, "D8")] == ["Grenade"]
     events = match.apply(Shoot(0, "Ada", "D8", "Grenade"))
     assert [e.data["square"] for e in events if e.kind == "blast"] == ["D8"]
     assert match.state.units["Bo"].hit == 2

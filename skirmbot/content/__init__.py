@@ -5,7 +5,8 @@ Maps are shared by every ruleset (`maps/`); missions and squads belong to one ru
 `hold-the-line`); players read each file's display name (its "name": `Hold the Line`). What a
 person types is found here, once, by `find`: the file name or the display name, in any case
 and spacing; records keep the file's data, found by its file name. Files are read here and
-validated by the rules core, so a broken file fails with the rules core's plain-words error.
+validated by their ruleset (`Ruleset.load_mission`, `load_squad`), so a broken file fails with
+the rules' plain-words error.
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ from typing import Any
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.maps import BattleMap, map_from_json
 from skirmbot.rules.ruleset import DEFAULT_RULESET
-from skirmbot.rules.skirm.missions import Mission, mission_from_json
-from skirmbot.rules.skirm.squads import Squad, squad_from_json
+from skirmbot.rules.ruleset import ruleset as ruleset_called
 from skirmbot.words import named, shown
 
 DEFAULT_MAP = "foundry"
@@ -40,12 +40,14 @@ def names(kind: str, ruleset: str = DEFAULT_RULESET) -> list[str]:
     return sorted(entry.name[:-5] for entry in folder.iterdir() if entry.name.endswith(".json"))
 
 
-def defaults(ruleset: str = DEFAULT_RULESET) -> tuple[str, tuple[str, str]]:
-    """The mission and the two squads a quick match of `ruleset` plays (the demo, practice)."""
-    if ruleset == DEFAULT_RULESET:
-        return DEFAULT_MISSION, DEFAULT_SQUADS
-    squads = names("squads", ruleset)
-    return names("missions", ruleset)[0], (squads[0], squads[-1])
+def defaults(ruleset: str = DEFAULT_RULESET, players: int = 2) -> tuple[str, tuple[str, ...]]:
+    """The mission and the squads, one per seat, a quick match of `ruleset` plays (the demo,
+    practice): two that differ for two players, else the shipped squads in turn."""
+    squads = DEFAULT_SQUADS if ruleset == DEFAULT_RULESET else tuple(names("squads", ruleset))
+    mission = DEFAULT_MISSION if ruleset == DEFAULT_RULESET else names("missions", ruleset)[0]
+    if players == 2:
+        return mission, (squads[0], squads[-1])
+    return mission, tuple(squads[seat % len(squads)] for seat in range(players))
 
 
 def titles(kind: str, ruleset: str = DEFAULT_RULESET) -> dict[str, str]:
@@ -101,9 +103,16 @@ def load_map(name: str = DEFAULT_MAP) -> BattleMap:
     return map_from_json(raw("maps", name))
 
 
-def load_mission(name: str = DEFAULT_MISSION) -> Mission:
-    return mission_from_json(raw("missions", name))
+def load_mission(name: str = DEFAULT_MISSION, ruleset: str = DEFAULT_RULESET) -> Any:
+    """The shipped mission as its ruleset reads it (checked)."""
+    return ruleset_called(ruleset).load_mission(raw("missions", name, ruleset))
 
 
-def load_squad(name: str, ep_limit: int = 100) -> Squad:
-    return squad_from_json(raw("squads", name), ep_limit)
+def load_squad(name: str, ep_limit: int = 100, ruleset: str = DEFAULT_RULESET) -> Any:
+    """The shipped squad as its ruleset reads it, checked within `ep_limit` points."""
+    return ruleset_called(ruleset).load_squad(raw("squads", name, ruleset), ep_limit)
+
+
+def points_limit(name: str, ruleset: str = DEFAULT_RULESET) -> int:
+    """The points a squad may cost in the shipped mission (EP limit in Skirm)."""
+    return ruleset_called(ruleset).points_limit(raw("missions", name, ruleset))

@@ -36,8 +36,8 @@ from d20 import diceast
 from d20.utils import ast_adv_copy, leftmost  # type: ignore[import-untyped]
 
 from skirmbot.dice import notation
+from skirmbot.dice.hand import hand_dice
 from skirmbot.dice.notation import FATE, FATE_SIDES, PERCENT, PERCENT_SIDES, Reading
-from skirmbot.rules.skirm.rolls import succeeds
 
 MAX_DICE = 100  # dice per roll, re-rolls and exploded dice included
 MAX_SIDES = 1000
@@ -432,7 +432,7 @@ def _skirm_test(count: _Count, size: Any) -> bool:
 
 def _verdict(count: _Count, size: Any) -> Callable[[int], bool]:
     if _skirm_test(count, size):
-        return lambda face: succeeds(face, count.target)
+        return lambda face: hand_dice().succeeds(face, count.target)
     compare = COMPARISONS[count.op]
     return lambda face: compare(face, count.target)
 

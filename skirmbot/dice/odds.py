@@ -3,7 +3,8 @@
 This module is the command's own side: an attack given by hand (skill, ROA, DAM, ARM, HIT and
 the special rules /odds takes), checked and refused in words (`DiceError`), and the odds as text,
 for an attack given by hand and for a unit's targets in a match. The odds themselves, worked out
-exactly as the engine resolves the attack, are `skirmbot.rules.skirm.odds`.
+exactly as the engine resolves the attack, are the ruleset's with /odds by hand
+(`skirmbot.dice.hand`: Skirm's).
 """
 
 from __future__ import annotations
@@ -11,21 +12,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING, Protocol
 
 from skirmbot.dice.expressions import DiceError
-from skirmbot.rules.skirm.odds import DEFAULT_ORDERS as DEFAULT_ORDERS  # /odds' option default
-from skirmbot.rules.skirm.odds import (
-    Distribution,
-    Outcome,
-    Roll,
-    Saves,
-    Step,
-    Table,
-    TargetOdds,
-    resolve,
-)
-from skirmbot.rules.skirm.state import UnitState
+from skirmbot.dice.hand import hand_dice
 from skirmbot.words import plural, possessive
+
+if TYPE_CHECKING:  # the shapes of Skirm's odds, read here only to put them in words
+    from skirmbot.rules.skirm.odds import Distribution, Outcome, TargetOdds
+
+DEFAULT_ORDERS = hand_dice().default_orders  # /odds' option default
 
 # Bounds for /odds: generous beyond any card, small enough to answer at once.
 LIMITS = {"skill": (1, 6), "roa": (1, 20), "dam": (1, 10), "arm": (1, 6), "hit": (1, 20)}
@@ -91,20 +87,19 @@ class Attack:
             f"HIT {self.hit}{tail}"
         )
 
-    def step(self) -> Step:
-        automatic = min(self.value("AH"), self.roa)
-        roll = Roll(
-            dice=self.roa - automatic,
-            skill=self.skill,
-            dam=self.dam,
-            unrolled=automatic + (1 if self.support else 0),
-            natural_bonus=2 if self.has("RND") else 1,
-            deadly=self.value("DD"),
-            relentless=self.has("RLT"),
-            parried=self.has("PAR"),
+    def outcome(self, budget: int) -> Outcome:
+        """The attack's exact outcome spending up to `budget` TO, as the rules resolve it."""
+        stats = {"skill": self.skill, "roa": self.roa, "dam": self.dam, "arm": self.arm}
+        codes = {code for code in (_RULE_TEXT.match(rule) for rule in self.rules) if code}
+        values = {found.group(1): self.value(found.group(1)) for found in codes}
+        outcome: Outcome = hand_dice().attack(
+            {**stats, "hit": self.hit},
+            values,
             cover=self.in_cover,
+            support=self.support,
+            budget=budget,
         )
-        return Step("the target", roll, Saves(self.arm, self.hit, self.value("TG"), 1), side=1)
+        return outcome
 
     @property
     def free_rerolls(self) -> int:
@@ -174,12 +169,7 @@ def attack_odds(attack: Attack, orders: int = 0) -> AttackOdds:
     """The exact odds of an attack given by hand: without TO, and spending up to `orders` TO
     re-rolling failed attack dice."""
     check_attack(attack, orders)
-    step = attack.step()
-
-    def run(budget: int) -> Outcome:
-        return resolve([step], Table(0, (budget, 0)), attack.free_rerolls, budget)[0]
-
-    return AttackOdds(attack, orders, run(0), run(orders) if orders else None)
+    return AttackOdds(attack, orders, attack.outcome(0), attack.outcome(orders) if orders else None)
 
 
 # --- as text -----------------------------------------------------------------------------------
@@ -240,20 +230,28 @@ def format_attack_odds(odds: AttackOdds) -> str:
     return "\n".join(lines)
 
 
+class Named(Protocol):
+    """What the odds' words need of the attacking unit."""
+
+    @property
+    def name(self) -> str: ...
+
+
 def format_target_odds(
-    unit: UnitState, listed: list[TargetOdds], limit: int = 1900, detail: bool = False
+    unit: Named | str, listed: list[TargetOdds], limit: int = 1900, detail: bool = False
 ) -> str:
     """One line per weapon and target (or, with `detail`, every line for each); past `limit`
-    characters the rest are counted, not shown."""
+    characters the rest are counted, not shown. `unit`: the attacker, or its name."""
+    name = unit if isinstance(unit, str) else unit.name
     if not listed:
-        return f"{unit.name} has no legal target now."
+        return f"{name} has no legal target now."
     if detail:
-        blocks = [_detail(unit, entry) for entry in listed]
+        blocks = [_detail(name, entry) for entry in listed]
         text = "\n\n".join(blocks)
         return text if len(text) <= limit else text[: limit - 1] + "…"
     orders = max(entry.orders for entry in listed)
     spend = f"; in brackets: {spending_words(orders, 're-rolling')}" if orders else ""
-    text = f"**{possessive(unit.name)} targets** (without TO{spend})"
+    text = f"**{possessive(name)} targets** (without TO{spend})"
     for shown, entry in enumerate(listed):
         line = _target_line(entry)
         more = f"\n… and {len(listed) - shown} more."
@@ -287,11 +285,11 @@ def _target_line(entry: TargetOdds) -> str:
     return line
 
 
-def _detail(unit: UnitState, entry: TargetOdds) -> str:
+def _detail(name: str, entry: TargetOdds) -> str:
     first, roll = entry.steps[0], entry.steps[0].roll
     rules = _rules_words(entry)
     lines = [
-        f"**{unit.name} → {entry.option.label}** with {entry.weapon.name} ({entry.kind}, "
+        f"**{name} → {entry.option.label}** with {entry.weapon.name} ({entry.kind}, "
         f"{_where(entry)}): skill {entry.skill}, {plural(roll.dice, 'die', 'dice')} rolled, "
         f"DAM {entry.weapon.dam}{rules}"
     ]
@@ -315,7 +313,7 @@ def _detail(unit: UnitState, entry: TargetOdds) -> str:
     if counter is not None:
         lines.append(
             f"If {entry.option.label} survives ({percent(counter.happens)}), it strikes back "
-            f"(CTR) with {counter.weapon}: {unit.name} taken out **{percent(counter.taken_out)}**"
+            f"(CTR) with {counter.weapon}: {name} taken out **{percent(counter.taken_out)}**"
             f" · HIT lost {hit_lost_line(counter.hit_lost)}"
         )
     if entry.spending is not None:

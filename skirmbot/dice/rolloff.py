@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from skirmbot.dice.expressions import DiceError, DieSource, SystemDice
-from skirmbot.rules.skirm.turns import BASE_ORDER_DICE
+from skirmbot.dice.hand import hand_dice
 
 MAX_PLAYERS = 8
 MAX_ROUNDS = 50  # ties on a D6 repeat 1 time in 6 or less; 50 rounds never happen by chance
@@ -106,7 +106,7 @@ def roll_tactical_orders(leader_dice: int, source: DieSource | None = None) -> O
     if not 0 <= leader_dice <= MAX_LEADER_DICE:
         raise DiceError(f"Leader dice must be from 0 to {MAX_LEADER_DICE} (the total of LDx).")
     dice = source or SystemDice()
-    faces = tuple(dice.roll(6) for _ in range(BASE_ORDER_DICE + leader_dice))
+    faces = tuple(dice.roll(6) for _ in range(hand_dice().order_dice + leader_dice))
     return OrdersRoll(leader_dice, faces)
 
 
@@ -115,6 +115,6 @@ def format_orders(roll: OrdersRoll) -> str:
     leaders = f" + {roll.leader_dice} leader {'die' if roll.leader_dice == 1 else 'dice'}"
     noun = "Tactical Order" if roll.orders == 1 else "Tactical Orders"
     return (
-        f"**Tactical Orders**: {len(roll.faces)}D6 ({BASE_ORDER_DICE}{leaders if roll.leader_dice else ''}): "
+        f"**Tactical Orders**: {len(roll.faces)}D6 ({hand_dice().order_dice}{leaders if roll.leader_dice else ''}): "
         f"{shown} = `{roll.orders}` {noun} (each 1-3 is one)."
     )

@@ -8,9 +8,11 @@ ruleset's rules only through this interface; docs/rulesets.md tells how to add o
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from skirmbot.rules.board import Board
 from skirmbot.rules.commands import Command, CommandTable
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
@@ -26,6 +28,13 @@ from skirmbot.words import named, shown
 CAMPAIGNS = "campaigns"  # squads that grow from match to match (`medals`, spoils, XP)
 HAND_ODDS = "hand_odds"  # /odds by hand: attack odds from typed stats, no match needed
 ORDERS = "orders"  # Tactical Orders: /to, standing orders that spend them
+
+# How a refusal names a feature, before the rulesets that have it.
+FEATURE_WORDS = {
+    CAMPAIGNS: "Campaigns are played with",
+    HAND_ODDS: "/odds by hand works out the attacks of",
+    ORDERS: "Tactical Orders are played with",
+}
 
 # The packages that hold a ruleset, each exposing RULESET; adding a ruleset adds a line here.
 PACKAGES = ("skirmbot.rules.skirm", "skirmbot.rules.lite")
@@ -97,6 +106,151 @@ class SetUpStage:
     announce: str = ""  # told when a later stage begins: "Remus will infiltrate: ..."
     verb: str = "deploy"  # what a player is asked to do, before the squad's name
     what: str = "units"  # what is placed: "infiltrators"
+
+
+Option = tuple[str, str]  # (the value a command gets, what the player reads)
+
+
+class Choices(Protocol):
+    """Autocomplete's options in one match as one seat sees it (`Ruleset.choices`): the values
+    of the ruleset's legal commands, labelled in its words. Units are named by their id."""
+
+    def named(self, name: str) -> str:
+        """The unit called `name` as a player types it; RulesError listing the names."""
+        ...
+
+    def unit(self, name: str | None) -> str | None:
+        """The unit named (None if there is none such), else the one activating, if any."""
+        ...
+
+    def side_of(self, unit: str) -> int:
+        """The seat that commands the unit."""
+        ...
+
+    def units(self, kinds: tuple[str, ...]) -> list[Option]:
+        """The seat's units that can send a command of one of `kinds` now."""
+        ...
+
+    def units_on_map(self) -> list[str]:
+        """Every unit on the map, whoever commands it (/odds)."""
+        ...
+
+    def squares(self, unit: str, kind: str, action: str) -> list[Option]:
+        """Squares the unit can end a movement (`kind`, `action`) on, nearest first."""
+        ...
+
+    def values(self, unit: str, kind: str, field: str) -> list[Option]:
+        """The values the unit's legal commands of `kind` carry in `field`, labelled."""
+        ...
+
+    def skills(self, unit: str) -> list[Option]:
+        """The unit's skills that can be used now."""
+        ...
+
+    def skill_targets(self, unit: str, skill: str) -> list[Option]:
+        """What the chosen skill can be aimed at."""
+        ...
+
+    def targets(self, unit: str, kind: str, weapon: str | None) -> list[Option]:
+        """What the unit can attack now with an attack of `kind` (with `weapon`, if chosen)."""
+        ...
+
+    def weapons(self, unit: str, kind: str, target: str | None) -> list[Option]:
+        """The weapons the unit can attack with now (at `target`, if chosen)."""
+        ...
+
+    def dice(self, kind: str) -> list[tuple[int, str]]:
+        """The dice of a roll waiting for a decision that a command of `kind` can change."""
+        ...
+
+    def any_targets(self, unit: str) -> list[Option]:
+        """Everything the unit could attack with any weapon, whoever asks (/odds)."""
+        ...
+
+    def target_odds(self, name: str, target: str | None, orders: int) -> tuple[str, list[Any]]:
+        """The unit's name and the exact odds of its attacks (on `target`, if named) spending
+        up to `orders` TO, for a ruleset with `exact_odds`; RulesError in plain words."""
+        ...
+
+
+@dataclass(frozen=True)
+class RosterEntry:
+    """One unit of a stored squad on its roster card (campaigns)."""
+
+    name: str
+    unit_type: str
+    xp: int
+    spoils_taken: int  # rewards (Spoils Of War) it holds
+    spoils_available: int  # rewards it may take now
+    next_spoil_at: int  # the XP at which its next reward comes
+
+
+class UnitSpoils(Protocol):
+    """What a unit may take after a match, as the medals message says it (Spoils Of War)."""
+
+    @property
+    def xp(self) -> int: ...
+
+    @property
+    def available(self) -> int: ...
+
+    @property
+    def neq(self) -> bool: ...
+
+
+class Campaign(Protocol):
+    """A ruleset's campaigns (CAMPAIGNS): stored squads that gain XP from medals, match after
+    match, and take rewards with it. Changes a squad file's data; the service stores it."""
+
+    points_limit: int  # what a stored squad may cost
+    medal_xp: Mapping[str, int]  # each medal's XP (the roster card's legend)
+    spoils_xp_step: int  # one more reward per this many XP
+
+    def add_xp(
+        self, data: Mapping[str, Any], earned: Mapping[str, Sequence[Medal]]
+    ) -> tuple[dict[str, Any], Mapping[str, UnitSpoils]]:
+        """The squad's data with each unit's medals added to its XP (units by name), and what
+        each may take now."""
+        ...
+
+    def roster(self, data: dict[str, Any]) -> list[RosterEntry]:
+        """The squad's units as its roster card shows them."""
+        ...
+
+    def rewards(self, data: dict[str, Any], unit: str, rewards: Any) -> list[Option]:
+        """The rewards (from the content data `rewards`) the unit may take now."""
+        ...
+
+    def take_reward(
+        self, data: dict[str, Any], unit: str, reward: str, rewards: Any
+    ) -> tuple[dict[str, Any], str] | None:
+        """The squad's data with the unit's reward taken, and the unit's name; None: no such
+        unit. ContentError in plain words when it may not take it."""
+        ...
+
+
+class HandDice(Protocol):
+    """A ruleset's dice rolled by hand, with no match: /odds by hand, /roll's skill test, /to
+    (HAND_ODDS; Skirm's rules)."""
+
+    default_orders: int  # the TO /odds spends on re-rolls unless told
+    order_dice: int  # the Tactical Orders roll's dice before leader dice
+
+    def succeeds(self, face: int, skill: int) -> bool:
+        """Whether a die's face passes a skill test against `skill`."""
+        ...
+
+    def attack(
+        self,
+        stats: Mapping[str, int],
+        rules: Mapping[str, int],
+        *,
+        cover: bool,
+        support: bool,
+        budget: int,
+    ) -> Any:
+        """The exact outcome of one attack given by hand (its odds: HIT lost, taken out, ...)."""
+        ...
 
 
 class Ruleset(Protocol):
@@ -198,11 +352,53 @@ class Ruleset(Protocol):
     # (skirmbot.rules.commands) and its own. `parse_command` reads only these; the service
     # sends a ruleset's own command by its kind and fields (skirmbot.service.actions).
     command_types: CommandTable
+    def choices(self, state: Any, side: int | None) -> Choices:
+        """Autocomplete's options in the match for `side` (None: someone not playing)."""
+        ...
+
+    def load_mission(self, data: Any) -> Any:
+        """The ruleset's own mission (scenario) from content data, checked; ContentError in
+        plain words saying what is wrong."""
+        ...
+
+    def load_squad(self, data: Any, points_limit: int) -> Any:
+        """The ruleset's own squad from content data, checked against its squad building
+        rules within `points_limit` (where it counts points); ContentError in plain words."""
+        ...
+
+    def points_limit(self, mission: Any) -> int:
+        """The points a squad may cost in the mission (content data; EP limit in Skirm)."""
+        ...
+
+    def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
+        """The mission's (content data) set-up checks on `board` for squads of these sizes, one
+        per seat (Skirm: each deployment zone holds its squad); ContentError in plain words."""
+        ...
+
+    def state_json(self, state: Any) -> dict[str, Any]:
+        """The whole state as JSON, in the ruleset's own shape (`skirmbot replay --json`)."""
+        ...
+
+    def campaign(self) -> Campaign:
+        """Its campaign rules; RulesError in plain words for a ruleset without CAMPAIGNS."""
+        ...
+
+    def hand_dice(self) -> HandDice:
+        """Its dice rolled by hand with no match (/odds by hand, /roll's skill test, /to);
+        RulesError in plain words for a ruleset without HAND_ODDS."""
+        ...
 
 
 def seats_of_their_own(players: int) -> tuple[tuple[int, ...], ...]:
     """Every seat a side of its own, as in 1 v 1 and every free-for-all (`Ruleset.sides_of`)."""
     return tuple((seat,) for seat in range(players))
+
+
+def lacking(title: str, feature: str) -> RulesError:
+    """The refusal of a feature to a ruleset (`title`) without it, in words: "Campaigns are
+    played with Skirm; this match plays Skirm Lite."."""
+    having = " or ".join(r.title for r in rulesets().values() if feature in r.features)
+    return RulesError(f"{FEATURE_WORDS[feature]} {having}; this match plays {title}.")
 
 
 _REGISTRY: dict[str, Ruleset] = {}

@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,10 +23,17 @@ from skirmbot.rules.commands import AgreeDraw, Concede
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.record import MatchRecord, replay
-from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, ruleset
-from skirmbot.rules.skirm.medals import Spoils, apply_xp
-from skirmbot.rules.skirm.squads import DEFAULT_EP_LIMIT, squad_from_json
-from skirmbot.rules.skirm.state import ENDED
+from skirmbot.rules.ruleset import (
+    CAMPAIGNS,
+    DEFAULT_RULESET,
+    Campaign,
+    PlayedMatch,
+    Ruleset,
+    UnitSpoils,
+    lacking,
+    ruleset,
+    rulesets,
+)
 from skirmbot.service.errors import ServiceError
 from skirmbot.service.replies import MESSAGE_LIMIT, Reply, clip
 from skirmbot.service.work import ENDED_STATUS, LiveMatches
@@ -35,6 +42,16 @@ from skirmbot.words import plural
 
 STORED_PREFIX = "my:"  # `/match squad my:NAME`: the player's stored squad NAME
 MAX_NAME = 50
+
+
+def campaign_rules() -> Ruleset:
+    """The ruleset stored squads are built with: the first with campaigns (Skirm)."""
+    return next(rules for rules in rulesets().values() if CAMPAIGNS in rules.features)
+
+
+def campaign() -> Campaign:
+    """The campaign rules of stored squads (Skirm's: XP, medals, Spoils Of War)."""
+    return campaign_rules().campaign()
 
 
 def is_stored_name(squad: str | dict[str, Any]) -> bool:
@@ -89,10 +106,13 @@ class CampaignService:
         _check_name(name)
         notes: list[str] = []
 
+        rules = campaign_rules()
+        limit = rules.campaign().points_limit
+
         def make(stored: dict[str, Any] | None) -> dict[str, Any]:
             merged: dict[str, Any]
             merged, found = keep_progress(stored, data)
-            squad_from_json(merged, DEFAULT_EP_LIMIT)  # XPx gear and spoils against the real XP
+            rules.check_squad(merged, limit)  # XPx gear and spoils against the real XP
             notes.extend(found)
             return merged
 
@@ -100,10 +120,10 @@ class CampaignService:
             row = await self.store.save_squad(owner, guild, name, make)
         except ContentError as error:
             raise ServiceError(f"That squad cannot be saved: {error}") from error
-        squad = squad_from_json(row.data, DEFAULT_EP_LIMIT)
+        squad = rules.check_squad(row.data, limit)
         text = (
-            f"Saved **{squad.name}** as {STORED_PREFIX}{row.name} ({plural(len(squad.units), 'unit')}, "
-            f"{squad.total_ep} EP). Play it with /match squad {STORED_PREFIX}{row.name}: "
+            f"Saved **{squad.name}** as {STORED_PREFIX}{row.name} ({plural(squad.size, 'unit')}, "
+            f"{squad.points} EP). Play it with /match squad {STORED_PREFIX}{row.name}: "
             "its units keep the XP they earn."
         )
         return Reply("\n".join([text, *notes]), private=True)
@@ -134,13 +154,16 @@ class CampaignService:
         )
 
     async def resolve(
-        self, owner: int, squad: str | dict[str, Any]
+        self, owner: int, squad: str | dict[str, Any], rules: Ruleset | None = None
     ) -> tuple[str | dict[str, Any], int | None]:
         """What `/match squad` plays: a stored squad's data and id for `my:NAME`; anything else
-        as it was given, with no stored squad."""
+        as it was given, with no stored squad. A stored squad in a match of `rules` without
+        campaigns is refused in words."""
         if not is_stored_name(squad):
             return squad, None
         assert isinstance(squad, str)
+        if rules is not None and CAMPAIGNS not in rules.features:
+            raise ServiceError(str(lacking(rules.title, CAMPAIGNS)))
         row = await self.load_squad(owner, squad)
         return row.data, row.id
 
@@ -162,25 +185,25 @@ class CampaignService:
         medals, XP and Spoils Of War), after the XP is added to the squads that are stored.
         A match that never reached its first turn, or was conceded (or agreed drawn) before its
         first turn ended, gives none, and says so. None: the match has not ended."""
-        state = match.state
-        if state.phase != ENDED:
+        played = ruleset(str(row.record.get("ruleset", DEFAULT_RULESET)))
+        if played.outcome(match.state) is None:
             return None
-        if state.turn < 1:
+        view = played.view(match.state)
+        if view.turn < 1:
             return "No medals: the match ended before its first turn."
-        early = ended_early(match)
+        early = ended_early(match, view.turn)
         if early is not None:
             return (
                 f"No medals and no XP: the match was {early} before the end of its first turn "
                 "(rulings: Campaign medals)."
             )
-        played = ruleset(str(row.record.get("ruleset", DEFAULT_RULESET)))
         if played.medals(match, 0) is None:
             return f"No medals: {played.title} keeps no campaign progress."
-        stored = row.setup.get("stored_squads") or [None, None]
+        stored = row.setup.get("stored_squads") or [None] * len(view.sides)
         blocks: list[_Block] = []
-        for side in (0, 1):
+        for side in range(len(view.sides)):
             earned = played.medals(match, side) or {}
-            name = state.squads[side].name
+            name = view.sides[side].name
             if stored[side] is None:
                 title = f"**Medals: {name}** (not a stored squad: its XP is not kept)"
                 blocks.append(_Block(title, earned, None))
@@ -204,11 +227,12 @@ class CampaignService:
 
     async def _add_xp(
         self, squad_id: int, match_id: int, name: str, earned: dict[str, list[Medal]]
-    ) -> tuple[str, dict[str, Spoils] | None]:
-        spoils: dict[str, Spoils] = {}
+    ) -> tuple[str, Mapping[str, UnitSpoils] | None]:
+        spoils: dict[str, UnitSpoils] = {}
+        rules = campaign()
 
         def change(data: dict[str, Any]) -> dict[str, Any]:
-            new, found = apply_xp(data, earned)
+            new, found = rules.add_xp(data, earned)
             spoils.update(found)
             return new
 
@@ -219,7 +243,7 @@ class CampaignService:
         current = await self.store.squad_by_id(squad_id)
         if current is None:
             return f"**Medals: {name}** (its stored squad was deleted: no XP kept)", None
-        _, now = apply_xp(current.data, {})
+        _, now = rules.add_xp(current.data, {})
         return f"**Medals: {name}** ({STORED_PREFIX}{current.name}, XP already added)", now
 
 
@@ -236,11 +260,12 @@ def _progress(data: dict[str, Any]) -> str:
     return f"{data.get('name')} ({xp})"
 
 
-def ended_early(match: PlayedMatch) -> str | None:
-    """How an ended match ended before the end of its first turn by its players' choice:
-    "conceded" (a forfeit to the turn timer too) or "agreed drawn"; None otherwise. Such a
-    match gives no medals: every unit would be Untouchable and a Veteran for nothing."""
-    if match.state.turn > 1 or not match.commands:
+def ended_early(match: PlayedMatch, turn: int) -> str | None:
+    """How an ended match ended before the end of its first turn (`turn`: the turn it ended
+    in) by its players' choice: "conceded" (a forfeit to the turn timer too) or "agreed
+    drawn"; None otherwise. Such a match gives no medals: every unit would be Untouchable and
+    a Veteran for nothing."""
+    if turn > 1 or not match.commands:
         return None
     last = match.commands[-1]
     if isinstance(last, Concede):
@@ -256,7 +281,7 @@ class _Block:
 
     title: str
     earned: dict[str, list[Medal]]
-    spoils: dict[str, Spoils] | None
+    spoils: Mapping[str, UnitSpoils] | None
 
 
 # How much each unit's line says: each medal with its XP and reason; with its XP; the medals'
@@ -313,7 +338,7 @@ def _medal_list(medals: Sequence[Medal], style: str) -> str:
     return "; ".join(f"{m.name} +{m.xp} XP" + (f" ({m.reason})" if reasons else "") for m in medals)
 
 
-def _unit_line(unit: str, medals: Sequence[Medal], spoils: Spoils | None, style: str) -> str:
+def _unit_line(unit: str, medals: Sequence[Medal], spoils: UnitSpoils | None, style: str) -> str:
     line = f"• {unit}: {_medal_list(medals, style) if medals else 'no medal'}"
     if spoils is None:
         return line

@@ -54,7 +54,6 @@ from skirmbot.render.standings import StandingsRow, StandingsTable, standings_pn
 from skirmbot.rules import commands
 from skirmbot.rules.errors import ContentError, RulesError
 from skirmbot.rules.ruleset import DEFAULT_RULESET, Ruleset, ruleset, rulesets
-from skirmbot.rules.skirm.missions import mission_from_json
 from skirmbot.service.campaigns import CampaignService, is_stored_name, stored_name
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
 from skirmbot.service.matches import (
@@ -81,7 +80,7 @@ from skirmbot.store import (
     VersionConflict,
 )
 from skirmbot.timers.clock import TimeControls, duration
-from skirmbot.words import shown
+from skirmbot.words import seats_words, shown
 
 __all__ = [
     "FORMATS",
@@ -190,6 +189,9 @@ class LeagueService:
         if not name or len(name) > MAX_NAME or any(ord(c) < 32 for c in name):
             raise ServiceError(f"A league needs a name of 1 to {MAX_NAME} characters.")
         played = _ruleset(rules)
+        if 2 not in played.seats:  # pairings, standings and ratings are one against one
+            who = seats_words(played.title, played.seats)
+            raise ServiceError(f"A league pairs its players one against one, and {who}.")
         if format not in FORMATS:
             raise ServiceError(
                 f"'{shown(format)}' is not a league format: use swiss (with a number of rounds) "
@@ -1219,7 +1221,7 @@ def _ep_limit(league: LeagueRow) -> int:
     limits = []
     for name in names:
         try:
-            limits.append(mission_from_json(content.raw("missions", name, league.ruleset)).ep_limit)
+            limits.append(content.points_limit(name, league.ruleset))
         except ContentError:
             continue
     return min(limits, default=100)

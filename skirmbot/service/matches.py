@@ -276,8 +276,8 @@ class MatchService:
             if row.status != SETUP:
                 raise ServiceError("Squads are chosen before deployment; this match is past that.")
             mission = mission_from_json(row.record["content"]["mission"])
-            squad, stored_id = await self.campaigns.resolve(member.id, squad)
             played = ruleset_of(row)
+            squad, stored_id = await self.campaigns.resolve(member.id, squad, played)
             data = _shipped("squads", squad, played.name) if isinstance(squad, str) else squad
             try:
                 chosen = played.check_squad(data, mission.ep_limit)

@@ -344,7 +344,7 @@ def _unit_action(reading: _Reading, verb: str, unit: str, args: list[str]) -> ac
             raise _usage(verb)
         if verb == "crate":
             return reading.own("crate", unit=unit, option=" ".join(args).lower())
-        offered = [name for name, _ in reading.situation.mission_actions(found)] if found else []
+        offered = [name for name, _ in reading.situation.mission_actions(found.id)] if found else []
         named = take_name(args, offered)
         return reading.own("mission", unit=unit, action=named[0] if named else " ".join(args))
     if args:

@@ -233,10 +233,10 @@ def preview_squares(found: Situation, unit: str | None) -> list[Option]:
     """Squares to preview the unit on: those it can reach now, nearest action first: "C5
     (dash)". Any other free square may be typed."""
     chosen = found.unit(unit)
-    if found.side is None or chosen is None or chosen.side != found.side:
+    if found.side is None or chosen is None or found.side_of(chosen) != found.side:
         return []
     try:
-        reach = found.rules.preview(found.state, chosen.id).reach
+        reach = found.rules.preview(found.state, chosen).reach
     except RulesError:
         return []
     order = {action: number for number, action in enumerate(HEADINGS)}

@@ -10,20 +10,18 @@ from typing import Any
 from skirmbot import content
 from skirmbot.render.roster import Roster, RosterUnit, roster_lines, roster_png
 from skirmbot.rules.errors import ContentError
-from skirmbot.rules.skirm import spoils
-from skirmbot.rules.skirm.cards import UnitCard
-from skirmbot.rules.skirm.squads import DEFAULT_EP_LIMIT, squad_from_json
-from skirmbot.service.campaigns import CampaignService, stored_name
+from skirmbot.service.campaigns import CampaignService, campaign, campaign_rules, stored_name
 from skirmbot.service.errors import ServiceError
 from skirmbot.service.replies import Reply
-from skirmbot.store import SquadRow, Store
+from skirmbot.store import Store
 from skirmbot.words import shown
 
 SPOILS = "common"  # the shipped list of Spoils Of War (content/skirm/spoils/common.json)
 
 
-def rewards() -> list[tuple[Any, dict[str, Any]]]:
-    return spoils.spoils_from_json(content.raw("spoils", SPOILS))
+def rewards() -> Any:
+    """The shipped list of Spoils Of War, as content data (its rules read it)."""
+    return content.raw("spoils", SPOILS, campaign_rules().name)
 
 
 class SquadProgress:
@@ -41,18 +39,18 @@ class SquadProgress:
                 earned.setdefault(unit, []).extend(names)
         units = tuple(
             RosterUnit(
-                name=card.name,
-                unit_type=card.unit_type,
-                xp=int(data.get("xp", 0)),
-                medals=tuple(earned.get(card.name, [])),
-                spoils_taken=int(data.get("spoils_taken", 0))
-                + sum(1 for w in card.weapons if w.has("XP")),
-                spoils_available=spoils.available(card, data),
-                next_spoil_at=spoils.next_at(int(data.get("xp", 0))),
+                name=entry.name,
+                unit_type=entry.unit_type,
+                xp=entry.xp,
+                medals=tuple(earned.get(entry.name, [])),
+                spoils_taken=entry.spoils_taken,
+                spoils_available=entry.spoils_available,
+                next_spoil_at=entry.next_spoil_at,
             )
-            for card, data in _units(row)
+            for entry in campaign().roster(row.data)
         )
-        roster = Roster(row.name, owner_name, "Skirm", len(awards), units)
+        title = campaign_rules().title
+        roster = Roster(row.name, owner_name, title, len(awards), units)
         picture = await asyncio.to_thread(roster_png, roster)
         to_take = sum(unit.spoils_available for unit in units)
         text = f"**{row.name}**: {len(awards)} matches played"
@@ -68,10 +66,7 @@ class SquadProgress:
         row = await self.store.squad(owner, stored_name(name))
         if row is None:
             return []
-        for card, data in _units(row):
-            if card.name.casefold() == unit.strip().casefold():
-                return [(w.name, w.summary()) for w in spoils.offered(card, data, rewards())]
-        return []
+        return campaign().rewards(row.data, unit, rewards())
 
     async def take_spoil(self, owner: int, guild: int, name: str, unit: str, reward: str) -> Reply:
         """The unit of the stored squad takes the reward as one of its Spoils Of War; checked
@@ -83,21 +78,18 @@ class SquadProgress:
             nonlocal chosen
             if stored is None:
                 raise ServiceError(f"Your squad '{row.name}' is no longer stored.")
-            data = dict(stored)
-            units = list(data.get("units", []))
-            for index, (card, item) in enumerate(_cards(data)):
-                if card.name.casefold() != unit.strip().casefold():
-                    continue
-                try:
-                    units[index] = spoils.take(card, item, reward, rewards())
-                    data["units"] = units
-                    squad_from_json(data, DEFAULT_EP_LIMIT)  # still a squad that can play
-                except ContentError as error:
-                    raise ServiceError(str(error)) from error
-                chosen = card.name
-                return data
-            names = ", ".join(card.name for card, _ in _cards(data))
-            raise ServiceError(f"{row.name} has no unit called '{shown(unit)}'. Its units: {names}.")
+            rules = campaign()
+            try:
+                taken = rules.take_reward(stored, unit, reward, rewards())
+            except ContentError as error:
+                raise ServiceError(str(error)) from error
+            if taken is None:
+                names = ", ".join(entry.name for entry in rules.roster(stored))
+                raise ServiceError(
+                    f"{row.name} has no unit called '{shown(unit)}'. Its units: {names}."
+                )
+            data, chosen = taken
+            return data
 
         await self.store.save_squad(owner, guild, row.name, change)
         return Reply(
@@ -105,12 +97,3 @@ class SquadProgress:
             "with it from your next match.",
             private=True,
         )
-
-
-def _cards(data: dict[str, Any]) -> list[tuple[UnitCard, dict[str, Any]]]:
-    squad = squad_from_json(data, DEFAULT_EP_LIMIT, strict=False)
-    return list(zip(squad.units, data.get("units", []), strict=True))
-
-
-def _units(row: SquadRow) -> list[tuple[UnitCard, dict[str, Any]]]:
-    return _cards(row.data)

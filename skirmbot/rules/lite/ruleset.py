@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from skirmbot.rules.commands import Command, CommandTable
 from skirmbot.rules.dice import Dice
@@ -14,14 +14,28 @@ from skirmbot.rules.lite.engine import LiteMatch
 from skirmbot.rules.lite.legal import legal_commands
 from skirmbot.rules.lite.missions import mission_from_json
 from skirmbot.rules.lite.squads import squad_from_json
+from skirmbot.rules.lite.view import LITE as LITE_SKIN
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
 from skirmbot.rules.preview import Preview
-from skirmbot.rules.ruleset import ActionRule, PlayedMatch, SquadSummary
+from skirmbot.rules.ruleset import (
+    CAMPAIGNS,
+    HAND_ODDS,
+    ORDERS,
+    ActionRule,
+    PlayedMatch,
+    SquadSummary,
+    lacking,
+)
+from skirmbot.rules.skirm import deciding as skirm_deciding
+from skirmbot.rules.skirm.missions import Mission
 from skirmbot.rules.skirm.ruleset import Skirm
+from skirmbot.rules.skirm.squads import Squad
 from skirmbot.rules.skirm.state import MatchState, UnitState
+from skirmbot.rules.skirm.view import card_view
 from skirmbot.rules.squares import Square
+from skirmbot.rules.view import CardView, Decision
 
 # Lite rulebook: Basic Actions, Sentry Actions, Tactical Orders.
 ACTION_RULES = [
@@ -49,6 +63,8 @@ class Lite(Skirm):
     rulebook = "001_50fd32b630dc62b8.txt"
     # /odds gives the preview's exact Lite odds (one source for both), not Skirm's fuller ones
     exact_odds = False
+    # Lite has Tactical Orders but no campaigns; /odds by hand gives Skirm's odds (with a note)
+    features = frozenset({ORDERS})
 
     def new_match(self, content: dict[str, Any], dice: Dice) -> LiteMatch:
         squads = self.squads_of(content)
@@ -100,6 +116,27 @@ class Lite(Skirm):
         return lite_preview.preview(state, unit, square)
 
     command_types: CommandTable = LITE_COMMANDS
+    def card(self, state: MatchState, unit: str) -> CardView:
+        return card_view(state, unit, LITE_SKIN)
+
+    def deciding(self, state: MatchState) -> tuple[Decision, ...]:
+        """As in the full game: the side whose activation it is decides, alone."""
+        return skirm_deciding.deciding(state)
+
+    def load_mission(self, data: Any) -> Mission:
+        return mission_from_json(data)
+
+    def load_squad(self, data: Any, points_limit: int) -> Squad:
+        """Lite has no Equipment Points: `points_limit` does not apply."""
+        return squad_from_json(data)
+
+    def campaign(self) -> NoReturn:
+        """Lite has no campaigns (Lite rulebook; our ruling)."""
+        raise lacking(self.title, CAMPAIGNS)
+
+    def hand_dice(self) -> NoReturn:
+        """/odds by hand knows only Skirm's combat."""
+        raise lacking(self.title, HAND_ODDS)
 
 
 RULESET = Lite()

@@ -331,7 +331,7 @@ def _objective_numbers(data: Any, where: str, key: str) -> tuple[int, ...]:
     return tuple(data)
 
 
-def check_map_fits(mission: Mission, board: Board, squad_sizes: tuple[int, int]) -> None:
+def check_map_fits(mission: Mission, board: Board, squad_sizes: tuple[int, ...]) -> None:
     """Each squad's deployment zone must hold all of its units."""
     for side, zone in enumerate(mission.zones):
         room = len(zone.squares(board))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from skirmbot.rules.board import Board
 from skirmbot.rules.commands import Command, CommandTable, command_from_json
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
@@ -12,6 +13,9 @@ from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
 from skirmbot.rules.preview import Preview
 from skirmbot.rules.ruleset import (
+    CAMPAIGNS,
+    HAND_ODDS,
+    ORDERS,
     ActionRule,
     Outcome,
     PlayedMatch,
@@ -20,16 +24,23 @@ from skirmbot.rules.ruleset import (
     seats_of_their_own,
 )
 from skirmbot.rules.skirm import autoplayer
+from skirmbot.rules.skirm import deciding as skirm_deciding
 from skirmbot.rules.skirm import preview as skirm_preview
+from skirmbot.rules.skirm.campaign import CAMPAIGN, SkirmCampaign
+from skirmbot.rules.skirm.choices import SkirmChoices
 from skirmbot.rules.skirm.commands import SKIRM_COMMANDS, Deploy, Infiltrate
 from skirmbot.rules.skirm.deployment import placement_help, set_up_stage
 from skirmbot.rules.skirm.engine import Match
+from skirmbot.rules.skirm.hand_odds import HAND_DICE, SkirmHandDice
 from skirmbot.rules.skirm.legal import legal_commands, reachable_squares
 from skirmbot.rules.skirm.medals import squad_medals
-from skirmbot.rules.skirm.missions import mission_from_json
-from skirmbot.rules.skirm.squads import squad_from_json
+from skirmbot.rules.skirm.missions import Mission, check_map_fits, mission_from_json
+from skirmbot.rules.skirm.squads import Squad, squad_from_json
 from skirmbot.rules.skirm.state import MatchState, UnitState
+from skirmbot.rules.skirm.view import SKIRM as SKIRM_SKIN
+from skirmbot.rules.skirm.view import card_view, match_view
 from skirmbot.rules.squares import Square
+from skirmbot.rules.view import CardView, Decision, MatchView
 
 # Rulebook: Basic Actions, Leap (LPx), Skills, Mission Actions, Items, Tactical Orders.
 ACTION_RULES = [
@@ -56,6 +67,7 @@ class Skirm:
     title = "Skirm"
     rulebook = "000_f1df78981dc08e5e.txt"
     exact_odds = True
+    features = frozenset({CAMPAIGNS, HAND_ODDS, ORDERS})
 
     @staticmethod
     def squads_of(content: dict[str, Any]) -> list[Any]:
@@ -139,11 +151,44 @@ class Skirm:
         return skirm_preview.preview(state, unit, square)
 
     command_types: CommandTable = SKIRM_COMMANDS
+    def view(self, state: MatchState) -> MatchView:
+        return match_view(state, self.name)
+
+    def card(self, state: MatchState, unit: str) -> CardView:
+        return card_view(state, unit, SKIRM_SKIN)
+
     # Skirm and Skirm Lite: player 1 and player 2 activate in turn (rulebook Game Cycle).
     seats: tuple[int, ...] = (2,)
 
     def sides_of(self, players: int) -> tuple[tuple[int, ...], ...]:
         return seats_of_their_own(players)
+
+    def choices(self, state: MatchState, side: int | None) -> SkirmChoices:
+        return SkirmChoices(state, side, self)
+
+    def hand_dice(self) -> SkirmHandDice:
+        return HAND_DICE
+
+    def load_mission(self, data: Any) -> Mission:
+        return mission_from_json(data)
+
+    def load_squad(self, data: Any, points_limit: int) -> Squad:
+        return squad_from_json(data, points_limit)
+
+    def points_limit(self, mission: Any) -> int:
+        return self.load_mission(mission).ep_limit
+
+    def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
+        check_map_fits(self.load_mission(mission), board, squad_sizes)
+
+    def state_json(self, state: MatchState) -> dict[str, Any]:
+        return state.to_json()
+
+    def campaign(self) -> SkirmCampaign:
+        return CAMPAIGN
+
+    def deciding(self, state: MatchState) -> tuple[Decision, ...]:
+        return skirm_deciding.deciding(state)
 
 
 RULESET = Skirm()
