@@ -26,6 +26,9 @@ ACTIVATED = "activated"  # done for this turn or round
 DOWNED = "downed"  # lying on its side: may come back or be removed (Lite, the d20 rules)
 OUT = "out"  # removed from play (Skirm's Taken Out, a casualty)
 
+# Why the commands a missed deadline sends (`Decision.on_timeout`) were sent: what the log shows.
+MISSED = "the turn timer ran out"
+
 # Facing, for a piece whose rules care which way it looks (the d20 rules' Big Models).
 FACINGS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 
@@ -119,6 +122,9 @@ class Decision:
     why: str  # in words, for the reminder: "Remus is activating: act, or /end it"
     on_timeout: tuple[Command, ...] = ()  # sent in order when the deadline passes
     turn: bool = True  # the seat's own turn or activation (False: a reaction in another's)
+    # What the deadline belongs to: the same key keeps its time, a new key is a new decision
+    # with fresh time (Skirm: one activation, "t2:a3:s1"; misses are kept under it).
+    key: str = ""
 
 
 @dataclass(frozen=True)

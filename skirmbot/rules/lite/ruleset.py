@@ -18,9 +18,11 @@ from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
 from skirmbot.rules.preview import Preview
 from skirmbot.rules.ruleset import ActionRule, PlayedMatch, SquadSummary
+from skirmbot.rules.skirm import deciding as skirm_deciding
 from skirmbot.rules.skirm.ruleset import Skirm
 from skirmbot.rules.skirm.state import MatchState, UnitState
 from skirmbot.rules.squares import Square
+from skirmbot.rules.view import Decision
 
 # Lite rulebook: Basic Actions, Sentry Actions, Tactical Orders.
 ACTION_RULES = [
@@ -97,6 +99,10 @@ class Lite(Skirm):
     def preview(self, state: MatchState, unit: str, square: Square | None = None) -> Preview:
         """Lite's reach (Move, Dash) and Lite's own attack odds, on a copy."""
         return lite_preview.preview(state, unit, square)
+
+    def deciding(self, state: MatchState) -> tuple[Decision, ...]:
+        """As in the full game: the side whose activation it is decides, alone."""
+        return skirm_deciding.deciding(state)
 
 
 RULESET = Lite()

@@ -13,6 +13,7 @@ from skirmbot.rules.movement import Route
 from skirmbot.rules.preview import Preview
 from skirmbot.rules.ruleset import ActionRule, Outcome, PlayedMatch, SetUpStage, SquadSummary
 from skirmbot.rules.skirm import autoplayer
+from skirmbot.rules.skirm import deciding as skirm_deciding
 from skirmbot.rules.skirm import preview as skirm_preview
 from skirmbot.rules.skirm.deployment import placement_help, set_up_stage
 from skirmbot.rules.skirm.engine import Match
@@ -22,6 +23,7 @@ from skirmbot.rules.skirm.missions import mission_from_json
 from skirmbot.rules.skirm.squads import squad_from_json
 from skirmbot.rules.skirm.state import MatchState, UnitState
 from skirmbot.rules.squares import Square
+from skirmbot.rules.view import Decision
 
 # Rulebook: Basic Actions, Leap (LPx), Skills, Mission Actions, Items, Tactical Orders.
 ACTION_RULES = [
@@ -128,6 +130,9 @@ class Skirm:
 
     def preview(self, state: MatchState, unit: str, square: Square | None = None) -> Preview:
         return skirm_preview.preview(state, unit, square)
+
+    def deciding(self, state: MatchState) -> tuple[Decision, ...]:
+        return skirm_deciding.deciding(state)
 
 
 RULESET = Skirm()

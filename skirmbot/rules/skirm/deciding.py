@@ -1,0 +1,46 @@
+"""Who must decide now in Skirm's family (Skirm, Skirm Lite), for the clock, reminders and
+pings (`Ruleset.deciding`): the side whose activation it is, alone. A roll waiting for a
+decision (Re-roll, Change a die) belongs to that activation, so it needs no clock of its own."""
+
+from __future__ import annotations
+
+from skirmbot.rules.commands import Accept, Command, EndActivation
+from skirmbot.rules.skirm.state import PLAYING, MatchState
+from skirmbot.rules.view import MISSED, Decision
+
+
+def deciding(state: MatchState) -> tuple[Decision, ...]:
+    """The side to act, with what a missed deadline sends: a pending roll accepted, then the
+    activation ended where the unit stands (its first ready unit's, when none has begun)."""
+    side = state.to_act
+    if state.phase != PLAYING or side is None:
+        return ()
+    return (
+        Decision(side, _why(state, side), _on_timeout(state, side), key=activation_key(state)),
+    )
+
+
+def activation_key(state: MatchState) -> str:
+    """One activation, as the clock keys it: the turn, the activations done before it in that
+    turn, the side (a miss is kept under it, and the recap reads it back)."""
+    return f"t{state.turn}:a{state.activations_done}:s{state.to_act}"
+
+
+def _why(state: MatchState, side: int) -> str:
+    if state.activation is not None:
+        return f"{state.activation.unit} is still activating: act, or /end it"
+    ready = state.ready_units(side)
+    return f"activate a unit, {len(ready)} ready: {', '.join(u.name for u in ready)}"
+
+
+def _on_timeout(state: MatchState, side: int) -> tuple[Command, ...]:
+    sent: list[Command] = []
+    if state.activation is not None and state.activation.pending:
+        sent.append(Accept(side))
+    if state.activation is not None:
+        unit = None
+    else:
+        ready = state.ready_units(side)
+        unit = ready[0].id if ready else None
+    sent.append(EndActivation(side, unit, reason=MISSED))
+    return tuple(sent)
