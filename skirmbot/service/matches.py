@@ -77,6 +77,7 @@ from skirmbot.service.work import (
     SETUP,
     LiveMatches,
     MatchWork,
+    ruleset_of,
     seat,
     waiting_key,
 )
@@ -924,11 +925,6 @@ def dice_revealed(row: MatchRow) -> str:
         return ""
     revealing = reveal_words(MatchRecord.from_json(row.record))
     return f"\n{revealing}" if revealing else ""
-
-
-def ruleset_of(row: MatchRow) -> Ruleset:
-    """The ruleset a stored match plays, as its record names it."""
-    return ruleset(str(row.record.get("ruleset", DEFAULT_RULESET)))
 
 
 def _ruleset(name: str) -> Ruleset:
