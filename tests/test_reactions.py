@@ -1,0 +1,100 @@
+"""Decisions outside a seat's own turn (issue 29): a ruleset whose `deciding` asks a seat to
+react in another's turn (the d20 rules: a defender's bonus dice) gets a short window for it, a
+ping, and then what it says a missed deadline sends; the turn's own clock runs on untouched."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from service_setup import ALICE, BOB, CHANNEL, GUILD
+from test_timers import FakeClock, Table, playing
+
+from skirmbot.rules import commands
+from skirmbot.rules.ruleset import Ruleset, rulesets
+from skirmbot.rules.view import Decision
+from skirmbot.service.replies import Reply
+from skirmbot.service.work import REACTION_MINUTES
+from skirmbot.store import Store
+from skirmbot.timers.clock import HOUR, Clock
+
+MINUTE = 60
+WHY = "choose your bonus dice for the defence"
+
+
+class Reacting:
+    """Skirm, but the side not to act must also decide something now, until it has set its
+    standing orders (what a missed window sends for it)."""
+
+    def __init__(self, played: Ruleset) -> None:
+        self._played = played
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._played, name)
+
+    def deciding(self, state: Any) -> tuple[Decision, ...]:
+        found = self._played.deciding(state)
+        if not found:
+            return found
+        other = 1 - found[0].side
+        if state.squads[other].reroll_saves_above == 1:
+            return found
+        sent = commands.SetStandingOrders(other, reroll_saves_above=1)
+        return (*found, Decision(other, WHY, (sent,), turn=False, key=f"defend:s{other}"))
+
+
+@pytest.fixture
+def reacting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(rulesets(), "skirm", Reacting(rulesets()["skirm"]))
+
+
+async def _sides(table: Table) -> tuple[int, int]:
+    """The side to act and the side asked to react."""
+    row = await table.service.live.find(CHANNEL)
+    clock = Clock.from_json(row.setup["clock"])
+    [reaction] = clock.reactions
+    return 1 - reaction["side"], reaction["side"]
+
+
+async def test_a_reaction_is_pinged_at_once_then_its_window_sends_its_commands(
+    store: Store, reacting: None
+) -> None:
+    table = Table(store, FakeClock())
+    await playing(table)
+    acting, reacting_side = await _sides(table)
+    players = {0: ALICE, 1: BOB}
+    [ping] = await table.advance(1)
+    assert isinstance(ping, Reply)
+    assert ping.ping == players[reacting_side].id and WHY in ping.text
+    assert await table.advance(9 * MINUTE) == []  # the default window: 10 minutes
+    [missed] = await table.advance(MINUTE)
+    assert isinstance(missed, Reply)
+    assert f"{players[reacting_side].name} did not decide in time" in missed.text
+    row, match = await table.service.view(CHANNEL)
+    assert match is not None
+    assert match.state.squads[reacting_side].reroll_saves_above == 1  # its on_timeout was sent
+    assert match.state.to_act == acting  # the turn is still the acting side's
+    clock = Clock.from_json(row.setup["clock"])
+    assert clock.reactions == [] and clock.excuses_used == [0, 0]  # a window uses no excuse
+    [reminder] = await table.advance(8 * HOUR - 10 * MINUTE)  # the turn's own clock ran on
+    assert isinstance(reminder, Reply) and reminder.ping == players[acting].id
+
+
+async def test_a_reaction_decided_in_time_sends_nothing(store: Store, reacting: None) -> None:
+    table = Table(store, FakeClock())
+    await playing(table)
+    _, reacting_side = await _sides(table)
+    member = {0: ALICE, 1: BOB}[reacting_side]
+    await table.service.standing_orders(CHANNEL, member, reroll_saves_above=1)
+    row = await table.service.live.find(CHANNEL)
+    assert Clock.from_json(row.setup["clock"]).reactions == []
+    assert await table.advance(HOUR) == []
+
+
+async def test_the_window_is_a_server_setting(store: Store, reacting: None) -> None:
+    await store.set_setting(GUILD, REACTION_MINUTES, "3")
+    table = Table(store, FakeClock())
+    await playing(table)
+    await table.advance(1)  # the ping
+    [missed] = await table.advance(3 * MINUTE)
+    assert isinstance(missed, Reply) and "did not decide in time" in missed.text
