@@ -194,6 +194,35 @@ class Ruleset(Protocol):
         words when there is nothing to preview (a secret set-up, a unit off the map)."""
         ...
 
+    def recorded_result(self, state: Any) -> dict[str, Any] | None:
+        """The result as a finished match's exported record keeps it and `skirmbot verify`
+        compares it (Skirm: {"winner": side or None, "reason": ...}); None while it goes on."""
+        ...
+
+    def held_in_secret(self, state: Any) -> tuple[object, ...]:
+        """What each seat holds now that a die drew and its opponents may not see (Skirm: each
+        squad's secondary objective card, None for none); () when nothing is ever secret. The
+        record keeps it with every roll, to find the roll that drew a secret (`so_far`)."""
+        ...
+
+    def keeps_secret(self, state: Any, side: int) -> bool:
+        """Whether `side` holds something drawn that is still secret from the others (an
+        export of a match in progress hides it from them)."""
+        ...
+
+    def undo_point(self, state: Any, recorded: list[dict[str, Any]], side: int) -> int:
+        """How many of the `recorded` commands (as the record keeps them) to keep to take back
+        `side`'s last action of its activation (turn) in progress, with the decisions about it
+        (Skirm: re-rolls, changed dice, an accepted roll); RulesError in words when there is
+        nothing to take back."""
+        ...
+
+    def buttons(self, state: Any) -> tuple[str, ...]:
+        """The buttons under a reply now, as the cogs name them: "end" and "preview" during an
+        activation; with a roll waiting for a decision, "accept" and "reroll:N" for each die
+        worth re-rolling that its player may re-roll; () when nothing is in progress."""
+        ...
+
 
 _REGISTRY: dict[str, Ruleset] = {}
 

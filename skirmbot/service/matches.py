@@ -614,7 +614,7 @@ class MatchService:
         if row.status == SETUP:
             raise ServiceError(_not_playing(SETUP))
         side = self.side_of(row, member) if member is not None else None
-        partial = so_far(record, hide=[other for other in (0, 1) if other != side])
+        partial = so_far(record, hide=[other for other in range(len(row.players)) if other != side])
         return FileReply(
             f"skirm-match-{row.id}-so-far.json",
             partial.dumps().encode(),
@@ -790,7 +790,7 @@ class MatchService:
             )
             # A player coming back after being away gets their catch-up (service/recap.py).
             return await with_recap(work, reply, state.to_act)
-        return Reply(text, choices=_choices(state, ruleset_of(row)))
+        return Reply(text, choices=list(ruleset_of(row).buttons(state)))
 
     async def _picture(
         self, match_id: int, match: PlayedMatch, events: list[Event]
@@ -982,38 +982,12 @@ def _last_activation(match: PlayedMatch) -> list[Event]:
     return list(log)
 
 
-def _choices(state: MatchState, rules: Ruleset) -> list[str]:
-    """The buttons under a reply: during an activation, End; with a roll waiting, Accept and a
-    Re-roll for each failed die the ruleset lets its player re-roll now (its legal commands
-    say which: a die not re-rolled yet, a Tactical Order or a free re-roll to pay for it)."""
-    activation = state.activation
-    if activation is None:
-        return []
-    if activation.pending is None:
-        return ["end", "preview"]  # Preview: the activating unit's options (service.preview)
-    from skirmbot.rules.skirm.legal import failed_dice  # both rulesets roll Skirm's dice
-
-    side = state.units[activation.unit].side
-    legal = rules.legal_commands(state, side)
-    failed = set(failed_dice(state))  # a button for a die worth re-rolling, not for a hit
-    rerolls = sorted({c.die for c in legal if isinstance(c, commands.Reroll) and c.die in failed})
-    return ["accept", *(f"reroll:{die}" for die in rerolls)]
-
-
 def _undo_point(match: PlayedMatch, row: MatchRow, side: int) -> int:
     """How many commands to keep to take back the last action of the activation in progress."""
-    state = match.state
-    if state.activation is None or state.to_act != side:
-        raise ServiceError("Only the last action of your activation in progress can be taken back.")
-    recorded = row.record["commands"]
-    for index in range(len(recorded) - 1, -1, -1):
-        kind = recorded[index]["type"]
-        if kind in ("reroll", "modify", "accept", "standing_orders"):
-            continue
-        if kind == "activate":
-            raise ServiceError("Nothing to take back yet in this activation.")
-        return index
-    raise ServiceError("Nothing to take back yet in this activation.")
+    try:
+        return ruleset_of(row).undo_point(match.state, row.record["commands"], side)
+    except RulesError as error:
+        raise ServiceError(str(error)) from error
 
 
 def moment(row: MatchRow) -> int:

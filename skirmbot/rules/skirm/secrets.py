@@ -1,0 +1,18 @@
+"""What Skirm keeps secret from a squad's opponent while a match goes on: each squad's
+secondary objective of the turn (rulebook Game Cycle), until it scores or goes back into the
+deck. An export of a match in progress (`skirmbot.rules.record.so_far`) hides it."""
+
+from __future__ import annotations
+
+from skirmbot.rules.skirm.state import MatchState
+
+
+def held(state: MatchState) -> tuple[str | None, ...]:
+    """The secondary objective card each squad holds now (None: none)."""
+    return tuple(draw.card if draw else None for draw in state.secondaries)
+
+
+def unrevealed(state: MatchState, side: int) -> bool:
+    """Whether `side` holds this turn's secondary objective, still unrevealed."""
+    draw = state.secondaries[side]
+    return draw is not None and not draw.revealed and draw.turn == state.turn
