@@ -415,8 +415,38 @@ class MatchService:
                 return reply
             if offer == side:
                 raise ServiceError("You offered the draw; your opponent has to accept it.")
+            waiting = await self._draw_waits_for(work, offer, side)
+            if waiting:
+                return Reply(
+                    f"{member.name} agrees to the draw. {_people(waiting)}: /match draw to accept.",
+                    ping=waiting[0],
+                    pings=waiting[1:],
+                    choices=["draw"],
+                )
             work.row.setup.pop("draw_offer", None)
             return await self.finish(work, commands.AgreeDraw(side))
+
+    async def _draw_waits_for(self, work: MatchWork, offer: int, side: int) -> list[int]:
+        """`side` agrees to the draw `offer` made: the players still in who have not agreed
+        yet (a draw needs every one; with two players, none is left)."""
+        agreed: list[int] = work.row.setup["draw_offer"].setdefault("agreed", [])
+        if side in agreed:
+            raise ServiceError("You agreed to the draw already; the others have to accept it.")
+        agreed.append(side)
+        waiting = [s for s in await self._still_in(work) if s not in (offer, *agreed)]
+        if not waiting:
+            return []
+        return [work.row.players[s] or 0 for s in waiting]
+
+    async def _still_in(self, work: MatchWork) -> list[int]:
+        """The seats still playing: all of them, but in a match of more than two a seat that
+        conceded or forfeited is out while the others play on."""
+        seats = range(len(work.row.players))
+        match = await work.in_play()
+        if len(seats) <= 2 or match is None:
+            return list(seats)
+        sides = ruleset_of(work.row).view(match.state).sides
+        return [s for s in seats if not sides[s].out]
 
     async def _standing_draw_offer(self, work: MatchWork) -> tuple[int | None, bool]:
         """The side whose draw offer stands (None: no offer), and whether an offer lapsed: it
@@ -449,10 +479,10 @@ class MatchService:
 
     async def _offer_draw(self, work: MatchWork, member: Member, side: int) -> Reply:
         row = work.row
-        other = row.players[1 - side]
-        if other is None:
+        others = [row.players[s] for s in await self._still_in(work) if s != side]
+        if None in others:
             raise ServiceError("There is no opponent yet to agree to a draw.")
-        if other == AUTOMATIC:
+        if AUTOMATIC in others:
             raise ServiceError("The automatic player never agrees to a draw.")
         if row.status not in (DEPLOYING, PLAYING):
             raise ServiceError(_not_playing(row.status))
@@ -461,10 +491,12 @@ class MatchService:
             "at": self.now(),
             "activations": await self._activations(work, side),
         }
+        people = [other or 0 for other in others]
         return Reply(
-            f"{member.name} offers a draw. {person(other)}: /match draw to accept. The offer lasts "
+            f"{member.name} offers a draw. {_people(people)}: /match draw to accept. The offer lasts "
             f"until {possessive(member.name)} next activation, {DRAW_OFFER_HOURS} hours at most.",
-            ping=other,
+            ping=people[0],
+            pings=people[1:],
             choices=["draw"],
         )
 
@@ -476,13 +508,15 @@ class MatchService:
             side = work.seat(member.id)
             keep = _undo_point(await work.match(), row, side)
             _no_dice_rolled_since(row, keep)
-            other = row.players[1 - side]
-            if other == AUTOMATIC:
+            others = [row.players[s] or 0 for s in await self._still_in(work) if s != side]
+            people = [other for other in others if other != AUTOMATIC]
+            if not people:  # the automatic player always agrees
                 return self._undo_to(work, keep, f"{member.name} takes back their last action.")
             row.setup["undo"] = {"side": side, "keep": keep, "length": len(row.record["commands"])}
             return Reply(
-                f"{member.name} asks to take back their last action. {person(other or 0)}: /match undo to agree.",
-                ping=other,
+                f"{member.name} asks to take back their last action. {_people(people)}: /match undo to agree.",
+                ping=people[0],
+                pings=people[1:],
                 choices=["undo"],
             )
 
@@ -499,10 +533,33 @@ class MatchService:
                 raise ServiceError(
                     "The match moved on since the undo was asked for; it no longer applies."
                 )
+            waiting = await self._undo_waits_for(work, asked, side)
+            if waiting:
+                return Reply(
+                    f"{member.name} agrees to take the last action back. {_people(waiting)}: "
+                    "/match undo to agree.",
+                    ping=waiting[0],
+                    pings=waiting[1:],
+                    choices=["undo"],
+                )
             row.setup.pop("undo", None)
             return self._undo_to(
                 work, asked["keep"], f"{member.name} agrees: the last action is taken back."
             )
+
+    async def _undo_waits_for(self, work: MatchWork, asked: dict[str, Any], side: int) -> list[int]:
+        """`side` agrees to the undo `asked` for: the players still in who have not agreed yet
+        (with two players, none is left)."""
+        agreed: list[int] = asked.setdefault("agreed", [])
+        if side in agreed:
+            raise ServiceError("You agreed already; the others have to agree too.")
+        agreed.append(side)
+        players = work.row.players
+        return [
+            players[s] or 0
+            for s in await self._still_in(work)
+            if s not in (asked["side"], *agreed) and players[s] != AUTOMATIC
+        ]
 
     def _undo_to(self, work: MatchWork, keep: int, text: str) -> Reply:
         row = work.row
@@ -855,7 +912,9 @@ class MatchService:
 
     async def finish(self, work: MatchWork, command: commands.Command) -> Reply:
         """End the match with `command` (a concession, a forfeit, an agreed draw): saved, then
-        the end told (`_the_end`). A match still in set-up is called off instead."""
+        the end told (`_the_end`). A match still in set-up is called off instead. In a match of
+        more than two, a seat's concession may leave the others playing (the ruleset's
+        `outcome` says whether the match is over): then what happened is told as any action."""
         row = work.row
         if row.status not in (DEPLOYING, PLAYING):
             if row.status == SETUP:
@@ -865,6 +924,8 @@ class MatchService:
         if row.status == DEPLOYING:
             row.setup.pop("hidden_deployments", None)
         events = await work.apply(command)
+        if row.status == PLAYING and ruleset_of(row).outcome((await work.match()).state) is None:
+            return await self.reply_to(work, events)  # one seat of several left: the others play on
         row.status = ENDED_STATUS
         row.result = result_of(row, await work.match(), work.now())
         await work.save()  # the match is over before its medals go to the stored squads
@@ -988,6 +1049,11 @@ def _undo_point(match: PlayedMatch, row: MatchRow, side: int) -> int:
         return ruleset_of(row).undo_point(match.state, row.record["commands"], side)
     except RulesError as error:
         raise ServiceError(str(error)) from error
+
+
+def _people(users: list[int]) -> str:
+    """The players named together, each pinged: "@Alice @Bob"."""
+    return " ".join(person(user) for user in users)
 
 
 def moment(row: MatchRow) -> int:
