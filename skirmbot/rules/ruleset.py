@@ -217,6 +217,12 @@ class Ruleset(Protocol):
         nothing to take back."""
         ...
 
+    def secret_note(self, state: Any, side: int) -> str:
+        """What `side` holds in secret now, in words for its player alone (Skirm: the squad's
+        secondary objective of the turn, `/match secondary`); RulesError in words when the
+        ruleset or the mission keeps nothing of the kind."""
+        ...
+
     def buttons(self, state: Any) -> tuple[str, ...]:
         """The buttons under a reply now, as the cogs name them: "end" and "preview" during an
         activation; with a roll waiting for a decision, "accept" and "reroll:N" for each die

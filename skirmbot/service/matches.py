@@ -14,7 +14,7 @@ import asyncio
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from skirmbot import content
@@ -42,10 +42,10 @@ from skirmbot.rules.ruleset import (
     ruleset,
     rulesets,
 )
-from skirmbot.rules.skirm import secondaries
 from skirmbot.rules.skirm.missions import check_map_fits, mission_from_json
 from skirmbot.rules.skirm.state import DEPLOYMENT, ENDED, MatchState
 from skirmbot.rules.verify import commitment_words, reveal_words, salt_words
+from skirmbot.rules.view import Decision
 from skirmbot.service.campaigns import CampaignService
 from skirmbot.service.choices import Situation
 from skirmbot.service.errors import NotAllowed, ServiceError
@@ -77,6 +77,7 @@ from skirmbot.service.work import (
     SETUP,
     LiveMatches,
     MatchWork,
+    Member,
     ruleset_of,
     seat,
     waiting_key,
@@ -112,15 +113,6 @@ DRAW_LAPSED = (
     "The draw offer has lapsed: an offer lasts until its player's next activation, "
     f"{DRAW_OFFER_HOURS} hours at most."
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Member:
-    """Who is asking: a Discord member (or a console player)."""
-
-    id: int
-    name: str
-    moderator: bool = False
 
 
 class MatchService:
@@ -637,15 +629,10 @@ class MatchService:
         row = await self.live.find(channel_id)
         side = seat(row, member.id)
         match = await self.live.match(row)
-        if not match.state.mission.secondaries:
-            raise ServiceError("This mission plays without secondary objectives.")
-        card = secondaries.card_of(match.state, side)
-        if card is None:
-            return Reply("Your squad holds no secondary objective right now.", private=True)
-        return Reply(
-            f"Your secondary objective this turn: **{card.name}** ({card.points} MP): {card.text}",
-            private=True,
-        )
+        try:
+            return Reply(ruleset_of(row).secret_note(match.state, side), private=True)
+        except RulesError as error:
+            raise ServiceError(str(error)) from error
 
     async def export(self, channel_id: int, member: Member | None = None) -> tuple[str, bytes]:
         """The match record's file name and bytes (see `export_record`)."""
@@ -804,11 +791,10 @@ class MatchService:
     async def automatic_turns(self, work: MatchWork) -> list[Reply]:
         """The automatic player takes its activations like a human would, one reply each."""
         row, match = work.row, await work.match()
-        side = row.players.index(AUTOMATIC)
         replies: list[Reply] = []
-        state, played = match.state, ruleset_of(row)
-        while state.phase != ENDED and state.to_act == side:
-            events = await work.apply(played.automatic_command(state, side))
+        played = ruleset_of(row)
+        while (side := _automatic_seat(row, played.deciding(match.state))) is not None:
+            events = await work.apply(played.automatic_command(match.state, side))
             if any(e.kind in ("activation_ended", "match_ended") for e in events):
                 replies.append(await self.reply_to(work, _last_activation(match)))
         return replies
@@ -822,7 +808,7 @@ class MatchService:
         state = match.state
         kinds = {event.kind for event in events}
         text = clip(describe(events))
-        if state.phase == ENDED:
+        if ruleset_of(row).outcome(state) is not None:
             return await self._the_end(work, events)
         if kinds & {"activation_ended", "turn_started"}:
             picture, alt = await self._picture(row.id, match, _last_activation(match))
@@ -1049,6 +1035,11 @@ def _undo_point(match: PlayedMatch, row: MatchRow, side: int) -> int:
         return ruleset_of(row).undo_point(match.state, row.record["commands"], side)
     except RulesError as error:
         raise ServiceError(str(error)) from error
+
+
+def _automatic_seat(row: MatchRow, deciding: tuple[Decision, ...]) -> int | None:
+    """A seat of the automatic player's that must decide now, if any."""
+    return next((d.side for d in deciding if row.players[d.side] == AUTOMATIC), None)
 
 
 def _people(users: list[int]) -> str:

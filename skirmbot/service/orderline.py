@@ -19,18 +19,24 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from skirmbot.rules.commands import COMMAND_TYPES
+from skirmbot.rules.commands import COMMAND_TYPES, Command
 from skirmbot.service import actions
 from skirmbot.service.choices import Situation
 from skirmbot.service.errors import NotAllowed, ServiceError
 from skirmbot.service.replies import Reply, clip
-from skirmbot.service.work import NeedsConfirmation
+from skirmbot.service.work import Member, NeedsConfirmation
 from skirmbot.words import name_key, shown
 
-if TYPE_CHECKING:
-    from skirmbot.service.matches import MatchService, Member
+
+class Plays(Protocol):
+    """What playing a line needs of the match service (skirmbot.service.matches)."""
+
+    async def situation(self, channel_id: int, member: Member | None = None) -> Situation: ...
+
+    async def act(self, channel_id: int, member: Member, command: Command) -> Reply: ...
+
 
 # The game's words, and how each is written with its unit named first (the console's form; in
 # a line, the unit may come first or be left out: "Halden move C4", "move C4").
@@ -423,7 +429,7 @@ class _Done:
     reply: Reply
 
 
-async def play_line(service: MatchService, channel_id: int, member: Member, line: str) -> Reply:
+async def play_line(service: Plays, channel_id: int, member: Member, line: str) -> Reply:
     """Play a line of steps as the asker's commands, one by one (see the module's text). A
     line refused at its first step, or not readable, changes nothing: ServiceError
     (NeedsConfirmation when that first step would spend Tactical Orders, so it can be offered

@@ -28,7 +28,7 @@ import json
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import Any
 
@@ -55,6 +55,7 @@ __all__ = [
     "SETUP",
     "LiveMatches",
     "MatchWork",
+    "Member",
     "NeedsConfirmation",
     "activation_key",
     "clock_stops",
@@ -84,6 +85,15 @@ WEEKENDS = "weekends_off"  # guild setting: "1" when the server's clocks stop at
 # bonus dice) before what a missed deadline sends is sent; far shorter than a turn's clock.
 REACTION_MINUTES = "reaction_minutes"
 DEFAULT_REACTION_MINUTES = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """Who is asking: a Discord member (or a console player)."""
+
+    id: int
+    name: str
+    moderator: bool = False
 
 
 class NeedsConfirmation(ServiceError):

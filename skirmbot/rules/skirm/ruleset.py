@@ -146,6 +146,9 @@ class Skirm:
     def undo_point(self, state: MatchState, recorded: list[dict[str, Any]], side: int) -> int:
         return undo.undo_point(state, recorded, side)
 
+    def secret_note(self, state: MatchState, side: int) -> str:
+        return secrets.note(state, side)
+
     def buttons(self, state: MatchState) -> tuple[str, ...]:
         return skirm_deciding.buttons(state, self.legal_commands)
 
