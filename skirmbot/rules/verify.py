@@ -146,8 +146,9 @@ def _sealed(record: MatchRecord, commitment: str, side: int) -> bool:
 
 
 def _seals_fit(record: MatchRecord, commitment: str) -> bool:
-    """Whether both salts match their seals made with `commitment`."""
-    return all(_sealed(record, commitment, side) for side in (0, 1))
+    """Whether every salt matches its seal made with `commitment`."""
+    assert record.salts is not None
+    return all(_sealed(record, commitment, side) for side in range(len(record.salts)))
 
 
 def _check_salts(record: MatchRecord, commitment: str, verdict: Verdict) -> bool:

@@ -833,7 +833,7 @@ class MatchService:
             )
             # A player coming back after being away gets their catch-up (service/recap.py).
             return await with_recap(work, reply, state.to_act)
-        return Reply(text, choices=list(ruleset_of(row).buttons(state)))
+        return Reply(text, choices=_choices(state, ruleset_of(row)))
 
     async def _picture(
         self, match_id: int, match: PlayedMatch, events: list[Event]
@@ -1027,6 +1027,11 @@ def _last_activation(match: PlayedMatch) -> list[Event]:
         if log[index].kind in ("activation_started", "deployed"):
             return log[index:]
     return list(log)
+
+
+def _choices(state: Any, rules: Ruleset) -> list[str]:
+    """The buttons under a reply: the ruleset's (`Ruleset.buttons`), "end", "accept", ..."""
+    return list(rules.buttons(state))
 
 
 def _undo_point(match: PlayedMatch, row: MatchRow, side: int) -> int:

@@ -388,7 +388,9 @@ async def with_recap(
         return reply
     missed = missed_keys(row)
     since, missed_lately = activations_since(match.log, side, missed)
-    if not always and not worth_a_recap(since, row.players[1 - side] == AUTOMATIC, missed_lately):
+    others = [player for seat, player in enumerate(row.players) if seat != side]
+    automatic = all(player == AUTOMATIC for player in others)
+    if not always and not worth_a_recap(since, automatic, missed_lately):
         return reply
     if since == 0:
         return reply

@@ -83,7 +83,8 @@ async def _remind(service: MatchService, work: MatchWork, clock: Clock) -> Reply
     due = when(clock.deadline)
     if match is None:
         stage = row.setup.get("stage", DEPLOY)
-        waiting = [row.players[s] for s in (0, 1) if str(s) not in row.setup.get(HIDDEN[stage], {})]
+        placed = row.setup.get(HIDDEN[stage], {})
+        waiting = [row.players[s] for s in range(len(row.players)) if str(s) not in placed]
         people = [p for p in waiting if p not in (None, AUTOMATIC)]
         # One reminder per player still to deploy: each is pinged, each where they chose.
         reminders = [
