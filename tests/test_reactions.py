@@ -7,12 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from service_setup import ALICE, BOB, CHANNEL, GUILD
+from service_setup import ALICE, BOB, CHANNEL, GUILD, MOD
 from test_timers import FakeClock, Table, playing
 
 from skirmbot.rules import commands
 from skirmbot.rules.ruleset import Ruleset, rulesets
 from skirmbot.rules.view import Decision
+from skirmbot.service import ServiceError, timing
 from skirmbot.service.replies import Reply
 from skirmbot.service.work import REACTION_MINUTES
 from skirmbot.store import Store
@@ -98,3 +99,12 @@ async def test_the_window_is_a_server_setting(store: Store, reacting: None) -> N
     await table.advance(1)  # the ping
     [missed] = await table.advance(3 * MINUTE)
     assert isinstance(missed, Reply) and "did not decide in time" in missed.text
+
+
+async def test_moderators_set_the_window(store: Store) -> None:
+    table = Table(store, FakeClock())
+    said = await timing.set_clock_rules(table.service, GUILD, MOD, reaction_minutes=5)
+    assert "waits 5 minutes" in said.text
+    assert await store.get_setting(GUILD, REACTION_MINUTES) == "5"
+    with pytest.raises(ServiceError, match="1 to 30 minutes"):
+        await timing.set_clock_rules(table.service, GUILD, MOD, reaction_minutes=90)

@@ -33,6 +33,7 @@ from skirmbot.service.matches import (
 from skirmbot.service.recap import with_recap
 from skirmbot.service.replies import Reply, person, when
 from skirmbot.service.work import (
+    REACTION_MINUTES,
     WEEKENDS,
     MatchWork,
     clock_stops,
@@ -50,6 +51,7 @@ FORFEIT = "forfeits (the turn timer ran out and no excused misses were left)"
 VACATION_DAYS = "vacation_days"  # guild setting: each player's vacation days a year
 DEFAULT_VACATION_DAYS = 20  # as Lichess gives
 MAX_VACATION_DAYS = 60
+MAX_REACTION_MINUTES = 30  # well inside the shortest turn clock (an hour)
 
 
 async def on_deadline(service: MatchService, match_id: int, deadline: Deadline) -> Reply | None:
@@ -419,7 +421,7 @@ async def timer(service: MatchService, channel_id: int) -> Reply:
         lines.append(f"Paused with {duration(clock.paused)} left (/timer resume).")
     elif clock.key is not None:
         waiting = (
-            "both squads' deployment"
+            ("both squads' deployment" if len(row.players) == 2 else "every squad's deployment")
             if clock.key == "deploy"
             else " and ".join(row.names[side] for side in _turn_sides(row, match)) or "?"
         )
@@ -561,16 +563,26 @@ async def set_clock_rules(
     member: Member,
     vacation_days: int | None = None,
     weekends: bool | None = None,
+    reaction_minutes: int | None = None,
 ) -> Reply:
-    """Moderators: each player's vacation days a year, and whether the server's clocks stand
-    still at weekends (Saturday 00:00 to Monday 00:00 UTC). Running clocks follow at once."""
+    """Moderators: each player's vacation days a year, whether the server's clocks stand
+    still at weekends (Saturday 00:00 to Monday 00:00 UTC), and the minutes a decision in
+    another player's turn waits (windows opened after the change). Running clocks follow at
+    once."""
     if not member.moderator:
         raise NotAllowed("Only moderators can change the server's clock settings.")
     if vacation_days is not None and not 0 <= vacation_days <= MAX_VACATION_DAYS:
         raise ServiceError(f"Vacation days a year: 0 to {MAX_VACATION_DAYS}.")
+    if reaction_minutes is not None and not 1 <= reaction_minutes <= MAX_REACTION_MINUTES:
+        raise ServiceError(
+            f"A decision in another player's turn waits 1 to {MAX_REACTION_MINUTES} minutes "
+            "(a turn's own clock is at least an hour)."
+        )
     store = service.store
     if vacation_days is not None:
         await store.set_setting(guild_id, VACATION_DAYS, str(vacation_days))
+    if reaction_minutes is not None:
+        await store.set_setting(guild_id, REACTION_MINUTES, str(reaction_minutes))
     notice = Reply("", private=True)
     if weekends is not None and weekends != (await store.get_setting(guild_id, WEEKENDS) == "1"):
 
@@ -590,6 +602,10 @@ async def set_clock_rules(
         f"Each player has {plural(allowance, 'vacation day')} a year in this server; clocks "
         f"{'stand still' if stops else 'run'} at weekends (Saturday and Sunday, UTC)."
     )
+    if reaction_minutes is not None:
+        notice.text += (
+            f" A decision in another player's turn waits {plural(reaction_minutes, 'minute')}."
+        )
     return notice
 
 
