@@ -948,7 +948,7 @@ class MatchService:
         match = None
         if all(row.record["content"]["squads"]):  # both squads were chosen: it replays
             match = await self.live.match(row)
-        if match is None or match.state.result is None:
+        if match is None or ruleset_of(row).outcome(match.state) is None:
             return Reply(
                 f"Match #{row.id} was {'aborted' if row.status == ABORTED else 'called off'}: "
                 "it has no result. Start a new one with /match new."

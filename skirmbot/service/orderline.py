@@ -511,9 +511,9 @@ def _moved_on(before: tuple[int, int], now: Situation) -> str:
     """Why a line that was written at `before` goes no further than the step just played
     ("" when it may): the turn passed to the opponent, a new turn began, or the automatic
     player played an activation in the meantime (rulings: One-line orders)."""
-    state = now.state
-    if state.to_act != now.side:
+    if not _deciding(now):
         return "it is your opponent's turn now"
+    state = now.state
     if state.turn != before[0]:
         return f"turn {state.turn} has begun; look at the map before going on"
     if state.activations_done > before[1] + 1:
@@ -538,9 +538,14 @@ def _check_turn(situation: Situation) -> None:
     """Only the player to act sends a line (nothing is done otherwise)."""
     if situation.side is None:
         raise NotAllowed("Only the two players of this match can give it orders.")
-    state = situation.state
-    if state.to_act != situation.side:
+    if not _deciding(situation):
         raise NotAllowed("It is not your turn: send your orders when it is.")
+
+
+def _deciding(situation: Situation) -> bool:
+    """Whether it is the asker's turn: their ruleset asks them to decide in it now."""
+    found = situation.rules.deciding(situation.state)
+    return any(decision.side == situation.side and decision.turn for decision in found)
 
 
 def _read_ahead(situation: Situation, steps: list[str]) -> None:
