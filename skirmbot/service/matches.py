@@ -102,6 +102,7 @@ __all__ = [
     "MatchWork",
     "Member",
     "PlayedMatch",
+    "ruleset_of",
     "waiting_key",
 ]
 
