@@ -108,3 +108,61 @@ async def test_moderators_set_the_window(store: Store) -> None:
     assert await store.get_setting(GUILD, REACTION_MINUTES) == "5"
     with pytest.raises(ServiceError, match="1 to 30 minutes"):
         await timing.set_clock_rules(table.service, GUILD, MOD, reaction_minutes=90)
+
+
+class BothDecide(Reacting):
+    """Skirm, but the side not to act first must also decide in the turn (not a reaction),
+    until it has set its standing orders: two seats on the turn's one clock at once."""
+
+    other: int | None = None
+
+    def deciding(self, state: Any) -> tuple[Decision, ...]:
+        found = self._played.deciding(state)
+        if not found:
+            return found
+        if self.other is None:
+            self.other = 1 - found[0].side
+        if state.squads[self.other].reroll_saves_above == 1:
+            return found
+        sent = commands.SetStandingOrders(self.other, reroll_saves_above=1)
+        return (*found, Decision(self.other, WHY, (sent,), key=f"orders:s{self.other}"))
+
+
+class Unending(Reacting):
+    """Skirm, but its outcome never says the match is over: as a free-for-all of three after
+    one seat conceded."""
+
+    def outcome(self, state: Any) -> None:
+        return None
+
+
+async def test_two_seats_deciding_at_once_are_each_reminded_and_each_miss(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(rulesets(), "skirm", BothDecide(rulesets()["skirm"]))
+    table = Table(store, FakeClock())
+    await playing(table)
+    [reminder] = await table.advance(8 * HOUR)
+    assert isinstance(reminder, Reply)
+    assert {reminder.ping, *(f.ping for f in reminder.followups)} == {ALICE.id, BOB.id}
+    [missed] = await table.advance(2 * HOUR)
+    assert isinstance(missed, Reply)
+    texts = [missed.text, *(f.text for f in missed.followups)]
+    assert sum("missed the deadline" in text for text in texts) == 2
+    row, match = await table.service.view(CHANNEL)
+    assert Clock.from_json(row.setup["clock"]).excuses_used == [1, 1]
+    # Both seats' commands were sent: the activation ended, the standing orders were set.
+    assert match is not None and match.state.activations_done == 1
+    assert [s.reroll_saves_above for s in match.state.squads].count(1) == 1
+
+
+async def test_a_concession_the_outcome_does_not_end_lets_the_others_play_on(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(rulesets(), "skirm", Unending(rulesets()["skirm"]))
+    table = Table(store, FakeClock())
+    await playing(table)
+    reply = await table.service.concede(CHANNEL, BOB)
+    assert not reply.match_over
+    row = await table.service.live.find(CHANNEL)
+    assert row.active and row.result is None
