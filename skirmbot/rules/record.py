@@ -19,7 +19,7 @@ from skirmbot.rules.dice import (
     seal_of,
 )
 from skirmbot.rules.errors import RulesError
-from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, ruleset
+from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, Ruleset, ruleset
 
 RECORD_FORMAT = "skirmbot-record"
 RECORD_VERSION = 4
@@ -234,12 +234,11 @@ def revealed(record: MatchRecord) -> MatchRecord:
         match, dice = replay_rolled(record)
     except RulesError:
         return record  # a record that does not replay is exported as it is kept
-    result = match.state.result
     return replace(
         record,
         commands=list(record.commands),
         rolls=dice.faces,
-        result=None if result is None else result.to_json(),
+        result=ruleset(record.ruleset).recorded_result(match.state),
     )
 
 
@@ -287,10 +286,11 @@ def replay_rolled(
     record: MatchRecord, upto: int | None = None
 ) -> tuple[PlayedMatch, RecordingDice]:
     """Replay the record (its first `upto` commands if given), keeping every die rolled, each
-    with the secondary objectives the squads held just before it (see `so_far`)."""
+    with what the seats held in secret just before it (`Ruleset.held_in_secret`, see `so_far`)."""
     dice = RecordingDice(dice_of(record))
     match = start_match(record, dice)
-    dice.watch = lambda: _held(match)
+    rules = ruleset(record.ruleset)
+    dice.watch = lambda: rules.held_in_secret(match.state)
     return _play_on(record, match, upto), dice
 
 
@@ -299,7 +299,7 @@ def faces_rolled(record: MatchRecord, upto: int | None = None) -> list[int]:
     return replay_rolled(record, upto)[1].faces
 
 
-def so_far(record: MatchRecord, hide: Iterable[int] = (0, 1)) -> MatchRecord:
+def so_far(record: MatchRecord, hide: Iterable[int] | None = None) -> MatchRecord:
     """The record of a match in progress as it may be shown: its dice are the faces rolled so
     far (a script), never the key or seed, which tell every roll to come. Replaying it rebuilds
     the match so far exactly, and runs out of dice at the next roll.
@@ -310,8 +310,9 @@ def so_far(record: MatchRecord, hide: Iterable[int] = (0, 1)) -> MatchRecord:
     of its turn, when it scores (and is revealed) or goes back into the deck."""
     match, dice = replay_rolled(record)
     faces = dice.faces
-    for side in hide:
-        position = _secret_draw(match, dice, side)
+    rules = ruleset(record.ruleset)
+    for side in range(len(record.players)) if hide is None else hide:
+        position = _secret_draw(rules, match, dice, side)
         if position is not None:
             faces[position] = 1
     # The commitment and salts stay (they are public); rolls and result are the end's.
@@ -320,19 +321,14 @@ def so_far(record: MatchRecord, hide: Iterable[int] = (0, 1)) -> MatchRecord:
     )
 
 
-def _held(match: PlayedMatch) -> tuple[str | None, ...]:
-    """The secondary objective card each squad holds now (None: none)."""
-    return tuple(draw.card if draw else None for draw in match.state.secondaries)
-
-
-def _secret_draw(match: PlayedMatch, dice: RecordingDice, side: int) -> int | None:
-    """Which roll drew `side`'s secondary objective of this turn, if it is still unrevealed: the
-    last roll before which the squad held no card, and after which it held one (a draw starts
-    by taking both squads' cards back; nothing else gives a squad a card)."""
-    held = match.state.secondaries[side]
-    if held is None or held.revealed or held.turn != match.state.turn:
+def _secret_draw(rules: Ruleset, match: PlayedMatch, dice: RecordingDice, side: int) -> int | None:
+    """Which roll drew what `side` holds in secret, if it is still unrevealed (Skirm: its
+    secondary objective of this turn): the last roll before which the squad held nothing, and
+    after which it held something (a draw starts by taking both squads' cards back; nothing
+    else gives a squad a card)."""
+    if not rules.keeps_secret(match.state, side):
         return None
-    seen: list[object] = [roll.before for roll in dice.rolls] + [_held(match)]
+    seen: list[object] = [roll.before for roll in dice.rolls] + [rules.held_in_secret(match.state)]
     for position in range(len(dice.rolls) - 1, -1, -1):
         before, after = seen[position], seen[position + 1]
         if (

@@ -352,6 +352,7 @@ class Ruleset(Protocol):
     # (skirmbot.rules.commands) and its own. `parse_command` reads only these; the service
     # sends a ruleset's own command by its kind and fields (skirmbot.service.actions).
     command_types: CommandTable
+
     def choices(self, state: Any, side: int | None) -> Choices:
         """Autocomplete's options in the match for `side` (None: someone not playing)."""
         ...
@@ -386,6 +387,41 @@ class Ruleset(Protocol):
     def hand_dice(self) -> HandDice:
         """Its dice rolled by hand with no match (/odds by hand, /roll's skill test, /to);
         RulesError in plain words for a ruleset without HAND_ODDS."""
+        ...
+
+    def recorded_result(self, state: Any) -> dict[str, Any] | None:
+        """The result as a finished match's exported record keeps it and `skirmbot verify`
+        compares it (Skirm: {"winner": side or None, "reason": ...}); None while it goes on."""
+        ...
+
+    def held_in_secret(self, state: Any) -> tuple[object, ...]:
+        """What each seat holds now that a die drew and its opponents may not see (Skirm: each
+        squad's secondary objective card, None for none); () when nothing is ever secret. The
+        record keeps it with every roll, to find the roll that drew a secret (`so_far`)."""
+        ...
+
+    def keeps_secret(self, state: Any, side: int) -> bool:
+        """Whether `side` holds something drawn that is still secret from the others (an
+        export of a match in progress hides it from them)."""
+        ...
+
+    def undo_point(self, state: Any, recorded: list[dict[str, Any]], side: int) -> int:
+        """How many of the `recorded` commands (as the record keeps them) to keep to take back
+        `side`'s last action of its activation (turn) in progress, with the decisions about it
+        (Skirm: re-rolls, changed dice, an accepted roll); RulesError in words when there is
+        nothing to take back."""
+        ...
+
+    def secret_note(self, state: Any, side: int) -> str:
+        """What `side` holds in secret now, in words for its player alone (Skirm: the squad's
+        secondary objective of the turn, `/match secondary`); RulesError in words when the
+        ruleset or the mission keeps nothing of the kind."""
+        ...
+
+    def buttons(self, state: Any) -> tuple[str, ...]:
+        """The buttons under a reply now, as the cogs name them: "end" and "preview" during an
+        activation; with a roll waiting for a decision, "accept" and "reroll:N" for each die
+        worth re-rolling that its player may re-roll; () when nothing is in progress."""
         ...
 
 

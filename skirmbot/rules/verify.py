@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from skirmbot.rules.dice import commitment_of, seal_of
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.record import MatchRecord, ReplayError, replay_rolled
+from skirmbot.rules.ruleset import ruleset
 from skirmbot.words import plural
 
 SHOWN_MISMATCHES = 5  # the changed dice named one by one; more are counted
@@ -115,8 +116,10 @@ def _check_seed(record: MatchRecord, posted: str | None, verdict: Verdict) -> tu
                 f"({hashed}), with which the salts were sealed: the commitment was changed."
             )
             return False, hashed
-        which = "the seed was changed" if _seals_fit(record, commitment) else (
-            "the seed or the commitment was changed"
+        which = (
+            "the seed was changed"
+            if _seals_fit(record, commitment)
+            else ("the seed or the commitment was changed")
         )
         verdict.problems.append(
             "The revealed seed does not hash to the commitment posted at the start (the "
@@ -143,8 +146,9 @@ def _sealed(record: MatchRecord, commitment: str, side: int) -> bool:
 
 
 def _seals_fit(record: MatchRecord, commitment: str) -> bool:
-    """Whether both salts match their seals made with `commitment`."""
-    return all(_sealed(record, commitment, side) for side in (0, 1))
+    """Whether every salt matches its seal made with `commitment`."""
+    assert record.salts is not None
+    return all(_sealed(record, commitment, side) for side in range(len(record.salts)))
 
 
 def _check_salts(record: MatchRecord, commitment: str, verdict: Verdict) -> bool:
@@ -207,8 +211,7 @@ def _check_rolls_and_result(record: MatchRecord, verdict: Verdict) -> None:
             f"All {plural(len(derived), 'roll')} of the match, derived again from the seed and "
             "both salts, are the ones recorded, in order."
         )
-    result = match.state.result
-    replayed = None if result is None else result.to_json()
+    replayed = ruleset(record.ruleset).recorded_result(match.state)
     if replayed != record.result:
         verdict.problems.append(
             f"The recorded result ({_result_words(record, record.result)}) is not the "
@@ -230,11 +233,7 @@ def _result_words(record: MatchRecord, result: object) -> str:
     if not isinstance(result, dict):
         return "no result: the match was called off"
     winner, reason = result.get("winner"), result.get("reason", "")
-    who = (
-        f"{_player(record, winner)} wins"
-        if isinstance(winner, int) and winner in (0, 1)
-        else "a draw"
-    )
+    who = f"{_player(record, winner)} wins" if isinstance(winner, int) and winner >= 0 else "a draw"
     return f"{who} ({reason.rstrip('.')})" if reason else who
 
 

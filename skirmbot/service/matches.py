@@ -14,7 +14,6 @@ import asyncio
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from skirmbot import content
@@ -42,10 +41,10 @@ from skirmbot.rules.ruleset import (
     ruleset,
     rulesets,
 )
-from skirmbot.rules.skirm import secondaries
 from skirmbot.rules.skirm.missions import check_map_fits, mission_from_json
 from skirmbot.rules.skirm.state import DEPLOYMENT, ENDED, MatchState
 from skirmbot.rules.verify import commitment_words, reveal_words, salt_words
+from skirmbot.rules.view import Decision
 from skirmbot.service import actions
 from skirmbot.service.campaigns import CampaignService
 from skirmbot.service.choices import Situation
@@ -78,6 +77,8 @@ from skirmbot.service.work import (
     SETUP,
     LiveMatches,
     MatchWork,
+    Member,
+    ruleset_of,
     seat,
     waiting_key,
 )
@@ -101,6 +102,7 @@ __all__ = [
     "MatchWork",
     "Member",
     "PlayedMatch",
+    "ruleset_of",
     "waiting_key",
 ]
 
@@ -112,15 +114,6 @@ DRAW_LAPSED = (
     "The draw offer has lapsed: an offer lasts until its player's next activation, "
     f"{DRAW_OFFER_HOURS} hours at most."
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Member:
-    """Who is asking: a Discord member (or a console player)."""
-
-    id: int
-    name: str
-    moderator: bool = False
 
 
 class MatchService:
@@ -413,8 +406,38 @@ class MatchService:
                 return reply
             if offer == side:
                 raise ServiceError("You offered the draw; your opponent has to accept it.")
+            waiting = await self._draw_waits_for(work, offer, side)
+            if waiting:
+                return Reply(
+                    f"{member.name} agrees to the draw. {_people(waiting)}: /match draw to accept.",
+                    ping=waiting[0],
+                    pings=waiting[1:],
+                    choices=["draw"],
+                )
             work.row.setup.pop("draw_offer", None)
             return await self.finish(work, commands.AgreeDraw(side))
+
+    async def _draw_waits_for(self, work: MatchWork, offer: int, side: int) -> list[int]:
+        """`side` agrees to the draw `offer` made: the players still in who have not agreed
+        yet (a draw needs every one; with two players, none is left)."""
+        agreed: list[int] = work.row.setup["draw_offer"].setdefault("agreed", [])
+        if side in agreed:
+            raise ServiceError("You agreed to the draw already; the others have to accept it.")
+        agreed.append(side)
+        waiting = [s for s in await self._still_in(work) if s not in (offer, *agreed)]
+        if not waiting:
+            return []
+        return [work.row.players[s] or 0 for s in waiting]
+
+    async def _still_in(self, work: MatchWork) -> list[int]:
+        """The seats still playing: all of them, but in a match of more than two a seat that
+        conceded or forfeited is out while the others play on."""
+        seats = range(len(work.row.players))
+        match = await work.in_play()
+        if len(seats) <= 2 or match is None:
+            return list(seats)
+        sides = ruleset_of(work.row).view(match.state).sides
+        return [s for s in seats if not sides[s].out]
 
     async def _standing_draw_offer(self, work: MatchWork) -> tuple[int | None, bool]:
         """The side whose draw offer stands (None: no offer), and whether an offer lapsed: it
@@ -447,10 +470,10 @@ class MatchService:
 
     async def _offer_draw(self, work: MatchWork, member: Member, side: int) -> Reply:
         row = work.row
-        other = row.players[1 - side]
-        if other is None:
+        others = [row.players[s] for s in await self._still_in(work) if s != side]
+        if None in others:
             raise ServiceError("There is no opponent yet to agree to a draw.")
-        if other == AUTOMATIC:
+        if AUTOMATIC in others:
             raise ServiceError("The automatic player never agrees to a draw.")
         if row.status not in (DEPLOYING, PLAYING):
             raise ServiceError(_not_playing(row.status))
@@ -459,10 +482,12 @@ class MatchService:
             "at": self.now(),
             "activations": await self._activations(work, side),
         }
+        people = [other or 0 for other in others]
         return Reply(
-            f"{member.name} offers a draw. {person(other)}: /match draw to accept. The offer lasts "
+            f"{member.name} offers a draw. {_people(people)}: /match draw to accept. The offer lasts "
             f"until {possessive(member.name)} next activation, {DRAW_OFFER_HOURS} hours at most.",
-            ping=other,
+            ping=people[0],
+            pings=people[1:],
             choices=["draw"],
         )
 
@@ -474,13 +499,15 @@ class MatchService:
             side = work.seat(member.id)
             keep = _undo_point(await work.match(), row, side)
             _no_dice_rolled_since(row, keep)
-            other = row.players[1 - side]
-            if other == AUTOMATIC:
+            others = [row.players[s] or 0 for s in await self._still_in(work) if s != side]
+            people = [other for other in others if other != AUTOMATIC]
+            if not people:  # the automatic player always agrees
                 return self._undo_to(work, keep, f"{member.name} takes back their last action.")
             row.setup["undo"] = {"side": side, "keep": keep, "length": len(row.record["commands"])}
             return Reply(
-                f"{member.name} asks to take back their last action. {person(other or 0)}: /match undo to agree.",
-                ping=other,
+                f"{member.name} asks to take back their last action. {_people(people)}: /match undo to agree.",
+                ping=people[0],
+                pings=people[1:],
                 choices=["undo"],
             )
 
@@ -497,10 +524,33 @@ class MatchService:
                 raise ServiceError(
                     "The match moved on since the undo was asked for; it no longer applies."
                 )
+            waiting = await self._undo_waits_for(work, asked, side)
+            if waiting:
+                return Reply(
+                    f"{member.name} agrees to take the last action back. {_people(waiting)}: "
+                    "/match undo to agree.",
+                    ping=waiting[0],
+                    pings=waiting[1:],
+                    choices=["undo"],
+                )
             row.setup.pop("undo", None)
             return self._undo_to(
                 work, asked["keep"], f"{member.name} agrees: the last action is taken back."
             )
+
+    async def _undo_waits_for(self, work: MatchWork, asked: dict[str, Any], side: int) -> list[int]:
+        """`side` agrees to the undo `asked` for: the players still in who have not agreed yet
+        (with two players, none is left)."""
+        agreed: list[int] = asked.setdefault("agreed", [])
+        if side in agreed:
+            raise ServiceError("You agreed already; the others have to agree too.")
+        agreed.append(side)
+        players = work.row.players
+        return [
+            players[s] or 0
+            for s in await self._still_in(work)
+            if s not in (asked["side"], *agreed) and players[s] != AUTOMATIC
+        ]
 
     def _undo_to(self, work: MatchWork, keep: int, text: str) -> Reply:
         row = work.row
@@ -578,15 +628,10 @@ class MatchService:
         row = await self.live.find(channel_id)
         side = seat(row, member.id)
         match = await self.live.match(row)
-        if not match.state.mission.secondaries:
-            raise ServiceError("This mission plays without secondary objectives.")
-        card = secondaries.card_of(match.state, side)
-        if card is None:
-            return Reply("Your squad holds no secondary objective right now.", private=True)
-        return Reply(
-            f"Your secondary objective this turn: **{card.name}** ({card.points} MP): {card.text}",
-            private=True,
-        )
+        try:
+            return Reply(ruleset_of(row).secret_note(match.state, side), private=True)
+        except RulesError as error:
+            raise ServiceError(str(error)) from error
 
     async def export(self, channel_id: int, member: Member | None = None) -> tuple[str, bytes]:
         """The match record's file name and bytes (see `export_record`)."""
@@ -612,7 +657,7 @@ class MatchService:
         if row.status == SETUP:
             raise ServiceError(_not_playing(SETUP))
         side = self.side_of(row, member) if member is not None else None
-        partial = so_far(record, hide=[other for other in (0, 1) if other != side])
+        partial = so_far(record, hide=[other for other in range(len(row.players)) if other != side])
         return FileReply(
             f"skirm-match-{row.id}-so-far.json",
             partial.dumps().encode(),
@@ -745,11 +790,10 @@ class MatchService:
     async def automatic_turns(self, work: MatchWork) -> list[Reply]:
         """The automatic player takes its activations like a human would, one reply each."""
         row, match = work.row, await work.match()
-        side = row.players.index(AUTOMATIC)
         replies: list[Reply] = []
-        state, played = match.state, ruleset_of(row)
-        while state.phase != ENDED and state.to_act == side:
-            events = await work.apply(played.automatic_command(state, side))
+        played = ruleset_of(row)
+        while (side := _automatic_seat(row, played.deciding(match.state))) is not None:
+            events = await work.apply(played.automatic_command(match.state, side))
             if any(e.kind in ("activation_ended", "match_ended") for e in events):
                 replies.append(await self.reply_to(work, _last_activation(match)))
         return replies
@@ -763,7 +807,7 @@ class MatchService:
         state = match.state
         kinds = {event.kind for event in events}
         text = clip(describe(events))
-        if state.phase == ENDED:
+        if ruleset_of(row).outcome(state) is not None:
             return await self._the_end(work, events)
         if kinds & {"activation_ended", "turn_started"}:
             picture, alt = await self._picture(row.id, match, _last_activation(match))
@@ -853,7 +897,9 @@ class MatchService:
 
     async def finish(self, work: MatchWork, command: commands.Command) -> Reply:
         """End the match with `command` (a concession, a forfeit, an agreed draw): saved, then
-        the end told (`_the_end`). A match still in set-up is called off instead."""
+        the end told (`_the_end`). A match still in set-up is called off instead. In a match of
+        more than two, a seat's concession may leave the others playing (the ruleset's
+        `outcome` says whether the match is over): then what happened is told as any action."""
         row = work.row
         if row.status not in (DEPLOYING, PLAYING):
             if row.status == SETUP:
@@ -863,6 +909,8 @@ class MatchService:
         if row.status == DEPLOYING:
             row.setup.pop("hidden_deployments", None)
         events = await work.apply(command)
+        if row.status == PLAYING and ruleset_of(row).outcome((await work.match()).state) is None:
+            return await self.reply_to(work, events)  # one seat of several left: the others play on
         row.status = ENDED_STATUS
         row.result = result_of(row, await work.match(), work.now())
         await work.save()  # the match is over before its medals go to the stored squads
@@ -900,7 +948,7 @@ class MatchService:
         match = None
         if all(row.record["content"]["squads"]):  # both squads were chosen: it replays
             match = await self.live.match(row)
-        if match is None or match.state.result is None:
+        if match is None or ruleset_of(row).outcome(match.state) is None:
             return Reply(
                 f"Match #{row.id} was {'aborted' if row.status == ABORTED else 'called off'}: "
                 "it has no result. Start a new one with /match new."
@@ -925,11 +973,6 @@ def dice_revealed(row: MatchRow) -> str:
         return ""
     revealing = reveal_words(MatchRecord.from_json(row.record))
     return f"\n{revealing}" if revealing else ""
-
-
-def ruleset_of(row: MatchRow) -> Ruleset:
-    """The ruleset a stored match plays, as its record names it."""
-    return ruleset(str(row.record.get("ruleset", DEFAULT_RULESET)))
 
 
 def _ruleset(name: str) -> Ruleset:
@@ -997,38 +1040,27 @@ def _last_activation(match: PlayedMatch) -> list[Event]:
     return list(log)
 
 
-def _choices(state: MatchState, rules: Ruleset) -> list[str]:
-    """The buttons under a reply: during an activation, End; with a roll waiting, Accept and a
-    Re-roll for each failed die the ruleset lets its player re-roll now (its legal commands
-    say which: a die not re-rolled yet, a Tactical Order or a free re-roll to pay for it)."""
-    activation = state.activation
-    if activation is None:
-        return []
-    if activation.pending is None:
-        return ["end", "preview"]  # Preview: the activating unit's options (service.preview)
-    from skirmbot.rules.skirm.legal import failed_dice  # both rulesets roll Skirm's dice
-
-    side = state.units[activation.unit].side
-    legal = rules.legal_commands(state, side)
-    failed = set(failed_dice(state))  # a button for a die worth re-rolling, not for a hit
-    rerolls = sorted({c.die for c in legal if isinstance(c, commands.Reroll) and c.die in failed})
-    return ["accept", *(f"reroll:{die}" for die in rerolls)]
+def _choices(state: Any, rules: Ruleset) -> list[str]:
+    """The buttons under a reply: the ruleset's (`Ruleset.buttons`), "end", "accept", ..."""
+    return list(rules.buttons(state))
 
 
 def _undo_point(match: PlayedMatch, row: MatchRow, side: int) -> int:
     """How many commands to keep to take back the last action of the activation in progress."""
-    state = match.state
-    if state.activation is None or state.to_act != side:
-        raise ServiceError("Only the last action of your activation in progress can be taken back.")
-    recorded = row.record["commands"]
-    for index in range(len(recorded) - 1, -1, -1):
-        kind = recorded[index]["type"]
-        if kind in ("reroll", "modify", "accept", "standing_orders"):
-            continue
-        if kind == "activate":
-            raise ServiceError("Nothing to take back yet in this activation.")
-        return index
-    raise ServiceError("Nothing to take back yet in this activation.")
+    try:
+        return ruleset_of(row).undo_point(match.state, row.record["commands"], side)
+    except RulesError as error:
+        raise ServiceError(str(error)) from error
+
+
+def _automatic_seat(row: MatchRow, deciding: tuple[Decision, ...]) -> int | None:
+    """A seat of the automatic player's that must decide now, if any."""
+    return next((d.side for d in deciding if row.players[d.side] == AUTOMATIC), None)
+
+
+def _people(users: list[int]) -> str:
+    """The players named together, each pinged: "@Alice @Bob"."""
+    return " ".join(person(user) for user in users)
 
 
 def moment(row: MatchRow) -> int:

@@ -19,17 +19,24 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from skirmbot.rules.commands import Command
 from skirmbot.service import actions
 from skirmbot.service.choices import Situation
 from skirmbot.service.errors import NotAllowed, ServiceError
 from skirmbot.service.replies import Reply, clip
-from skirmbot.service.work import NeedsConfirmation
+from skirmbot.service.work import Member, NeedsConfirmation
 from skirmbot.words import name_key, shown
 
-if TYPE_CHECKING:
-    from skirmbot.service.matches import MatchService, Member
+
+class Plays(Protocol):
+    """What playing a line needs of the match service (skirmbot.service.matches)."""
+
+    async def situation(self, channel_id: int, member: Member | None = None) -> Situation: ...
+
+    async def act(self, channel_id: int, member: Member, command: Command) -> Reply: ...
+
 
 # The game's words, and how each is written with its unit named first (the console's form; in
 # a line, the unit may come first or be left out: "Halden move C4", "move C4").
@@ -435,7 +442,7 @@ class _Done:
     reply: Reply
 
 
-async def play_line(service: MatchService, channel_id: int, member: Member, line: str) -> Reply:
+async def play_line(service: Plays, channel_id: int, member: Member, line: str) -> Reply:
     """Play a line of steps as the asker's commands, one by one (see the module's text). A
     line refused at its first step, or not readable, changes nothing: ServiceError
     (NeedsConfirmation when that first step would spend Tactical Orders, so it can be offered
@@ -517,9 +524,9 @@ def _moved_on(before: tuple[int, int], now: Situation) -> str:
     """Why a line that was written at `before` goes no further than the step just played
     ("" when it may): the turn passed to the opponent, a new turn began, or the automatic
     player played an activation in the meantime (rulings: One-line orders)."""
-    state = now.state
-    if state.to_act != now.side:
+    if not _deciding(now):
         return "it is your opponent's turn now"
+    state = now.state
     if state.turn != before[0]:
         return f"turn {state.turn} has begun; look at the map before going on"
     if state.activations_done > before[1] + 1:
@@ -544,9 +551,14 @@ def _check_turn(situation: Situation) -> None:
     """Only the player to act sends a line (nothing is done otherwise)."""
     if situation.side is None:
         raise NotAllowed("Only the two players of this match can give it orders.")
-    state = situation.state
-    if state.to_act != situation.side:
+    if not _deciding(situation):
         raise NotAllowed("It is not your turn: send your orders when it is.")
+
+
+def _deciding(situation: Situation) -> bool:
+    """Whether it is the asker's turn: their ruleset asks them to decide in it now."""
+    found = situation.rules.deciding(situation.state)
+    return any(decision.side == situation.side and decision.turn for decision in found)
 
 
 def _read_ahead(situation: Situation, steps: list[str]) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from skirmbot.render.battlemap import MapRenderer
 from skirmbot.render.replay import Step, animation, numbered_steps
@@ -34,11 +34,25 @@ from skirmbot.rules.record import MatchRecord
 from skirmbot.rules.skirm.state import MatchState
 from skirmbot.service.errors import ServiceError
 from skirmbot.service.replies import MESSAGE_LIMIT, QUIET_EVENTS, Reply, clip
-from skirmbot.service.work import AUTOMATIC, DEPLOYING, SETUP, MatchWork, activation_key
+from skirmbot.service.work import (
+    AUTOMATIC,
+    DEPLOYING,
+    SETUP,
+    LiveMatches,
+    MatchWork,
+    Member,
+    activation_key,
+)
 from skirmbot.store import MatchRow
 
-if TYPE_CHECKING:
-    from skirmbot.service.matches import MatchService, Member
+
+class Reads(Protocol):
+    """What a recap needs of the match service (skirmbot.service.matches)."""
+
+    live: LiveMatches
+
+    def side_of(self, row: MatchRow, member: Member) -> int | None: ...
+
 
 RECAP_NAME = "recap.gif"
 MAX_FRAMES = 20  # the animation shows at most the latest 20 activations (the text tells all)
@@ -374,7 +388,9 @@ async def with_recap(
         return reply
     missed = missed_keys(row)
     since, missed_lately = activations_since(match.log, side, missed)
-    if not always and not worth_a_recap(since, row.players[1 - side] == AUTOMATIC, missed_lately):
+    others = [player for seat, player in enumerate(row.players) if seat != side]
+    automatic = all(player == AUTOMATIC for player in others)
+    if not always and not worth_a_recap(since, automatic, missed_lately):
         return reply
     if since == 0:
         return reply
@@ -396,7 +412,7 @@ def attached(reply: Reply, recap: Recap | None) -> Reply:
 
 
 async def show(
-    service: MatchService,
+    service: Reads,
     channel_id: int,
     member: Member,
     activation: int | None = None,

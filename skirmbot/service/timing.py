@@ -16,7 +16,8 @@ from typing import Any
 
 from skirmbot.rules import commands
 from skirmbot.rules.events import Event
-from skirmbot.rules.skirm.state import ENDED
+from skirmbot.rules.ruleset import PlayedMatch
+from skirmbot.rules.view import Decision
 from skirmbot.service.errors import NotAllowed, ServiceError
 from skirmbot.service.matches import (
     ABORTED,
@@ -28,21 +29,29 @@ from skirmbot.service.matches import (
     MatchService,
     Member,
     hidden_key,
-    ruleset_of,
 )
 from skirmbot.service.recap import with_recap
 from skirmbot.service.replies import Reply, person, when
-from skirmbot.service.work import WEEKENDS, MatchWork, clock_stops, waiting_key, waiting_side
+from skirmbot.service.work import (
+    REACTION_MINUTES,
+    WEEKENDS,
+    MatchWork,
+    clock_stops,
+    deciding,
+    ruleset_of,
+    waiting_key,
+    waiting_side,
+)
 from skirmbot.store import Deadline, MatchRow
 from skirmbot.store.database import VacationRow
 from skirmbot.timers.clock import DAY, HOUR, Clock, Stops, duration
 from skirmbot.words import plural
 
-MISSED = "the turn timer ran out"
 FORFEIT = "forfeits (the turn timer ran out and no excused misses were left)"
 VACATION_DAYS = "vacation_days"  # guild setting: each player's vacation days a year
 DEFAULT_VACATION_DAYS = 20  # as Lichess gives
 MAX_VACATION_DAYS = 60
+MAX_REACTION_MINUTES = 30  # well inside the shortest turn clock (an hour)
 
 
 async def on_deadline(service: MatchService, match_id: int, deadline: Deadline) -> Reply | None:
@@ -50,9 +59,13 @@ async def on_deadline(service: MatchService, match_id: int, deadline: Deadline) 
     acted in time, the match is paused or over)."""
     async with service.work_on(match_id) as work:
         row, clock = work.row, work.clock()
-        if not row.active or clock.key != deadline.key or clock.paused is not None:
+        if not row.active or clock.paused is not None:
             return None
-        due = clock.next_deadline()
+        if clock.reaction(deadline.key) is not None:
+            return await _reaction_due(service, work, clock, deadline)
+        if clock.key != deadline.key:
+            return None
+        due = clock.turn_deadline()
         if due is not None and due.kind == deadline.kind and deadline.due_at < due.due_at - 1:
             # Moved later since it was armed (a vacation, the weekends), perhaps by another
             # process: the deadline armed with the new time fires instead.
@@ -64,7 +77,7 @@ async def on_deadline(service: MatchService, match_id: int, deadline: Deadline) 
         return await _missed_activation(service, work, clock)
 
 
-async def _remind(service: MatchService, work: MatchWork, clock: Clock) -> Reply:
+async def _remind(service: MatchService, work: MatchWork, clock: Clock) -> Reply | None:
     row = work.row
     clock.reminded = True
     work.keep_clock(clock)
@@ -72,7 +85,8 @@ async def _remind(service: MatchService, work: MatchWork, clock: Clock) -> Reply
     due = when(clock.deadline)
     if match is None:
         stage = row.setup.get("stage", DEPLOY)
-        waiting = [row.players[s] for s in (0, 1) if str(s) not in row.setup.get(HIDDEN[stage], {})]
+        placed = row.setup.get(HIDDEN[stage], {})
+        waiting = [row.players[s] for s in range(len(row.players)) if str(s) not in placed]
         people = [p for p in waiting if p not in (None, AUTOMATIC)]
         # One reminder per player still to deploy: each is pinged, each where they chose.
         reminders = [
@@ -87,22 +101,28 @@ async def _remind(service: MatchService, work: MatchWork, clock: Clock) -> Reply
             return Reply(f"⏰ Deploy your squad with /deploy. Time runs out {due}.")
         reminders[0].followups = reminders[1:]
         return reminders[0]
-    state = match.state
-    assert state.to_act is not None
-    player = row.players[state.to_act]
+    # One reminder per seat whose turn it is: each pinged, each with its catch-up.
+    reminders = [
+        await _reminder(service, work, decision, due)
+        for decision in deciding(row, match)
+        if decision.turn
+    ]
+    if not reminders:
+        return None
+    reminders[0].followups += reminders[1:]
+    return reminders[0]
+
+
+async def _reminder(service: MatchService, work: MatchWork, decision: Decision, due: str) -> Reply:
+    player = work.row.players[decision.side]
     assert player is not None
-    if state.activation is not None:
-        expected = f"{state.activation.unit} is still activating: act, or /end it"
-    else:
-        ready = state.ready_units(state.to_act)
-        expected = f"activate a unit, {len(ready)} ready: {', '.join(u.name for u in ready)}"
     reminder = Reply(
-        f"⏰ {person(player)}: {expected}. Time runs out {due}.",
+        f"⏰ {person(player)}: {decision.why}. Time runs out {due}.",
         ping=player,
         dm=await _wants_dm(service, player),
     )
     # Every reminder carries what happened since the player last acted (service/recap.py).
-    return await with_recap(work, reminder, state.to_act, always=True)
+    return await with_recap(work, reminder, decision.side, always=True)
 
 
 async def _wants_dm(service: MatchService, player: int) -> bool:
@@ -126,11 +146,24 @@ async def abandon(service: MatchService, match_id: int, reason: str) -> bool:
         return True  # saved: nothing to wait for any more, the deadline is dropped
 
 
-async def _missed_activation(service: MatchService, work: MatchWork, clock: Clock) -> Reply:
-    row = work.row
-    state = (await work.match()).state
-    side = state.to_act
-    assert side is not None
+async def _missed_activation(service: MatchService, work: MatchWork, clock: Clock) -> Reply | None:
+    """The turn's time ran out: each seat it waited for misses, in turn (one, in Skirm)."""
+    missed = [d for d in deciding(work.row, await work.match()) if d.turn]
+    replies: list[Reply] = []
+    for decision in missed:
+        if replies and not await _still_asked(work, decision):
+            continue  # a seat's miss before it moved the match on (a forfeit)
+        replies.append(await _missed_turn(service, work, clock, decision))
+    if not replies:
+        return None
+    replies[0].followups += replies[1:]
+    return replies[0]
+
+
+async def _missed_turn(
+    service: MatchService, work: MatchWork, clock: Clock, decision: Decision
+) -> Reply:
+    row, side = work.row, decision.side
     name = row.names[side]
     if clock.excuses_used[side] >= clock.controls.excuses:
         _note_miss(work, clock, side, "forfeit")
@@ -142,37 +175,79 @@ async def _missed_activation(service: MatchService, work: MatchWork, clock: Cloc
         clock.refill(side, work.now(), await work.stops())
     what = _note_miss(work, clock, side, clock.controls.on_miss)
     events = await (
-        _play_out_activation(work, side)
+        _play_out_activation(work, decision)
         if clock.controls.on_miss == "auto"
-        else _end_activation(work, side)
+        else _send_on_timeout(work, decision)
     )
     reply = await service.reply_to(work, events)
     left = clock.controls.excuses - clock.excuses_used[side]
     reply.text = f"⏰ {name} missed the deadline: {what}. Excused misses left for {name}: {left}.\n{reply.text}"
-    if AUTOMATIC in row.players and state.phase != ENDED:
+    if AUTOMATIC in row.players and not await _over(work):
         reply.followups += await service.automatic_turns(work)
     return reply
 
 
-async def _end_activation(work: MatchWork, side: int) -> list[Event]:
-    """The unit's activation ends where it stands (a roll waiting for a decision is accepted)."""
-    state = (await work.match()).state
+async def _over(work: MatchWork) -> bool:
+    return ruleset_of(work.row).outcome((await work.match()).state) is not None
+
+
+async def _still_asked(work: MatchWork, decision: Decision) -> bool:
+    """Whether the match still waits for this very decision (its seat, its key)."""
+    now = deciding(work.row, await work.match())
+    return any(d.side == decision.side and d.key == decision.key for d in now)
+
+
+async def _send_on_timeout(work: MatchWork, decision: Decision) -> list[Event]:
+    """What the ruleset sends for a missed decision (Skirm: a roll waiting for a decision
+    accepted, then the activation ended where the unit stands), in order, while the decision
+    is still the one asked for: a roll accepted may end the activation by itself."""
     events: list[Event] = []
-    if state.activation is not None and state.activation.pending:
-        events += await work.apply(commands.Accept(side))
-    unit = None if state.activation is not None else state.ready_units(side)[0].id
-    events += await work.apply(commands.EndActivation(side, unit, reason=MISSED))
+    for command in decision.on_timeout:
+        if not await _still_asked(work, decision):
+            break
+        events += await work.apply(command)
     return events
 
 
-async def _play_out_activation(work: MatchWork, side: int) -> list[Event]:
+async def _play_out_activation(work: MatchWork, decision: Decision) -> list[Event]:
     """The automatic player takes the missed activation for the absent player."""
-    state, played = (await work.match()).state, ruleset_of(work.row)
-    done = state.activations_done
+    match, played = await work.match(), ruleset_of(work.row)
     events: list[Event] = []
-    while state.phase != ENDED and state.to_act == side and state.activations_done == done:
-        events += await work.apply(played.automatic_command(state, side))
+    while await _still_asked(work, decision):
+        events += await work.apply(played.automatic_command(match.state, decision.side))
     return events
+
+
+async def _reaction_due(
+    service: MatchService, work: MatchWork, clock: Clock, deadline: Deadline
+) -> Reply | None:
+    """A decision in another seat's turn: its seat is pinged when its window opens; when the
+    window closes undecided, what the ruleset sends for it is sent and the match goes on."""
+    reaction = clock.reaction(deadline.key)
+    assert reaction is not None
+    decision = next(
+        (d for d in deciding(work.row, await work.in_play()) if d.key == deadline.key), None
+    )
+    if decision is None:  # decided meanwhile: the save closes the window
+        return None
+    player = work.row.players[decision.side]
+    assert player is not None
+    if deadline.kind == "remind":
+        reaction["pinged"] = True
+        work.keep_clock(clock)
+        due = when(reaction["deadline"])
+        text = f"⏰ {person(player)}: {decision.why}. Time runs out {due}."
+        return Reply(text, ping=player, dm=await _wants_dm(service, player))
+    if deadline.due_at < reaction["deadline"] - 1:
+        return None  # armed before its window moved
+    clock.close_reaction(deadline.key)
+    work.keep_clock(clock)
+    reply = await service.reply_to(work, await _send_on_timeout(work, decision))
+    name = work.row.names[decision.side]
+    reply.text = f"⏰ {name} did not decide in time: the match goes on.\n{reply.text}"
+    if AUTOMATIC in work.row.players and not await _over(work):
+        reply.followups += await service.automatic_turns(work)
+    return reply
 
 
 async def _missed_deployment(service: MatchService, work: MatchWork, clock: Clock) -> Reply:
@@ -238,7 +313,7 @@ async def extend(service: MatchService, channel_id: int, member: Member) -> Repl
         )
 
 
-def _clock_waiting_for(row: MatchRow, match: Any, side: int) -> Clock:
+def _clock_waiting_for(row: MatchRow, match: PlayedMatch | None, side: int) -> Clock:
     clock = Clock.from_json(row.setup.get("clock"))
     key = waiting_key(row, match)
     if key is None or clock.key != key:
@@ -248,15 +323,20 @@ def _clock_waiting_for(row: MatchRow, match: Any, side: int) -> Clock:
     waits_for_you = (
         str(side) not in row.setup.get("hidden_deployments", {})
         if key == "deploy"
-        else match.state.to_act == side
+        else side in _turn_sides(row, match)
     )
     if not waits_for_you:
         raise ServiceError("The clock is running for your opponent, not for you.")
     return clock
 
 
+def _turn_sides(row: MatchRow, match: PlayedMatch | None) -> list[int]:
+    """The seats whose turn's decisions the clock waits for now."""
+    return [d.side for d in deciding(row, match) if d.turn]
+
+
 async def pause(service: MatchService, channel_id: int, member: Member) -> Reply:
-    """Both players together pause the match: the first asks, the other agrees."""
+    """The players together pause the match: the first asks, the others agree."""
     async with service.work(channel_id) as work:
         row = work.row
         side = work.seat(member.id)
@@ -265,20 +345,32 @@ async def pause(service: MatchService, channel_id: int, member: Member) -> Reply
             raise ServiceError("The match is already paused; /timer resume goes on.")
         if row.status not in (DEPLOYING, PLAYING):
             raise ServiceError("Only a match being deployed or played has a clock to pause.")
-        other = row.players[1 - side]
-        if clock.pause_request == 1 - side or other == AUTOMATIC:
+        asked = {side, *clock.pause_agreed}
+        if clock.pause_request is not None:
+            asked.add(clock.pause_request)
+        waiting = [
+            player
+            for seat, player in enumerate(row.players)
+            if seat not in asked and player != AUTOMATIC
+        ]
+        if not waiting:  # every player agreed (the automatic player never objects)
             clock.pause(work.now(), await work.stops())
             work.keep_clock(clock)
             return Reply(
                 f"The match is paused with {duration(clock.paused or 0)} left on the clock. Either player can /timer resume."
             )
-        if clock.pause_request == side:
+        if clock.pause_request == side or side in clock.pause_agreed:
             raise ServiceError("You already asked to pause; your opponent has to agree.")
-        clock.pause_request = side
+        if clock.pause_request is None:
+            clock.pause_request = side
+        else:  # more than two players: each of the others agrees in turn
+            clock.pause_agreed.append(side)
         work.keep_clock(clock)
         return Reply(
-            f"{member.name} asks to pause the match. {person(other or 0)}: /timer pause to agree.",
-            ping=other,
+            f"{member.name} asks to pause the match. "
+            f"{' '.join(person(other or 0) for other in waiting)}: /timer pause to agree.",
+            ping=waiting[0],
+            pings=[other for other in waiting[1:] if other],
         )
 
 
@@ -329,25 +421,24 @@ async def timer(service: MatchService, channel_id: int) -> Reply:
         lines.append(f"Paused with {duration(clock.paused)} left (/timer resume).")
     elif clock.key is not None:
         waiting = (
-            "both squads' deployment"
+            ("both squads' deployment" if len(row.players) == 2 else "every squad's deployment")
             if clock.key == "deploy"
-            else (
-                row.names[match.state.to_act] if match and match.state.to_act is not None else "?"
-            )
+            else " and ".join(row.names[side] for side in _turn_sides(row, match)) or "?"
         )
         lines.append(f"Waiting for {waiting}: time runs out {when(clock.deadline)}.")
     else:
         lines.append("The clock is not running (set-up, the automatic player's turn, or the end).")
-    for side in (0, 1):
+    for reaction in clock.reactions:
+        lines.append(
+            f"Waiting for {row.names[reaction['side']]} to decide: time runs out "
+            f"{when(reaction['deadline'])}."
+        )
+    for side in range(len(row.players)):
         if row.players[side] not in (None, AUTOMATIC):
             excuses = clock.controls.excuses - clock.excuses_used[side]
             extensions = clock.controls.extensions - clock.extensions_used[side]
             left = math.ceil(clock.bank_left(side, now, stops) / 60) * 60  # whole minutes
-            bank = (
-                f"a bank of {duration(left)}, "
-                if clock.controls.banked
-                else ""
-            )
+            bank = f"a bank of {duration(left)}, " if clock.controls.banked else ""
             lines.append(
                 f"{row.names[side]}: {bank}{plural(excuses, 'excused miss')} and "
                 f"{plural(extensions, 'extension')} left."
@@ -377,7 +468,9 @@ async def vacation_allowance(service: MatchService, guild_id: int) -> int:
     return DEFAULT_VACATION_DAYS if stored is None else int(stored)
 
 
-async def current_vacation(service: MatchService, guild_id: int, user_id: int) -> VacationRow | None:
+async def current_vacation(
+    service: MatchService, guild_id: int, user_id: int
+) -> VacationRow | None:
     """The player's vacation going on now in the server, if any."""
     now = service.now()
     found = await service.store.vacations(guild_id, [user_id], now)
@@ -453,12 +546,14 @@ async def vacation(service: MatchService, guild_id: int, member: Member, days: i
         said = f"{member.name} is back from vacation: their clock runs again."
     notice = Reply(text, private=True)
     for row in rows:
-        opponent = row.players[1 - row.players.index(member.id)]
-        ping = opponent if opponent not in (None, AUTOMATIC) else None
+        others = [p for p in row.players if p not in (None, AUTOMATIC, member.id)]
         moved = notes.get(row.id)
         line = said + (f" Time runs out {when(moved)}." if moved and days == 0 else "")
-        text = f"{person(ping)}: {line}" if ping else line
-        notice.followups.append(Reply(text, ping=ping, channel=row.channel_id))
+        text = f"{' '.join(person(p) for p in others if p)}: {line}" if others else line
+        ping = others[0] if others else None
+        notice.followups.append(
+            Reply(text, ping=ping, pings=[p for p in others[1:] if p], channel=row.channel_id)
+        )
     return notice
 
 
@@ -468,16 +563,26 @@ async def set_clock_rules(
     member: Member,
     vacation_days: int | None = None,
     weekends: bool | None = None,
+    reaction_minutes: int | None = None,
 ) -> Reply:
-    """Moderators: each player's vacation days a year, and whether the server's clocks stand
-    still at weekends (Saturday 00:00 to Monday 00:00 UTC). Running clocks follow at once."""
+    """Moderators: each player's vacation days a year, whether the server's clocks stand
+    still at weekends (Saturday 00:00 to Monday 00:00 UTC), and the minutes a decision in
+    another player's turn waits (windows opened after the change). Running clocks follow at
+    once."""
     if not member.moderator:
         raise NotAllowed("Only moderators can change the server's clock settings.")
     if vacation_days is not None and not 0 <= vacation_days <= MAX_VACATION_DAYS:
         raise ServiceError(f"Vacation days a year: 0 to {MAX_VACATION_DAYS}.")
+    if reaction_minutes is not None and not 1 <= reaction_minutes <= MAX_REACTION_MINUTES:
+        raise ServiceError(
+            f"A decision in another player's turn waits 1 to {MAX_REACTION_MINUTES} minutes "
+            "(a turn's own clock is at least an hour)."
+        )
     store = service.store
     if vacation_days is not None:
         await store.set_setting(guild_id, VACATION_DAYS, str(vacation_days))
+    if reaction_minutes is not None:
+        await store.set_setting(guild_id, REACTION_MINUTES, str(reaction_minutes))
     notice = Reply("", private=True)
     if weekends is not None and weekends != (await store.get_setting(guild_id, WEEKENDS) == "1"):
 
@@ -497,6 +602,10 @@ async def set_clock_rules(
         f"Each player has {plural(allowance, 'vacation day')} a year in this server; clocks "
         f"{'stand still' if stops else 'run'} at weekends (Saturday and Sunday, UTC)."
     )
+    if reaction_minutes is not None:
+        notice.text += (
+            f" A decision in another player's turn waits {plural(reaction_minutes, 'minute')}."
+        )
     return notice
 
 
@@ -539,9 +648,16 @@ def waiting_for(row: MatchRow) -> list[int]:
     clock = Clock.from_json(row.setup.get("clock"))
     if not row.active or clock.key is None:
         return []
-    side = clock.waiting if clock.waiting is not None else waiting_side(clock.key)
-    if side is not None:
-        return [side]
+    if clock.waiting is not None:
+        return [clock.waiting]
+    # A turn's key joins its seats' keys ("t1:a0:s1"); a deployment's key names no seat.
+    sides = [waiting_side(key) for key in clock.key.split("+")]
+    if all(side is not None for side in sides):
+        return [side for side in sides if side is not None]
     stage = row.setup.get("stage", DEPLOY)
     placed = row.setup.get(hidden_key(stage), {})
-    return [s for s in (0, 1) if str(s) not in placed and row.players[s] not in (None, AUTOMATIC)]
+    return [
+        s
+        for s in range(len(row.players))
+        if str(s) not in placed and row.players[s] not in (None, AUTOMATIC)
+    ]

@@ -28,7 +28,7 @@ import json
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import Any
 
@@ -36,8 +36,8 @@ from skirmbot.rules import commands
 from skirmbot.rules.errors import NeedsOrders, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.record import MatchRecord, replay
-from skirmbot.rules.ruleset import PlayedMatch
-from skirmbot.rules.skirm.state import PLAYING as PHASE_PLAYING
+from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, Ruleset, ruleset
+from skirmbot.rules.view import Decision
 from skirmbot.service import snapshots
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
 from skirmbot.store import Deadline, MatchRow, Store, VersionConflict
@@ -55,10 +55,13 @@ __all__ = [
     "SETUP",
     "LiveMatches",
     "MatchWork",
+    "Member",
     "NeedsConfirmation",
     "activation_key",
     "clock_stops",
+    "deciding",
     "not_playing",
+    "ruleset_of",
     "seat",
     "waiting_key",
     "waiting_side",
@@ -78,6 +81,19 @@ LIVE_CACHE = 256
 BUSY = "Someone else changed this match at the same moment; please try again."
 NO_MATCH = "There is no match in this channel. Start one with /match new."
 WEEKENDS = "weekends_off"  # guild setting: "1" when the server's clocks stop at weekends
+# Guild setting: the minutes a player has for a decision in another player's turn (a defender's
+# bonus dice) before what a missed deadline sends is sent; far shorter than a turn's clock.
+REACTION_MINUTES = "reaction_minutes"
+DEFAULT_REACTION_MINUTES = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """Who is asking: a Discord member (or a console player)."""
+
+    id: int
+    name: str
+    moderator: bool = False
 
 
 class NeedsConfirmation(ServiceError):
@@ -322,11 +338,24 @@ class MatchWork:
         activation's time is counted without the weekends (when the server stops its clocks
         then) and the vacations of the player it waits for."""
         clock = self.clock()
-        key = waiting_key(self.row, await self.in_play())
+        before = clock.to_json()
+        clock.seat(len(self.row.players))
+        match = await self.in_play()
+        found = deciding(self.row, match)
+        key = waiting_key(self.row, match)
         if key != clock.key:
-            clock.follow(key, self.now(), waiting_side(key), await self.stops())
+            clock.follow(key, self.now(), _waiting(key, found), await self.stops())
+        reactions = {d.key: d.side for d in found if not d.turn}
+        if reactions or clock.reactions:
+            clock.react(reactions, self.now(), await self.reaction_seconds())
+        if clock.to_json() != before:  # a clock read back unchanged is not saved again
             self.keep_clock(clock)
         return clock.next_deadline()
+
+    async def reaction_seconds(self) -> float:
+        """How long a decision in another player's turn waits (the server's setting)."""
+        stored = await self._matches.store.get_setting(self.row.guild_id, REACTION_MINUTES)
+        return 60.0 * (DEFAULT_REACTION_MINUTES if stored is None else float(stored))
 
     async def stops(self) -> Stops:
         """When this match's clock stands still (read from the store when asked)."""
@@ -384,17 +413,35 @@ def seat(row: MatchRow, user_id: int) -> int:
     return row.players.index(user_id)
 
 
+def ruleset_of(row: MatchRow) -> Ruleset:
+    """The ruleset a stored match plays, as its record names it."""
+    return ruleset(str(row.record.get("ruleset", DEFAULT_RULESET)))
+
+
+def deciding(row: MatchRow, match: PlayedMatch | None) -> tuple[Decision, ...]:
+    """The decisions people must take now in the match being played (its ruleset's
+    `deciding`, the automatic player's left out: it never waits)."""
+    if row.status != PLAYING or match is None:
+        return ()
+    found = ruleset_of(row).deciding(match.state)
+    return tuple(d for d in found if row.players[d.side] != AUTOMATIC)
+
+
 def waiting_key(row: MatchRow, match: PlayedMatch | None) -> str | None:
-    """What the match waits for now, as a key: a deployment, or one side's activation. None:
-    nothing a person must do (set-up, the automatic player's turn, the end)."""
+    """What the match's clock waits for now, as a key: a deployment, or the decisions of a
+    turn (one side's activation: its ruleset's key for it). None: nothing a person must do in
+    a turn (set-up, the automatic player's turn, the end); reactions have windows of their own."""
     if row.status == DEPLOYING:
         return str(row.setup.get("stage", DEPLOY))
-    if row.status != PLAYING or match is None or match.state.phase != PHASE_PLAYING:
-        return None
-    state = match.state
-    if state.to_act is None or row.players[state.to_act] == AUTOMATIC:
-        return None
-    return activation_key(state.turn, state.activations_done, state.to_act)
+    keys = [d.key for d in deciding(row, match) if d.turn]
+    return "+".join(keys) if keys else None
+
+
+def _waiting(key: str | None, found: tuple[Decision, ...]) -> int | None:
+    """The one side a turn's clock waits for (None: a deployment, or several seats at once, whose
+    clock stands still for any of their vacations)."""
+    sides = {d.side for d in found if d.turn}
+    return sides.pop() if key is not None and len(sides) == 1 else None
 
 
 def activation_key(turn: int, done_before: int, side: int) -> str:

@@ -306,6 +306,12 @@ class Clock:
     banks: list[float] | None = None
     running: int | None = None
     allotted: float = 0.0
+    # Decisions in another seat's turn (a defender's bonus dice in the d20 rules), each with
+    # its own short window beside the turn's clock: {"side", "key", "opened", "deadline",
+    # "pinged"}. They use no excuse and stop for no weekend or vacation: the match never stalls.
+    reactions: list[dict[str, Any]] = field(default_factory=list)
+    # With more than two players: the sides that agreed to `pause_request` so far.
+    pause_agreed: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.banks is None:
@@ -314,7 +320,18 @@ class Clock:
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["controls"] = asdict(self.controls)
+        for later in ("reactions", "pause_agreed"):  # a clock stored before them reads the same
+            if not data[later]:
+                del data[later]
         return data
+
+    def seat(self, seats: int) -> None:
+        """Keep each player's counts for a match of `seats` players (a clock is made, and was
+        stored before seats, for two)."""
+        assert self.banks is not None
+        self.excuses_used += [0] * (seats - len(self.excuses_used))
+        self.extensions_used += [0] * (seats - len(self.extensions_used))
+        self.banks += [float(self.controls.bank_seconds)] * (seats - len(self.banks))
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> Clock:
@@ -363,7 +380,9 @@ class Clock:
         if side is None:
             return
         assert self.banks is not None
-        left = stops.running_between(now, self.deadline, side) if self.paused is None else self.paused
+        left = (
+            stops.running_between(now, self.deadline, side) if self.paused is None else self.paused
+        )
         bank = left + self.controls.increment_seconds
         if self.controls.cap_seconds:
             bank = min(bank, max(left, float(self.controls.cap_seconds)))
@@ -396,16 +415,61 @@ class Clock:
             self._place_reminder(now, after)
 
     def next_deadline(self) -> Deadline | None:
-        """What the scheduler waits for: the reminder, then the miss; nothing while paused."""
-        if self.key is None or self.paused is not None:
+        """What the scheduler waits for: the reminder, then the miss, of the turn's clock or
+        of a reaction's window (its ping at once, then its end), whichever comes first;
+        nothing while paused."""
+        if self.paused is not None:
+            return None
+        due = [self._reaction_deadline(reaction) for reaction in self.reactions]
+        turn = self.turn_deadline()
+        if turn is not None:
+            due.append(turn)
+        return min(due, key=lambda deadline: deadline.due_at, default=None)
+
+    def turn_deadline(self) -> Deadline | None:
+        """The turn's own next deadline (its key's): the reminder, then the miss."""
+        if self.key is None:
             return None
         if not self.reminded and self.remind < self.deadline:
             return Deadline(self.remind, "remind", self.key)
         return Deadline(self.deadline, "miss", self.key)
 
+    # --- reactions: decisions outside the turn's own clock ------------------------------------
+    def react(self, wanted: dict[str, int], now: float, seconds: float) -> None:
+        """The reactions the match waits for now ({key: side}): a new one's window opens
+        `seconds` from `now`, one still wanted keeps its time, one no longer wanted closes."""
+        kept = [r for r in self.reactions if r["key"] in wanted]
+        known = {r["key"] for r in kept}
+        for key, side in wanted.items():
+            if key not in known:
+                kept.append(
+                    {
+                        "side": side,
+                        "key": key,
+                        "opened": now,
+                        "deadline": now + seconds,
+                        "pinged": False,
+                    }
+                )
+        self.reactions = kept
+
+    def reaction(self, key: str) -> dict[str, Any] | None:
+        """The open reaction under `key`, if any."""
+        return next((r for r in self.reactions if r["key"] == key), None)
+
+    def close_reaction(self, key: str) -> None:
+        self.reactions = [r for r in self.reactions if r["key"] != key]
+
+    @staticmethod
+    def _reaction_deadline(reaction: dict[str, Any]) -> Deadline:
+        if not reaction["pinged"]:
+            return Deadline(reaction["opened"], "remind", reaction["key"])
+        return Deadline(reaction["deadline"], "miss", reaction["key"])
+
     def pause(self, now: float, stops: Stops = RUNNING) -> None:
         self.paused = stops.running_between(now, max(now, self.deadline), self.waiting)
         self.pause_request = None
+        self.pause_agreed = []
 
     def resume(self, now: float, stops: Stops = RUNNING) -> None:
         """Go on with the time that was left; the reminder keeps its place before the end."""

@@ -4,7 +4,10 @@ decision (Re-roll, Change a die) belongs to that activation, so it needs no cloc
 
 from __future__ import annotations
 
-from skirmbot.rules.commands import Accept, Command, EndActivation
+from collections.abc import Callable
+
+from skirmbot.rules.commands import Accept, Command, EndActivation, Reroll
+from skirmbot.rules.skirm.legal import failed_dice
 from skirmbot.rules.skirm.state import PLAYING, MatchState
 from skirmbot.rules.view import MISSED, Decision
 
@@ -15,9 +18,7 @@ def deciding(state: MatchState) -> tuple[Decision, ...]:
     side = state.to_act
     if state.phase != PLAYING or side is None:
         return ()
-    return (
-        Decision(side, _why(state, side), _on_timeout(state, side), key=activation_key(state)),
-    )
+    return (Decision(side, _why(state, side), _on_timeout(state, side), key=activation_key(state)),)
 
 
 def activation_key(state: MatchState) -> str:
@@ -44,3 +45,23 @@ def _on_timeout(state: MatchState, side: int) -> tuple[Command, ...]:
         unit = ready[0].id if ready else None
     sent.append(EndActivation(side, unit, reason=MISSED))
     return tuple(sent)
+
+
+def buttons(
+    state: MatchState, legal: Callable[[MatchState, int], list[Command]]
+) -> tuple[str, ...]:
+    """During an activation, End and Preview (the activating unit's options); with a roll
+    waiting, Accept and a Re-roll for each failed die its player may re-roll now (its `legal`
+    commands say which: a die not re-rolled yet, a Tactical Order or a free re-roll to pay for
+    it) - a button for a die worth re-rolling, not for a hit."""
+    activation = state.activation
+    if activation is None:
+        return ()
+    if activation.pending is None:
+        return ("end", "preview")
+    side = state.units[activation.unit].side
+    failed = set(failed_dice(state))
+    rerolls = sorted(
+        {c.die for c in legal(state, side) if isinstance(c, Reroll) and c.die in failed}
+    )
+    return ("accept", *(f"reroll:{die}" for die in rerolls))

@@ -23,7 +23,7 @@ from skirmbot.rules.ruleset import (
     SquadSummary,
     seats_of_their_own,
 )
-from skirmbot.rules.skirm import autoplayer
+from skirmbot.rules.skirm import autoplayer, secrets, undo
 from skirmbot.rules.skirm import deciding as skirm_deciding
 from skirmbot.rules.skirm import preview as skirm_preview
 from skirmbot.rules.skirm.campaign import CAMPAIGN, SkirmCampaign
@@ -189,6 +189,24 @@ class Skirm:
 
     def deciding(self, state: MatchState) -> tuple[Decision, ...]:
         return skirm_deciding.deciding(state)
+
+    def recorded_result(self, state: MatchState) -> dict[str, Any] | None:
+        return None if state.result is None else state.result.to_json()
+
+    def held_in_secret(self, state: MatchState) -> tuple[object, ...]:
+        return secrets.held(state)
+
+    def keeps_secret(self, state: MatchState, side: int) -> bool:
+        return secrets.unrevealed(state, side)
+
+    def undo_point(self, state: MatchState, recorded: list[dict[str, Any]], side: int) -> int:
+        return undo.undo_point(state, recorded, side)
+
+    def secret_note(self, state: MatchState, side: int) -> str:
+        return secrets.note(state, side)
+
+    def buttons(self, state: MatchState) -> tuple[str, ...]:
+        return skirm_deciding.buttons(state, self.legal_commands)
 
 
 RULESET = Skirm()
