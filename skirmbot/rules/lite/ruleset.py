@@ -20,7 +20,10 @@ from skirmbot.rules.preview import Preview
 from skirmbot.rules.ruleset import ActionRule, PlayedMatch, SquadSummary
 from skirmbot.rules.skirm.ruleset import Skirm
 from skirmbot.rules.skirm.state import MatchState, UnitState
+from skirmbot.rules.lite.view import LITE as LITE_SKIN
+from skirmbot.rules.skirm.view import card_view
 from skirmbot.rules.squares import Square
+from skirmbot.rules.view import CardView
 
 # Lite rulebook: Basic Actions, Sentry Actions, Tactical Orders.
 ACTION_RULES = [
@@ -97,6 +100,9 @@ class Lite(Skirm):
     def preview(self, state: MatchState, unit: str, square: Square | None = None) -> Preview:
         """Lite's reach (Move, Dash) and Lite's own attack odds, on a copy."""
         return lite_preview.preview(state, unit, square)
+
+    def card(self, state: MatchState, unit: str) -> CardView:
+        return card_view(state, unit, LITE_SKIN)
 
 
 RULESET = Lite()

@@ -21,7 +21,10 @@ from skirmbot.rules.skirm.medals import squad_medals
 from skirmbot.rules.skirm.missions import mission_from_json
 from skirmbot.rules.skirm.squads import squad_from_json
 from skirmbot.rules.skirm.state import MatchState, UnitState
+from skirmbot.rules.skirm.view import SKIRM as SKIRM_SKIN
+from skirmbot.rules.skirm.view import card_view, match_view
 from skirmbot.rules.squares import Square
+from skirmbot.rules.view import CardView, MatchView
 
 # Rulebook: Basic Actions, Leap (LPx), Skills, Mission Actions, Items, Tactical Orders.
 ACTION_RULES = [
@@ -128,6 +131,12 @@ class Skirm:
 
     def preview(self, state: MatchState, unit: str, square: Square | None = None) -> Preview:
         return skirm_preview.preview(state, unit, square)
+
+    def view(self, state: MatchState) -> MatchView:
+        return match_view(state, self.name)
+
+    def card(self, state: MatchState, unit: str) -> CardView:
+        return card_view(state, unit, SKIRM_SKIN)
 
 
 RULESET = Skirm()
