@@ -40,7 +40,7 @@ from skirmbot.render.symbols import SQUARE, TOKEN_RADIUS, Box, Point, draw_token
 from skirmbot.rules.board import Board
 from skirmbot.rules.events import Event
 from skirmbot.rules.squares import Square
-from skirmbot.rules.view import ACTIVATED, DOWNED, OVER, MatchView, PieceView
+from skirmbot.rules.view import ACTIVATED, DOWNED, OVER, MatchView, PieceView, SideView
 
 MARGIN = 26  # the coordinate strips on all four sides
 TITLE = 36  # the header's first line: the turn and mission
@@ -353,7 +353,7 @@ def _draw_objectives(draw: ImageDraw.ImageDraw, view: MatchView, layout: Layout)
         if marker.kind == "objective":
             ring = colour("objective") if marker.side is None else side_colour(marker.side)
             symbols.objective(draw, box, ring, marker.number)
-        elif marker.side is not None:  # Signal Fires: a flag in the colour of the squad that armed it
+        elif marker.side is not None:  # Signal Fires: a flag in the colour of who armed it
             symbols.beacon(draw, (box[0] + 4, box[1] + 2), side_colour(marker.side))
 
 
@@ -467,4 +467,8 @@ def _whose_turn(view: MatchView) -> str:
     if view.to_act is None:
         return "Deploying"
     ready = len(view.ready(view.to_act))
-    return f"Next: {view.sides[view.to_act].name} ({ready} ready)"
+    return f"Next: {_seat(view, view.to_act).name} ({ready} ready)"
+
+
+def _seat(view: MatchView, side: int) -> SideView:
+    return next(seat for seat in view.sides if seat.side == side)

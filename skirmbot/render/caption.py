@@ -34,7 +34,13 @@ def attack_outcomes(events: Sequence[Event]) -> dict[int, str]:
         if event.kind == "attack":
             current = number
             outcomes[number] = "miss"
-        elif current is not None and event.kind in LOSSES and event.data.get("lost") or current is not None and event.kind == "downed":
+        elif (
+            current is not None
+            and event.kind in LOSSES
+            and event.data.get("lost")
+            or current is not None
+            and event.kind == "downed"
+        ):
             outcomes[current] = "hit" if outcomes[current] == "miss" else outcomes[current]
         elif current is not None and event.kind in ("taken_out", "explosion", "item_destroyed"):
             outcomes[current] = "taken_out" if event.kind == "taken_out" else "hit"

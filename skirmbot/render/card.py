@@ -39,6 +39,7 @@ WEAPON_NAME_SIZE = 23
 WEAPON_STAT_SIZE = 24
 STATUS_SIZE = 20
 
+
 def wrap(text: str, size: int, width: float) -> list[str]:
     """Break text into lines no wider than `width` at font `size`; over-long words are split."""
     measure = font(size).getlength

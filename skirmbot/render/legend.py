@@ -107,13 +107,15 @@ def _things(view: MatchView) -> list[LegendEntry]:
     holders = [m.side for m in view.markers if m.kind == "objective" and m.square is not None]
     if any(holder is None for holder in holders):
         entries.append(LegendEntry("objective", "objective"))
-    for side in view.sides:
-        if side.side in holders:
-            entries.append(LegendEntry("objective_held", "held objective", side.side))
+    for seat in view.sides:
+        if seat.side in holders:
+            entries.append(LegendEntry("objective_held", "held objective", seat.side))
     armed = {m.side for m in view.markers if m.kind == "beacon" and m.side is not None}
     for side in sorted(armed):
         entries.append(LegendEntry("beacon", "beacon armed", side))
-    on_map = [m for m in view.markers if m.square is not None and m.kind not in ("objective", "beacon")]
+    on_map = [
+        m for m in view.markers if m.square is not None and m.kind not in ("objective", "beacon")
+    ]
     kinds = {item.kind for item in on_map}
     turrets = {item.variant for item in on_map if item.kind == TURRET}
     for kind, text in ((CRATE, "crate"), (BARREL, "barrel")):

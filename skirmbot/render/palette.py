@@ -117,7 +117,7 @@ COVERAGE_FILE = "coverage.txt"
 # Characters with no glyph that are drawn as nothing: marks NFC could not compose, joiners,
 # variation selectors and emoji skin tones (all of which only change the character before them).
 UNSEEN = {"Mn", "Me", "Cf", "Cc", "Sk"}
-FLAG = re.compile("[\U0001F1E6-\U0001F1FF]{2}")  # two regional indicator letters
+FLAG = re.compile("[\U0001f1e6-\U0001f1ff]{2}")  # two regional indicator letters
 
 
 class NamedFont(ImageFont.FreeTypeFont):

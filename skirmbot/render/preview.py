@@ -210,7 +210,7 @@ def _labels(
 def obstacles(layout: Layout, view: MatchView, preview: Preview) -> list[Box]:
     """What a label must not cover: every unit's token with its HIT marks, and the previewed
     unit's squares (where it is previewed and where it stands)."""
-    squares = {square for p in view.pieces if p.on_map for square in p.squares}
+    squares: set[Square | None] = {square for p in view.pieces if p.on_map for square in p.squares}
     squares |= {preview.square, _square_of(view, preview.unit)}
     inset = 6  # a token's ring and marks stay inside its square
     return [

@@ -151,7 +151,8 @@ class CardView:
     # Added for the card picture (issue 29):
     leader: bool = False  # the LEADER badge
     codes: tuple[str, ...] = ()  # each of `rules`' short code, for its pill ("TG1")
-    costs: tuple[tuple[str, str], ...] = ()  # lines after the stats: ("EP", "10 unit + 5 gear = 15")
+    # Lines after the stats, each a label and its words: ("EP", "10 unit + 5 gear = 15").
+    costs: tuple[tuple[str, str], ...] = ()
     status_kind: str = READY  # the piece's status as pictures draw it (READY ... OUT)
 
 

@@ -13,6 +13,7 @@ from skirmbot.rules.lite.engine import LiteMatch
 from skirmbot.rules.lite.legal import legal_commands
 from skirmbot.rules.lite.missions import mission_from_json
 from skirmbot.rules.lite.squads import squad_from_json
+from skirmbot.rules.lite.view import LITE as LITE_SKIN
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
@@ -20,7 +21,6 @@ from skirmbot.rules.preview import Preview
 from skirmbot.rules.ruleset import ActionRule, PlayedMatch, SquadSummary
 from skirmbot.rules.skirm.ruleset import Skirm
 from skirmbot.rules.skirm.state import MatchState, UnitState
-from skirmbot.rules.lite.view import LITE as LITE_SKIN
 from skirmbot.rules.skirm.view import card_view
 from skirmbot.rules.squares import Square
 from skirmbot.rules.view import CardView

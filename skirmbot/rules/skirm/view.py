@@ -23,6 +23,8 @@ from skirmbot.rules.skirm.state import (
     UnitState,
 )
 from skirmbot.rules.skirm.state import READY as SKIRM_READY
+from skirmbot.rules.view import ACTIVATED as VIEW_ACTIVATED
+from skirmbot.rules.view import DOWNED as VIEW_DOWNED
 from skirmbot.rules.view import (
     OUT,
     OVER,
@@ -36,8 +38,6 @@ from skirmbot.rules.view import (
     SideView,
     WeaponView,
 )
-from skirmbot.rules.view import ACTIVATED as VIEW_ACTIVATED
-from skirmbot.rules.view import DOWNED as VIEW_DOWNED
 
 Stats = list[tuple[str, str]]
 
