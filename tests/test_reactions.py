@@ -10,9 +10,8 @@ import pytest
 from service_setup import ALICE, BOB, CHANNEL, GUILD, MOD
 from test_timers import FakeClock, Table, playing
 
-from skirmbot.rules import commands
-from skirmbot.rules.skirm.commands import SetStandingOrders
 from skirmbot.rules.ruleset import Ruleset, rulesets
+from skirmbot.rules.skirm.commands import SetStandingOrders
 from skirmbot.rules.view import Decision
 from skirmbot.service import ServiceError, timing
 from skirmbot.service.replies import Reply

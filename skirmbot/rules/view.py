@@ -49,7 +49,7 @@ class PieceView:
     carrying: str = ""  # what it carries, in words ("intel")
     marks: tuple[str, ...] = ()  # short marks on its token ("STN", "SEN")
     leader: bool = False  # a leader's token wears a star
-    name: str = ""  # its name in its squad file, when ids tell same-named units apart ("Re 2")
+    name: str = ""  # its squad file's name for it, if not its id (two "Remus" in one match)
 
     @property
     def square(self) -> Square | None:
@@ -157,7 +157,8 @@ class CardView:
     # Added for the card picture (issue 29):
     leader: bool = False  # the LEADER badge
     codes: tuple[str, ...] = ()  # each of `rules`' short code, for its pill ("TG1")
-    costs: tuple[tuple[str, str], ...] = ()  # lines after the stats: ("EP", "10 unit + 5 gear = 15")
+    # Lines after the stats, each a label and its words: ("EP", "10 unit + 5 gear = 15").
+    costs: tuple[tuple[str, str], ...] = ()
     status_kind: str = READY  # the piece's status as pictures draw it (READY ... OUT)
 
 

@@ -50,7 +50,10 @@ class SquadProgress:
             for entry in campaign().roster(row.data)
         )
         title = campaign_rules().title
-        roster = Roster(row.name, owner_name, title, len(awards), units)
+        rules = campaign()
+        roster = Roster(
+            row.name, owner_name, title, len(awards), units, rules.medal_xp, rules.spoils_xp_step
+        )
         picture = await asyncio.to_thread(roster_png, roster)
         to_take = sum(unit.spoils_available for unit in units)
         text = f"**{row.name}**: {len(awards)} matches played"

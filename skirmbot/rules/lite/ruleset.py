@@ -116,6 +116,7 @@ class Lite(Skirm):
         return lite_preview.preview(state, unit, square)
 
     command_types: CommandTable = LITE_COMMANDS
+
     def card(self, state: MatchState, unit: str) -> CardView:
         return card_view(state, unit, LITE_SKIN)
 
