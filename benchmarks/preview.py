@@ -92,7 +92,7 @@ def measure(rules: str, map_name: str) -> tuple[list[float], list[float], float]
     states = list(moments(rules, map_name))
     first = states[0]
     cold = _timed(answer, pictures, played, first, first.on_map()[0].id, None)
-    maps.png(first)
+    maps.png(played.view(first))
     own: list[float] = []
     plain: list[float] = []
     for state in states:
@@ -103,14 +103,14 @@ def measure(rules: str, map_name: str) -> tuple[list[float], list[float], float]
                 continue
             for square in [None] + ([reach[len(reach) // 2].square] if reach else []):
                 own.append(_timed(answer, pictures, played, state, unit.id, square))
-                plain.append(_timed(maps.png, state))
+                plain.append(_timed(maps.png, played.view(state)))
     return own, plain, cold
 
 
 def answer(pictures: PreviewRenderer, played: Any, state: Any, unit: str, square: Any) -> bytes:
     """What the service does for a preview: a copy, the preview, the picture."""
     seen = copy_for_preview(state, own_board=True)
-    return pictures.png(seen, played.preview(seen, unit, square))
+    return pictures.png(played.view(seen), played.preview(seen, unit, square))
 
 
 def _timed(work: Callable[..., object], *args: Any) -> float:

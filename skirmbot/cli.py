@@ -397,11 +397,11 @@ def _render(path: Path, after: int | None, card: str | None, out: Path) -> int:
         )
     with _record_errors(path):
         match, events = match_after(record, after)
+    rules = ruleset(record.ruleset)
     if card is None:
-        picture = MapRenderer().png(match.state, events)
+        picture = MapRenderer().png(rules.view(match.state), events)
     else:
-        unit = match.state.unit(card)
-        picture = card_png(unit, match.state.squads[unit.side].name, record.ruleset)
+        picture = card_png(rules.card(match.state, card))
     _write(out, picture, "--out")
     print(f"wrote {out}")
     return 0

@@ -70,7 +70,7 @@ def write_demo(record: MatchRecord, out: Path) -> int:
     (out / "match.json").write_text(record.dumps(), encoding="utf-8")
     renderer = MapRenderer()
     last = 0
-    for last, (state, events) in enumerate(activation_steps(record)):
-        (out / f"activation-{last:03d}.png").write_bytes(renderer.png(state, events))
+    for last, (view, events) in enumerate(activation_steps(record)):
+        (out / f"activation-{last:03d}.png").write_bytes(renderer.png(view, events))
     (out / "replay.gif").write_bytes(animation(record, renderer))
     return last

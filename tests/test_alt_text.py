@@ -28,7 +28,7 @@ def test_the_battlemap_alt_text_is_its_caption_line_and_the_score() -> None:
         assert captions(events, state)[0] in alt
         for side in (0, 1):  # the score: MP, TO, units up and those Taken Out, by name
             assert squad_lines(state, side)[0] in alt
-        assert f"Turn {state.turn} of {state.mission.turns}" in alt
+        assert f"Turn {state.turn} of {state.turns}" in alt
 
 
 def test_each_posted_picture_carries_its_alt_text_cut_to_discords_limit() -> None:

@@ -21,9 +21,10 @@ from skirmbot.render.card import (
     render_card,
 )
 from skirmbot.render.palette import colour, side_colour
-from skirmbot.render.skins import SKIRM
 from skirmbot.rules.skirm.cards import UNIT_RULES, WEAPON_RULES, UnitCard, card_from_json
 from skirmbot.rules.skirm.state import ACTIVATED, TAKEN_OUT, UnitState
+from skirmbot.rules.skirm.view import SKIRM, unit_card_view
+from skirmbot.rules.view import CardView
 
 SHIPPED = [
     (squad.name, side, card)
@@ -77,7 +78,7 @@ def _huge_card() -> UnitCard:
 
 
 def _assert_fits(unit: UnitState, squad_name: str) -> None:
-    layout = card_layout(unit, squad_name)
+    layout = card_layout(cv(unit, squad_name))
     assert layout.width == WIDTH
     for text in layout.texts:
         left, top, right, bottom = text.bbox
@@ -90,6 +91,11 @@ def _assert_fits(unit: UnitState, squad_name: str) -> None:
             assert min(xs) >= 0 and max(xs) <= WIDTH - 1, f"{unit.card.name}: {shape}"
 
 
+def cv(unit: UnitState, squad_name: str) -> CardView:
+    """The unit's card as Skirm shows it (what the service gets from `Ruleset.card`)."""
+    return unit_card_view(unit, squad_name, SKIRM)
+
+
 def _pixel(image: Image.Image, x: int, y: int) -> int:
     value = image.getpixel((x, y))
     assert isinstance(value, int)
@@ -98,13 +104,13 @@ def _pixel(image: Image.Image, x: int, y: int) -> int:
 
 def test_width_is_fixed_and_height_grows_with_weapons_and_rules() -> None:
     halden = _card()
-    base = render_card(UnitState("Halden", 0, halden, 3), "Iron Wardens")
+    base = render_card(cv(UnitState("Halden", 0, halden, 3), "Iron Wardens"))
     assert 480 <= base.width <= 560
     assert base.mode == "P"
     more_weapons = replace(halden, weapons=halden.weapons + _card("Osk").weapons)
     more_rules = replace(halden, specials=_huge_card().specials)
     for bigger in (more_weapons, more_rules):
-        image = render_card(UnitState("Halden", 0, bigger, 3), "Iron Wardens")
+        image = render_card(cv(UnitState("Halden", 0, bigger, 3), "Iron Wardens"))
         assert image.width == base.width
         assert image.height > base.height
     assert 300 <= base.height <= 1200
@@ -112,8 +118,8 @@ def test_width_is_fixed_and_height_grows_with_weapons_and_rules() -> None:
 
 def test_title_band_has_the_squad_colour() -> None:
     card = _card()
-    blue = render_card(UnitState("Halden", 0, card, 3), "Iron Wardens")
-    orange = render_card(UnitState("Halden", 1, card, 3), "Iron Wardens")
+    blue = render_card(cv(UnitState("Halden", 0, card, 3), "Iron Wardens"))
+    orange = render_card(cv(UnitState("Halden", 1, card, 3), "Iron Wardens"))
     for x, y in ((3, 3), (WIDTH // 2, 6), (WIDTH - 4, 50)):
         assert _pixel(blue, x, y) == side_colour(0)
         assert _pixel(orange, x, y) == side_colour(1)
@@ -123,14 +129,14 @@ def test_title_band_has_the_squad_colour() -> None:
 def test_current_hit_changes_the_picture() -> None:
     card = _card()
     full, hurt = (UnitState("Halden", 0, card, hit) for hit in (3, 2))
-    assert card_png(full, "Iron Wardens") != card_png(hurt, "Iron Wardens")
-    assert "3/3" in card_lines(full, "Iron Wardens")
-    assert "2/3" in card_lines(hurt, "Iron Wardens")
+    assert card_png(cv(full, "Iron Wardens")) != card_png(cv(hurt, "Iron Wardens"))
+    assert "3/3" in card_lines(cv(full, "Iron Wardens"))
+    assert "2/3" in card_lines(cv(hurt, "Iron Wardens"))
 
 
 def test_hit_pips_are_filled_for_remaining_and_hollow_for_lost() -> None:
     unit = UnitState("Halden", 1, _card(), 1)
-    items = card_layout(unit, "Iron Wardens").items
+    items = card_layout(cv(unit, "Iron Wardens")).items
     pips = [s for s in items if isinstance(s, Shape) and s.kind == "ellipse"][:3]
     assert [s.fill for s in pips] == [side_colour(1), colour("white"), colour("white")]
 
@@ -138,7 +144,7 @@ def test_hit_pips_are_filled_for_remaining_and_hollow_for_lost() -> None:
 def test_equal_units_give_equal_bytes() -> None:
     one = UnitState("Osk", 0, _card("Osk"), 1, status=ACTIVATED, lim_uses_left={"Frag Grenade": 0})
     two = UnitState("Osk", 0, _card("Osk"), 1, status=ACTIVATED, lim_uses_left={"Frag Grenade": 0})
-    assert card_png(one, "Iron Wardens") == card_png(two, "Iron Wardens")
+    assert card_png(cv(one, "Iron Wardens")) == card_png(cv(two, "Iron Wardens"))
 
 
 @pytest.mark.parametrize("squad_name,side,card", SHIPPED, ids=[c.name for _, _, c in SHIPPED])
@@ -153,30 +159,30 @@ def test_every_shipped_unit_renders_within_the_card(
     ]
     for unit in states:
         _assert_fits(unit, squad_name)
-        data = card_png(unit, squad_name)
+        data = card_png(cv(unit, squad_name))
         assert len(data) < 60_000
         image = Image.open(BytesIO(data))
-        assert image.size == (WIDTH, card_layout(unit, squad_name).height)
+        assert image.size == (WIDTH, card_layout(cv(unit, squad_name)).height)
 
 
 def test_long_names_and_many_rules_wrap_inside_the_card() -> None:
     unit = UnitState("Max", 1, _huge_card(), 4, lim_uses_left={}, carrying=2)
     squad = "The Exceedingly Long Squad Name That Goes On And On"
     _assert_fits(unit, squad)
-    lines = card_lines(unit, squad)
+    lines = card_lines(cv(unit, squad))
     assert LONG_NAME not in lines
     assert "Maximilianus" in " ".join(lines)
-    assert len(card_png(unit, squad)) < 60_000
+    assert len(card_png(cv(unit, squad))) < 60_000
 
 
 def test_special_rules_show_code_and_title() -> None:
-    vex = card_lines(UnitState("Vex", 1, _card("Vex", "ash-runners"), 3), "Ash Runners")
+    vex = card_lines(cv(UnitState("Vex", 1, _card("Vex", "ash-runners"), 3), "Ash Runners"))
     for word in ("LD1", "Leader 1", "SWF", "Swift", "UNQ", "Unique", "2MC", "Double Melee"):
         assert word in vex
     assert "LEADER" in vex
     assert "RG" in vex and "5" in vex  # the crossbow's range as a stat
     assert "RG5" not in vex  # ... not repeated as a rule
-    pell = card_lines(UnitState("Pell", 0, _card("Pell"), 2), "Iron Wardens")
+    pell = card_lines(cv(UnitState("Pell", 0, _card("Pell"), 2), "Iron Wardens"))
     assert "LEADER" not in pell
 
 
@@ -187,26 +193,28 @@ def test_every_rule_code_has_a_title() -> None:
 
 def test_used_limited_ammo_is_marked_used() -> None:
     osk = _card("Osk")
-    fresh = card_lines(UnitState("Osk", 0, osk, 2, lim_uses_left={"Frag Grenade": 1}), "IW")
-    spent = card_lines(UnitState("Osk", 0, osk, 2, lim_uses_left={"Frag Grenade": 0}), "IW")
+    fresh = card_lines(cv(UnitState("Osk", 0, osk, 2, lim_uses_left={"Frag Grenade": 1}), "IW"))
+    spent = card_lines(cv(UnitState("Osk", 0, osk, 2, lim_uses_left={"Frag Grenade": 0}), "IW"))
     assert "Limited Ammo" in fresh and "Limited Ammo: used" not in fresh
     assert "Limited Ammo: used" in spent
 
 
 def test_status_line() -> None:
     card = _card("Pell")
-    assert "Ready" in card_lines(UnitState("Pell", 0, card, 2), "IW")
-    assert "Activated" in card_lines(UnitState("Pell", 0, card, 2, status=ACTIVATED), "IW")
-    assert "Taken Out" in card_lines(UnitState("Pell", 0, card, 0, status=TAKEN_OUT), "IW")
-    carrying = card_lines(UnitState("Pell", 0, card, 2, carrying=4), "IW")
+    assert "Ready" in card_lines(cv(UnitState("Pell", 0, card, 2), "IW"))
+    assert "Activated" in card_lines(cv(UnitState("Pell", 0, card, 2, status=ACTIVATED), "IW"))
+    assert "Taken Out" in card_lines(cv(UnitState("Pell", 0, card, 0, status=TAKEN_OUT), "IW"))
+    carrying = card_lines(cv(UnitState("Pell", 0, card, 2, carrying=4), "IW"))
     assert any("carrying a marker" in line for line in carrying)
 
 
 def test_ep_shows_unit_gear_and_total() -> None:
-    lines = card_lines(UnitState("Halden", 0, _card(), 3), "Iron Wardens")
+    lines = card_lines(cv(UnitState("Halden", 0, _card(), 3), "Iron Wardens"))
     assert "19 unit + 7 gear = 26" in lines
 
 
 def test_texts_are_placed_for_every_line() -> None:
     unit = UnitState("Halden", 0, _card(), 3)
-    assert [t.text for t in card_texts(unit, "Iron Wardens")] == card_lines(unit, "Iron Wardens")
+    assert [t.text for t in card_texts(cv(unit, "Iron Wardens"))] == card_lines(
+        cv(unit, "Iron Wardens")
+    )

@@ -147,7 +147,7 @@ def test_the_demo_pictures_draw_renamed_squads_and_units_in_glyphs(
     renderer = MapRenderer()
     for state, events in list(activation_steps(record))[1::4]:
         renderer.png(state, events)
-    card_png(next(iter(state.units.values())), SQUADS[0], rules)
+    card_png(ruleset(rules).card(match.state, next(iter(match.state.units))))
     _assert_drawn_in_glyphs(drawn_texts, SQUADS)
     assert "wol" in unit_labels(state).values()  # a token has no room for "[wolf face]"
 

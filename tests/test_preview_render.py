@@ -33,7 +33,7 @@ def test_reachable_squares_are_tinted_by_action_and_others_are_not() -> None:
     state = match.state
     before = state.to_json()
     found = ruleset("skirm").preview(state, "Ada", Square.parse("F5"))
-    image = Image.open(io.BytesIO(PreviewRenderer().png(state, found)))
+    image = Image.open(io.BytesIO(PreviewRenderer().png(ruleset("skirm").view(state), found)))
     assert image.mode == "P"
     layout = Layout(state.board.width, state.board.height)
     blocks = {action: number for number, action in enumerate(TINTS, start=1)}
@@ -73,7 +73,7 @@ def test_labels_are_named_and_hide_no_token_nor_each_other(
     name (it may be moved away from its token), covers no unit (its token and HIT marks), not
     the previewed unit's squares, and no other label; all stay on the map, off its legend."""
     state, found = crowded(rules, map_name, seed, steps)
-    seen = preview_module._as_previewed(state, found)
+    seen = preview_module._as_previewed(ruleset(rules).view(state), found)
     layout = Layout(state.board.width, state.board.height)
     blocked = preview_module.obstacles(layout, seen, found)
     taken = list(blocked)
@@ -104,5 +104,5 @@ def test_labels_are_named_and_hide_no_token_nor_each_other(
     names |= {state.units[c.attacker].name for c in found.threats}
     assert names <= {line.strip() for line in written}, "each box is headed by its enemy's name"
     monkeypatch.undo()
-    png = PreviewRenderer().png(state, found)
+    png = PreviewRenderer().png(ruleset(rules).view(state), found)
     assert png.startswith(b"\x89PNG")

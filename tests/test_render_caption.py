@@ -3,6 +3,8 @@ lines with the units Taken Out by name."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from builders import skirm_match, unit
 
 from skirmbot.demo import play_demo
@@ -10,6 +12,13 @@ from skirmbot.render.caption import caption, captions, fit, squad_lines
 from skirmbot.render.palette import font
 from skirmbot.render.replay import activation_steps
 from skirmbot.rules.commands import EndActivation, Melee, Move, Shoot
+from skirmbot.rules.ruleset import ruleset
+from skirmbot.rules.view import MatchView
+
+
+def view(state: Any, rules: str = "skirm") -> MatchView:
+    """The match as the pictures see it (the ruleset's view of its state)."""
+    return ruleset(rules).view(state)
 
 
 def test_a_move_and_a_shot_that_takes_out_its_target() -> None:
@@ -18,9 +27,12 @@ def test_a_move_and_a_shot_that_takes_out_its_target() -> None:
         faces=[1, 1, 6, 6, 6, 6],
     )
     events = match.apply(Move(0, "Ada", "C4")) + match.apply(Shoot(0, "Ada", "Bo"))
-    assert caption(events, match.state) == "Ada moves C3 to C4 and shoots Bo (4 damage, Taken Out)"
+    assert (
+        caption(events, view(match.state))
+        == "Ada moves C3 to C4 and shoots Bo (4 damage, Taken Out)"
+    )
     # Shorter wordings leave out where the move began and the damage, then the move itself.
-    assert captions(events, match.state)[1:] == [
+    assert captions(events, view(match.state))[1:] == [
         "Ada moves to C4 and shoots Bo (Taken Out)",
         "Ada shoots Bo (Taken Out)",
     ]
@@ -29,7 +41,10 @@ def test_a_move_and_a_shot_that_takes_out_its_target() -> None:
 def test_a_second_attack_on_the_same_target_says_again() -> None:
     match = skirm_match({0: [unit("Ada", "C3")], 1: [unit("Bo", "C9")]}, faces=[2, 5, 6, 6, 6])
     events = match.apply(Shoot(0, "Ada", "Bo")) + match.apply(Shoot(0, "Ada", "Bo"))
-    assert caption(events, match.state) == "Ada shoots Bo (1 damage, 1 HIT lost) and again (miss)"
+    assert (
+        caption(events, view(match.state))
+        == "Ada shoots Bo (1 damage, 1 HIT lost) and again (miss)"
+    )
 
 
 def test_a_barrel_shot_says_it_exploded_and_whom_it_took_out() -> None:
@@ -40,7 +55,8 @@ def test_a_barrel_shot_says_it_exploded_and_whom_it_took_out() -> None:
     )
     events = match.apply(Shoot(0, "Remus", "barrel@F6"))
     assert (
-        caption(events, match.state) == "Remus shoots the barrel on F6 (it explodes, Vex Taken Out)"
+        caption(events, view(match.state))
+        == "Remus shoots the barrel on F6 (it explodes, Vex Taken Out)"
     )
 
 
@@ -50,7 +66,7 @@ def test_a_counter_attack_names_the_unit_striking_back() -> None:
         faces=[2, 6, 6, 1, 6, 6, 6],
     )
     events = match.apply(Melee(0, "Ada", "Bo"))
-    assert caption(events, match.state) == (
+    assert caption(events, view(match.state)) == (
         "Ada attacks Bo (1 damage, 1 HIT lost) and Bo strikes back (2 damage, 2 HIT lost)"
     )
 
@@ -58,10 +74,10 @@ def test_a_counter_attack_names_the_unit_striking_back() -> None:
 def test_an_activation_without_an_action_and_the_deployment() -> None:
     match = skirm_match({0: [unit("Ada", "C3")], 1: [unit("Bo", "C9")]})
     events = match.apply(EndActivation(0, "Ada"))
-    assert caption(events, match.state) == "Ada ends its activation without acting"
+    assert caption(events, view(match.state)) == "Ada ends its activation without acting"
     _, record = play_demo(1)
     state, deployment = next(iter(activation_steps(record)))
-    first = state.squads[state.to_act or 0].name
+    first = state.sides[state.to_act or 0].name
     assert caption(deployment, state) == (
         f"Both squads deployed; Turn 1 begins: {first} has the initiative"
     )
@@ -71,7 +87,7 @@ def test_only_the_last_activation_is_told() -> None:
     match = skirm_match({0: [unit("Ada", "C3"), unit("Cy", "D3")], 1: [unit("Bo", "C9")]})
     events = match.apply(Move(0, "Ada", "C4")) + match.apply(EndActivation(0))
     events += match.apply(Move(1, "Bo", "C8")) + match.apply(EndActivation(1))
-    assert caption(events, match.state) == "Bo moves C9 to C8"
+    assert caption(events, view(match.state)) == "Bo moves C9 to C8"
 
 
 def test_the_header_names_the_units_taken_out_beside_their_squad() -> None:
@@ -80,8 +96,8 @@ def test_the_header_names_the_units_taken_out_beside_their_squad() -> None:
         faces=[1, 1, 6, 6, 6, 6],
     )
     match.apply(Shoot(0, "Ada", "Bo"))
-    assert squad_lines(match.state, 0) == ["Red: 0 MP · 0 TO · 1 up"]
-    assert squad_lines(match.state, 1)[0] == "Blue: 0 MP · 0 TO · 1 up · Taken Out: Bo"
+    assert squad_lines(view(match.state), 0) == ["Red: 0 MP · 0 TO · 1 up"]
+    assert squad_lines(view(match.state), 1)[0] == "Blue: 0 MP · 0 TO · 1 up · Taken Out: Bo"
 
 
 def test_fit_takes_the_longest_wording_that_fits_and_cuts_the_last_one() -> None:
@@ -91,7 +107,7 @@ def test_fit_takes_the_longest_wording_that_fits_and_cuts_the_last_one() -> None
         faces=[1, 1, 6, 6, 6, 6],
     )
     events = match.apply(Move(0, "Ada", "C4")) + match.apply(Shoot(0, "Ada", "Bo"))
-    wordings = captions(events, match.state)
+    wordings = captions(events, view(match.state))
     assert fit(wordings, 1000, face) == wordings[0]
     narrow = face.getlength(wordings[1]) + 1
     assert fit(wordings, narrow, face) == wordings[1]

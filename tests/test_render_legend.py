@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from typing import Any
 
 from builders import skirm_match, unit
 from PIL import Image
@@ -14,7 +15,15 @@ from skirmbot.render.legend import CELL, legend_entries, legend_layout
 from skirmbot.render.palette import colour, font
 from skirmbot.rules.commands import Door, EndActivation, Move, OpenCrate, Shoot
 from skirmbot.rules.events import Event
+from skirmbot.rules.ruleset import ruleset
 from skirmbot.rules.skirm.state import MatchState
+from skirmbot.rules.view import MatchView
+
+
+def view(state: Any, rules: str = "skirm") -> MatchView:
+    """The match as the pictures see it (the ruleset's view of its state)."""
+    return ruleset(rules).view(state)
+
 
 FLAT = [" ".join(["."] * 12)] * 12
 BUSY = [
@@ -36,7 +45,7 @@ BUSY_EDGES = [
 
 
 def kinds(state: MatchState, events: Sequence[Event] = ()) -> list[str]:
-    return [entry.kind for entry in legend_entries(state, events)]
+    return [entry.kind for entry in legend_entries(view(state), events)]
 
 
 def test_a_bare_map_lists_only_the_tokens_marks() -> None:
@@ -61,7 +70,7 @@ def test_the_key_lists_exactly_the_terrain_objectives_and_items_on_the_map() -> 
         "wall_low", "wall_high", "wall_tall", "door_closed", "door_open", "ladder", "stairs",
         "objective", "crate", "barrel", "turret_mg", "leader", "hit_left",
     ]  # fmt: skip
-    words = {entry.kind: entry.text for entry in legend_entries(match.state)}
+    words = {entry.kind: entry.text for entry in legend_entries(view(match.state))}
     assert words["impassable"] == "impassable" and words["turret_mg"] == "MG turret"
 
 
@@ -78,7 +87,9 @@ def test_a_held_objective_hurt_and_activated_units_and_the_last_activation() -> 
         "leader", "hit_left", "hit_lost", "activated",
         "move", "hit",  # Ada's path and her shot that cost Bo 1 HIT
     ]  # fmt: skip
-    held = [e for e in legend_entries(match.state, events) if e.kind in ("objective_held", "move")]
+    held = [
+        e for e in legend_entries(view(match.state), events) if e.kind in ("objective_held", "move")
+    ]
     assert [e.side for e in held] == [0, 0]
     # The same state without the events: no path and no line of fire in the key.
     assert kinds(match.state) == [
@@ -106,7 +117,7 @@ def test_entries_fill_rows_within_the_width_without_overlapping() -> None:
         {0: [unit("Ada", "A1")], 1: [unit("Bo", "L12")]}, rows=BUSY, edges=BUSY_EDGES,
         objectives=["H8"], items=[{"kind": "crate", "square": "J10"}],
     )  # fmt: skip
-    entries = legend_entries(match.state)
+    entries = legend_entries(view(match.state))
     width = Layout(12, 12).size[0]
     placed, height = legend_layout(entries, width)
     face = font(18)
@@ -125,9 +136,9 @@ def test_the_key_is_drawn_under_the_map_with_the_maps_symbols() -> None:
     match = skirm_match(
         {0: [unit("Ada", "A1")], 1: [unit("Bo", "L12")]}, rows=BUSY, edges=BUSY_EDGES
     )
-    png = MapRenderer().png(match.state)
+    png = MapRenderer().png(view(match.state))
     image = Image.open(io.BytesIO(png))
-    entries = legend_entries(match.state)
+    entries = legend_entries(view(match.state))
     width, map_height = Layout(12, 12).map_size
     placed, height = legend_layout(entries, width)
     assert image.size == (width, map_height + height)

@@ -20,6 +20,7 @@ from skirmbot.render.roster import (
     roster_png,
 )
 from skirmbot.rules.skirm.medals import MEDAL_XP
+from skirmbot.rules.skirm.squads import SPOILS_XP_STEP
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -28,7 +29,7 @@ HALDEN = RosterUnit(
 )
 OSK = RosterUnit("Osk", "Grenadier", 5, ("Geared Up",), 0, 1, 10)
 PELL = RosterUnit("Pell", "Scout", 0, (), 0, 0, 5)
-ROSTER = Roster("Iron Wardens", "Ada", "Skirm", 3, (HALDEN, OSK, PELL))
+ROSTER = Roster("Iron Wardens", "Ada", "Skirm", 3, (HALDEN, OSK, PELL), MEDAL_XP, SPOILS_XP_STEP)
 
 
 def _huge() -> Roster:
@@ -44,7 +45,7 @@ def _huge() -> Roster:
     )
     cjk = replace(unit, name="漢字" * 16, unit_type="😀" * 64, medals=("Veteran",) * 30)
     return Roster("Supercalifragilisticexpialidocious" * 2, "👨\u200d👩\u200d👧 " * 12, "Skirm",
-                  1, (unit, cjk))  # fmt: skip
+                  1, (unit, cjk), MEDAL_XP, SPOILS_XP_STEP)  # fmt: skip
 
 
 def _overlaps(a: Text, b: Text) -> bool:
@@ -107,13 +108,13 @@ def test_the_xp_bar_fills_towards_the_next_spoil() -> None:
 
 
 def test_medals_are_chips_with_their_xp_most_recent_last() -> None:
-    assert medal_chips(HALDEN.medals, "Skirm") == [
+    assert medal_chips(HALDEN.medals, MEDAL_XP) == [
         ("+2", "First Blood", False),
         ("+2", "Marksman", False),
         ("+1", "Victor x2", False),
     ]
-    assert medal_chips(("Shiny",), "Skirm") == [("XP", "Shiny", False)]
-    assert medal_chips(("Victor",), "Other") == [("XP", "Victor", False)]
+    assert medal_chips(("Shiny",), MEDAL_XP) == [("XP", "Shiny", False)]
+    assert medal_chips(("Victor",), {}) == [("XP", "Victor", False)]
     lines = roster_lines(ROSTER)
     for word in ("+2", "First Blood", "Marksman", "+1", "Victor x2", "Geared Up", "No medals yet"):
         assert word in lines

@@ -4,6 +4,9 @@ Top to bottom: the header band (turn, mission, each squad's MP, TO, units up and
 Out, whose activation is next), the caption (one line: what the last activation did), the map,
 and the key (every kind of mark on this picture, drawn small with a word or two).
 
+A third and fourth seat add a header line each. Everything is read from the ruleset's
+`MatchView`: nothing here knows which rulebook made the match.
+
 The map's layers, back to front: the terrain (levels, difficult and impassable squares, walls,
 doors, ladders, stairs, grid and coordinates), drawn once per door state and reused; objectives
 and items; the last activation's paths and lines of attack; the unit tokens, each drawn once per
@@ -30,17 +33,19 @@ from skirmbot.render.palette import (
     font,
     has_glyph,
     new_image,
+    palette_bytes,
     side_colour,
 )
 from skirmbot.render.symbols import SQUARE, TOKEN_RADIUS, Box, Point, draw_token
 from skirmbot.rules.board import Board
 from skirmbot.rules.events import Event
-from skirmbot.rules.skirm.state import ACTIVATED, DOWNED, ENDED, MatchState, UnitState
-from skirmbot.rules.skirm.turns import objective_controller
 from skirmbot.rules.squares import Square
+from skirmbot.rules.view import ACTIVATED, DOWNED, OVER, MatchView, PieceView, SideView
 
 MARGIN = 26  # the coordinate strips on all four sides
-BAND = 94  # the dark header band: the turn and mission, then one line per squad
+TITLE = 36  # the header's first line: the turn and mission
+SIDE_LINE = 28  # then one line per squad (seat)
+BAND = TITLE + 2 * SIDE_LINE + 2  # the dark header band of two seats
 CAPTION = 36  # the caption line under the band
 HEADER = BAND + CAPTION
 TEXT_SIZE = 18
@@ -53,11 +58,21 @@ class Layout:
     width: int  # squares
     height: int
     legend: int = 0  # the key's height in pixels, under the map
+    band: int = BAND  # the header band's height: a line more for each seat past two
+
+    @staticmethod
+    def of(view: MatchView, legend: int = 0) -> Layout:
+        return Layout(view.board.width, view.board.height, legend, band_height(len(view.sides)))
+
+    @property
+    def header(self) -> int:
+        """The band and the caption: where the map's coordinates begin."""
+        return self.band + CAPTION
 
     @property
     def map_size(self) -> tuple[int, int]:
         """The header and the map with its coordinates, without the key."""
-        return 2 * MARGIN + self.width * SQUARE, HEADER + 2 * MARGIN + self.height * SQUARE
+        return 2 * MARGIN + self.width * SQUARE, self.header + 2 * MARGIN + self.height * SQUARE
 
     @property
     def size(self) -> tuple[int, int]:
@@ -65,7 +80,7 @@ class Layout:
         return width, height + self.legend
 
     def box(self, square: Square) -> Box:
-        x0, y0 = MARGIN + square.x * SQUARE, HEADER + MARGIN + square.y * SQUARE
+        x0, y0 = MARGIN + square.x * SQUARE, self.header + MARGIN + square.y * SQUARE
         return x0, y0, x0 + SQUARE - 1, y0 + SQUARE - 1
 
     def centre(self, square: Square) -> Point:
@@ -81,6 +96,10 @@ class Layout:
         return (x0, y0), (x1 + 1, y0)  # one above the other: the horizontal line on high's top
 
 
+def band_height(seats: int) -> int:
+    return TITLE + max(2, seats) * SIDE_LINE + 2
+
+
 class MapRenderer:
     """Draws one match's pictures; keeps its terrain, token and key images between pictures."""
 
@@ -89,44 +108,45 @@ class MapRenderer:
         self._tokens: dict[tuple[object, ...], tuple[Image.Image, Image.Image]] = {}
         self._legends: dict[tuple[object, ...], Image.Image] = {}
 
-    def render(self, state: MatchState, events: Sequence[Event] = ()) -> Image.Image:
-        plain = Layout(state.board.width, state.board.height)
-        terrain, terrain_kinds = self._terrain_image(state, plain)
-        entries = (*terrain_kinds, *match_entries(state, events))  # = legend_entries(state, events)
+    def render(self, view: MatchView, events: Sequence[Event] = ()) -> Image.Image:
+        plain = Layout.of(view)
+        terrain, terrain_kinds = self._terrain_image(view, plain)
+        entries = (*terrain_kinds, *match_entries(view, events))  # = legend_entries(view, events)
         legend = self._legend(entries, plain.map_size[0]) if entries else None
-        layout = Layout(plain.width, plain.height, 0 if legend is None else legend.height)
+        layout = Layout.of(view, 0 if legend is None else legend.height)
         image = new_image(*layout.size)
         image.paste(terrain, (0, 0))
         if legend is not None:
             image.paste(legend, (0, plain.map_size[1]))
         draw = ImageDraw.Draw(image)
-        _draw_objectives(draw, state, layout)
-        _draw_items(draw, state, layout)
-        _draw_last_activation(draw, state, layout, events)
-        labels = unit_labels(state)
-        for unit in state.units.values():
-            if unit.on_map and unit.square is not None:
-                token, mask = self._token(unit, labels[unit.id])
-                x0, y0, _, _ = layout.box(unit.square)
-                image.paste(token, (x0, y0), mask)
-        _draw_header(draw, state, layout, events)
+        _draw_objectives(draw, view, layout)
+        _draw_items(draw, view, layout)
+        _draw_last_activation(draw, view, layout, events)
+        labels = unit_labels(view)
+        for piece in view.pieces:
+            if piece.on_map:
+                self._paste_token(image, layout, piece, labels[piece.id])
+        _draw_header(draw, view, layout, events)
+        if len(view.sides) > 2:  # the seat colours past the second join the palette
+            image.putpalette(palette_bytes(len(view.sides)))
         return image
 
-    def png(self, state: MatchState, events: Sequence[Event] = ()) -> bytes:
+    def png(self, view: MatchView, events: Sequence[Event] = ()) -> bytes:
         buffer = io.BytesIO()
         # compress_level 1: the palette image is small already; never optimize=True (slow).
-        self.render(state, events).save(buffer, "PNG", compress_level=1)
+        self.render(view, events).save(buffer, "PNG", compress_level=1)
         return buffer.getvalue()
 
     def _terrain_image(
-        self, state: MatchState, layout: Layout
+        self, view: MatchView, layout: Layout
     ) -> tuple[Image.Image, tuple[LegendEntry, ...]]:
         """The terrain picture and the key's entries for it."""
-        source = state.battle_map.source
-        key = (state.battle_map.name, tuple(source.get("rows", [])), tuple(source.get("edges", [])),
-               tuple(sorted(state.board.door_states().items())))  # fmt: skip
+        source = view.battle_map.source if view.battle_map is not None else {}
+        doors = tuple(sorted(view.board.door_states().items()))
+        key = (view.map_name, tuple(source.get("rows", [])), tuple(source.get("edges", [])),
+               doors, layout.band, id(view.board) if not source else 0)  # fmt: skip
         if key not in self._terrain:
-            board = state.board
+            board = view.board
             self._terrain[key] = draw_terrain(board, layout), tuple(terrain_entries(board))
         return self._terrain[key]
 
@@ -138,17 +158,31 @@ class MapRenderer:
             self._legends[key] = draw_legend(entries, width)
         return self._legends[key]
 
-    def _token(self, unit: UnitState, label: str) -> tuple[Image.Image, Image.Image]:
-        activated = unit.status == ACTIVATED
+    def _paste_token(
+        self, image: Image.Image, layout: Layout, piece: PieceView, label: str
+    ) -> None:
+        """The piece's token on its square; a piece covering several squares (a Big Model) gets
+        one token stretched over the squares it covers."""
+        token, mask = self._token(piece, label)
+        boxes = [layout.box(square) for square in piece.squares]
+        x0, y0 = min(box[0] for box in boxes), min(box[1] for box in boxes)
+        x1, y1 = max(box[2] for box in boxes), max(box[3] for box in boxes)
+        size = (x1 - x0 + 1, y1 - y0 + 1)
+        if size != token.size:
+            token, mask = token.resize(size, Image.Resampling.NEAREST), mask.resize(size)
+        image.paste(token, (x0, y0), mask)
+
+    def _token(self, piece: PieceView, label: str) -> tuple[Image.Image, Image.Image]:
         look = (
-            unit.side,
+            piece.side,
             label,
-            unit.hit,
-            unit.card.hit,
-            activated,
-            unit.card.is_leader,
-            unit.carrying is not None,
-            unit.status == DOWNED,
+            piece.hit or 0,
+            piece.max_hit or 0,
+            piece.status == ACTIVATED,
+            piece.leader,
+            bool(piece.carrying),
+            piece.status == DOWNED,
+            piece.facing,
         )
         if look not in self._tokens:
             self._tokens[look] = draw_token(*look)
@@ -156,18 +190,19 @@ class MapRenderer:
 
 
 # --- unit labels ---------------------------------------------------------------------------
-def unit_labels(state: MatchState) -> dict[str, str]:
+def unit_labels(view: MatchView) -> dict[str, str]:
     """Short labels, unique in the match: the first letters of the name, as few as tell the
     units apart (at least 3); units sharing a name get their squad number (`Re1`, `Re2`).
     Letters the font has no glyph for (an emoji) are left out: a stand-in would not fit."""
-    names = {uid: label_letters(u.card.name) for uid, u in state.units.items()}
+    names = {p.id: label_letters(p.name or p.id) for p in view.pieces}
     counts: dict[str, int] = {}
-    for unit in state.units.values():
-        counts[unit.card.name] = counts.get(unit.card.name, 0) + 1
+    for piece in view.pieces:
+        counts[piece.name or piece.id] = counts.get(piece.name or piece.id, 0) + 1
     labels: dict[str, str] = {}
-    for uid, unit in state.units.items():
-        if counts[unit.card.name] > 1:
-            labels[uid] = f"{names[uid][:2]}{unit.side + 1}"
+    for piece in view.pieces:
+        uid = piece.id
+        if counts[piece.name or piece.id] > 1:
+            labels[uid] = f"{names[uid][:2]}{piece.side + 1}"
             continue
         length = 3
         while length < len(names[uid]) and any(
@@ -294,45 +329,51 @@ def _draw_level_faces(draw: ImageDraw.ImageDraw, board: Board, layout: Layout) -
 
 def _draw_coordinates(draw: ImageDraw.ImageDraw, board: Board, layout: Layout) -> None:
     width, height = layout.map_size
-    top, bottom = HEADER + MARGIN // 2, height - MARGIN // 2
+    top, bottom = layout.header + MARGIN // 2, height - MARGIN // 2
     for x in range(board.width):
         cx = MARGIN + x * SQUARE + SQUARE // 2
         letter = chr(ord("A") + x)
         for y in (top, bottom):
             draw.text((cx, y), letter, fill=colour("label"), font=font(17), anchor="mm")
     for y in range(board.height):
-        cy = HEADER + MARGIN + y * SQUARE + SQUARE // 2
+        cy = layout.header + MARGIN + y * SQUARE + SQUARE // 2
         for x in (MARGIN // 2, width - MARGIN // 2):
             draw.text((x, cy), str(y + 1), fill=colour("label"), font=font(17), anchor="mm")
 
 
 # --- objectives and items ------------------------------------------------------------------
-def _draw_objectives(draw: ImageDraw.ImageDraw, state: MatchState, layout: Layout) -> None:
-    for index, square in enumerate(state.objectives):
-        holder = objective_controller(state, index)
-        ring = colour("objective") if holder is None else side_colour(holder)
-        box = layout.box(square)
-        symbols.objective(draw, box, ring, index + 1)
-        if index in state.beacons:  # Signal Fires: a flag in the colour of the squad that armed it
-            symbols.beacon(draw, (box[0] + 4, box[1] + 2), side_colour(state.beacons[index]))
+OBJECTIVE_KINDS = ("objective", "beacon")  # drawn before the items, each beacon on its objective
 
 
-def _draw_items(draw: ImageDraw.ImageDraw, state: MatchState, layout: Layout) -> None:
-    for item in state.items.values():
-        if item.square is not None:
-            x0, _, _, y1 = layout.box(item.square)
-            symbols.item(draw, (x0 + 2, y1 - 21), item.kind, item.turret_type)
+def _draw_objectives(draw: ImageDraw.ImageDraw, view: MatchView, layout: Layout) -> None:
+    for marker in view.markers:
+        if marker.square is None or marker.kind not in OBJECTIVE_KINDS:
+            continue
+        box = layout.box(marker.square)
+        if marker.kind == "objective":
+            ring = colour("objective") if marker.side is None else side_colour(marker.side)
+            symbols.objective(draw, box, ring, marker.number)
+        elif marker.side is not None:  # Signal Fires: a flag in the colour of who armed it
+            symbols.beacon(draw, (box[0] + 4, box[1] + 2), side_colour(marker.side))
+
+
+def _draw_items(draw: ImageDraw.ImageDraw, view: MatchView, layout: Layout) -> None:
+    for marker in view.markers:
+        if marker.square is not None and marker.kind not in OBJECTIVE_KINDS:
+            x0, _, _, y1 = layout.box(marker.square)
+            symbols.item(draw, (x0 + 2, y1 - 21), marker.kind, marker.variant or None)
 
 
 # --- the last activation -------------------------------------------------------------------
 def _draw_last_activation(
-    draw: ImageDraw.ImageDraw, state: MatchState, layout: Layout, events: Sequence[Event]
+    draw: ImageDraw.ImageDraw, view: MatchView, layout: Layout, events: Sequence[Event]
 ) -> None:
     outcomes = attack_outcomes(events)
     for number, event in enumerate(events):
         data = event.data
-        if event.kind == "moved":
-            fill = side_colour(state.units[data["unit"]].side, "dark")
+        mover = view.piece(data["unit"]) if event.kind == "moved" else None
+        if mover is not None:
+            fill = side_colour(mover.side, "dark")
             points = [layout.centre(Square.parse(s)) for s in data["path"]]
             symbols.path(draw, points, fill, back=TOKEN_RADIUS + 2)
         elif event.kind == "attack":
@@ -356,70 +397,78 @@ def _draw_last_activation(
 
 # --- the header band and the caption -------------------------------------------------------
 def _draw_header(
-    draw: ImageDraw.ImageDraw, state: MatchState, layout: Layout, events: Sequence[Event]
+    draw: ImageDraw.ImageDraw, view: MatchView, layout: Layout, events: Sequence[Event]
 ) -> None:
     width, _ = layout.size
     face = font(TEXT_SIZE)
-    draw.rectangle((0, 0, width, BAND - 1), fill=colour("header"))
-    nxt = _whose_turn(state)
+    draw.rectangle((0, 0, width, layout.band - 1), fill=colour("header"))
+    nxt = _whose_turn(view)
     draw_text(draw, (width - 12, 8), nxt, colour("gold"), TEXT_SIZE, "ra")
-    title = _titles(state)
+    title = _titles(view)
     room = width - 24 - face.getlength(nxt) - 16
     draw_text(draw, (12, 8), fit(title, room, face), colour("header_text"), TEXT_SIZE)
-    for side in (0, 1):
-        y = 36 + side * 28
-        draw.rectangle((12, y + 2, 30, y + 20), fill=side_colour(side), outline=colour("white"))
-        line = fit(squad_lines(state, side), width - 38 - 12, face)
-        draw_text(draw, (38, y), line, colour("header_text"), TEXT_SIZE)
-    _draw_caption(draw, state, layout, events)
+    for number, side in enumerate(view.sides):
+        y = TITLE + number * SIDE_LINE
+        # A seat that is out (conceded, eliminated) is greyed: the others play on.
+        swatch = colour("neutral") if side.out else side_colour(side.side)
+        draw.rectangle((12, y + 2, 30, y + 20), fill=swatch, outline=colour("white"))
+        line = fit(squad_lines(view, side.side), width - 38 - 12, face)
+        ink = colour("grid") if side.out else colour("header_text")
+        draw_text(draw, (38, y), line, ink, TEXT_SIZE)
+    _draw_caption(draw, view, layout, events)
 
 
 def _draw_caption(
-    draw: ImageDraw.ImageDraw, state: MatchState, layout: Layout, events: Sequence[Event]
+    draw: ImageDraw.ImageDraw, view: MatchView, layout: Layout, events: Sequence[Event]
 ) -> None:
     """One line under the band: what the last activation did, after a dot in its squad's colour."""
     width, _ = layout.size
     face = font(TEXT_SIZE)
-    top, middle = BAND, BAND + CAPTION // 2
+    top, middle = layout.band, layout.band + CAPTION // 2
     draw.rectangle((0, top, width, top + CAPTION - 1), fill=colour("caption"))
     draw.line((0, top + CAPTION - 1, width, top + CAPTION - 1), fill=colour("grid"))
     actor, _ = last_activation(events)
+    piece = view.piece(actor) if actor is not None else None
     x = 12
-    if actor is not None and actor in state.units:
-        draw.ellipse((x, middle - 8, x + 16, middle + 8), fill=side_colour(state.units[actor].side),
+    if piece is not None:
+        draw.ellipse((x, middle - 8, x + 16, middle + 8), fill=side_colour(piece.side),
                      outline=colour("ink"))  # fmt: skip
         x += 26
-    text = fit(captions(events, state), width - x - 12, face)
+    text = fit(captions(events, view), width - x - 12, face)
     draw_text(draw, (x, middle), text, colour("ink"), TEXT_SIZE, "lm")
 
 
-def alt_text(state: MatchState, events: Sequence[Event] = ()) -> str:
+def alt_text(view: MatchView, events: Sequence[Event] = ()) -> str:
     """The picture in words, for those who cannot see it: its caption line, then the score
     (each squad's header line, in full) and the turn, mission and whose activation is next."""
-    caption = captions(events, state)[0].rstrip(".")
-    squads = "; ".join(squad_lines(state, side)[0] for side in (0, 1))
-    return f"Battlemap: {caption}. Score: {squads}. {_titles(state)[1]} · {_whose_turn(state)}."
+    caption = captions(events, view)[0].rstrip(".")
+    squads = "; ".join(squad_lines(view, side.side)[0] for side in view.sides)
+    return f"Battlemap: {caption}. Score: {squads}. {_titles(view)[1]} · {_whose_turn(view)}."
 
 
-def _titles(state: MatchState) -> list[str]:
+def _titles(view: MatchView) -> list[str]:
     """The header's title, from the longest wording to the shortest."""
-    turn = f"Turn {state.turn} of {state.mission.turns}" if state.turn else "Deployment"
+    of = f" of {view.turns}" if view.turns is not None else ""
+    turn = f"{view.turn_word} {view.turn}{of}" if view.turn else "Deployment"
     return [
-        f"{turn}  ·  {state.mission.name}  ·  {_headline(state)}",
-        f"{turn} · {state.mission.name}",
+        f"{turn}  ·  {view.title}  ·  {_headline(view)}",
+        f"{turn} · {view.title}",
     ]
 
 
-def _headline(state: MatchState) -> str:
-    """This turn's environment event when there is one (it changes what may be done), else the map."""
-    return f"Event: {state.event.name}" if state.event is not None else state.battle_map.name
+def _headline(view: MatchView) -> str:
+    """This turn's event when there is one (it changes what may be done), else the map."""
+    return view.notes[0] if view.notes else view.map_name
 
 
-def _whose_turn(state: MatchState) -> str:
-    if state.phase == ENDED and state.result is not None:
-        winner = state.result.winner
-        return "Draw" if winner is None else f"{state.squads[winner].name} wins"
-    if state.to_act is None:
+def _whose_turn(view: MatchView) -> str:
+    if view.phase == OVER and view.outcome:
+        return view.outcome
+    if view.to_act is None:
         return "Deploying"
-    ready = len(state.ready_units(state.to_act))
-    return f"Next: {state.squads[state.to_act].name} ({ready} ready)"
+    ready = len(view.ready(view.to_act))
+    return f"Next: {_seat(view, view.to_act).name} ({ready} ready)"
+
+
+def _seat(view: MatchView, side: int) -> SideView:
+    return next(seat for seat in view.sides if seat.side == side)

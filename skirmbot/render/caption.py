@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from PIL import ImageFont
 
 from skirmbot.rules.events import Event
-from skirmbot.rules.skirm.state import DOWNED, TAKEN_OUT, MatchState
+from skirmbot.rules.view import OUT, MatchView
 
 ELLIPSIS = "…"
 CRATE_OPTIONS = {"mp": "+1 MP", "to": "+1 TO", "medpack": "MedPack", "ammo": "ammo refill"}
@@ -34,7 +34,13 @@ def attack_outcomes(events: Sequence[Event]) -> dict[int, str]:
         if event.kind == "attack":
             current = number
             outcomes[number] = "miss"
-        elif current is not None and event.kind in LOSSES and event.data.get("lost") or current is not None and event.kind == "downed":
+        elif (
+            current is not None
+            and event.kind in LOSSES
+            and event.data.get("lost")
+            or current is not None
+            and event.kind == "downed"
+        ):
             outcomes[current] = "hit" if outcomes[current] == "miss" else outcomes[current]
         elif current is not None and event.kind in ("taken_out", "explosion", "item_destroyed"):
             outcomes[current] = "taken_out" if event.kind == "taken_out" else "hit"
@@ -86,26 +92,26 @@ class _Move:
     actions: set[str]
 
 
-def caption(events: Sequence[Event], state: MatchState) -> str:
+def caption(events: Sequence[Event], view: MatchView) -> str:
     """One line saying what the last activation did, e.g. "Ember moves F9 to F8 and shoots Osk
     (3 damage, 1 HIT lost)". Without an activation among the events: the deployment and the
     start of the turn, if they are there."""
-    return captions(events, state)[0]
+    return captions(events, view)[0]
 
 
-def captions(events: Sequence[Event], state: MatchState) -> list[str]:
+def captions(events: Sequence[Event], view: MatchView) -> list[str]:
     """The caption in wordings from the longest to the shortest: in full; without the squares
     moves start from and the damage; without the moves (the map draws their paths)."""
     actor, taken = last_activation(events)
     if actor is None:
-        return [_between_activations(events, state)]
-    full, short = _activation(actor, taken, state, False), _activation(actor, taken, state, True)
-    shortest = _activation(actor, taken, state, True, moves=False)
+        return [_between_activations(events, view)]
+    full, short = _activation(actor, taken, view, False), _activation(actor, taken, view, True)
+    shortest = _activation(actor, taken, view, True, moves=False)
     return [full, short, shortest]
 
 
 def _activation(
-    actor: str, taken: list[Event], state: MatchState, short: bool, moves: bool = True
+    actor: str, taken: list[Event], view: MatchView, short: bool, moves: bool = True
 ) -> str:
     clauses: list[tuple[str, str]] = []  # (subject, predicate)
     pending: _Move | _Attack | None = None  # a move or attack still gathering its events
@@ -142,7 +148,7 @@ def _activation(
             flush()
             pending = _Attack(
                 attacker=data["attacker"],
-                target=data["target"] or _item_name(state, data.get("item"), data.get("to")),
+                target=data["target"] or _item_name(view, data.get("item"), data.get("to")),
                 unit=data["target"],
                 kind=data.get("kind", "ranged"),
                 counter=bool(data.get("counter")),
@@ -277,13 +283,13 @@ def _attack_text(attack: _Attack, short: bool) -> tuple[str, str, str]:
     return attack.attacker, verb, ", ".join(results)
 
 
-def _item_name(state: MatchState, item: object, square: object) -> str:
-    found = state.items.get(item) if isinstance(item, int) else None
+def _item_name(view: MatchView, item: object, square: object) -> str:
+    found = next((m for m in view.markers if m.id == item), None) if isinstance(item, int) else None
     kind = found.kind if found is not None else "item"
     return f"the {kind} on {square}" if square else f"the {kind}"
 
 
-def _between_activations(events: Sequence[Event], state: MatchState) -> str:
+def _between_activations(events: Sequence[Event], view: MatchView) -> str:
     """Deployment and the start of a turn (the picture before the first activation)."""
     parts: list[str] = []
     kinds = {event.kind for event in events}
@@ -295,11 +301,11 @@ def _between_activations(events: Sequence[Event], state: MatchState) -> str:
         if event.kind == "turn_started":
             parts.append(f"Turn {event.data['turn']} begins")
         elif event.kind == "initiative" and parts and parts[-1].startswith("Turn "):
-            parts[-1] += f": {state.squads[event.data['side']].name} has the initiative"
+            parts[-1] += f": {view.sides[event.data['side']].name} has the initiative"
         elif event.kind == "initiative":
-            parts.append(f"{state.squads[event.data['side']].name} has the initiative")
+            parts.append(f"{view.sides[event.data['side']].name} has the initiative")
         elif event.kind == "delayed":
-            parts.append(f"{state.squads[event.data['side']].name} delays")
+            parts.append(f"{view.sides[event.data['side']].name} delays")
     return "; ".join(parts)
 
 
@@ -308,22 +314,20 @@ def _count(events: Sequence[Event], kind: str) -> int:
 
 
 # --- the header ----------------------------------------------------------------------------
-def taken_out_names(state: MatchState, side: int) -> list[str]:
-    return [u.name for u in state.units.values() if u.side == side and u.status == TAKEN_OUT]
+def taken_out_names(view: MatchView, side: int) -> list[str]:
+    return [piece.id for piece in view.pieces_of(side) if piece.status == OUT]
 
 
-def squad_lines(state: MatchState, side: int) -> list[str]:
-    """The squad's header line, in wordings from the longest to the shortest: MP, TO, units up,
-    and the units Taken Out by name (as many as fit, then how many more)."""
-    squad = state.squads[side]
-    downed = [u for u in state.on_map(side) if u.status == DOWNED]
-    up = len(state.on_map(side)) - len(downed)
-    base = f"{squad.name}: {squad.mp} MP · {squad.orders} TO · {up} up"
-    base += f" · {len(downed)} Downed" if downed else ""
-    out = taken_out_names(state, side)
+def squad_lines(view: MatchView, side: int) -> list[str]:
+    """The seat's header line, in wordings from the longest to the shortest: its standing as
+    the ruleset words it (Skirm: MP, TO, units up), and its pieces out of play by name (as
+    many as fit, then how many more)."""
+    seat = next(seen for seen in view.sides if seen.side == side)
+    base = f"{seat.name}: {seat.standing}"
+    out = taken_out_names(view, side)
     if not out:
         return [base]
-    lines = [f"{base} · Taken Out: {', '.join(out)}", f"{base} · out: {', '.join(out)}"]
+    lines = [f"{base} · {view.out_word}: {', '.join(out)}", f"{base} · out: {', '.join(out)}"]
     for keep in range(len(out) - 1, 0, -1):
         lines.append(f"{base} · out: {', '.join(out[:keep])} +{len(out) - keep}")
     lines.append(f"{base} · {len(out)} out")

@@ -18,11 +18,9 @@ from math import cos, pi, sin
 
 from PIL import Image, ImageDraw
 
-from skirmbot.render.palette import COLOURS, NAMES, colour, font, new_image, side_colour
-from skirmbot.render.skins import Skin, skin
-from skirmbot.rules.ruleset import DEFAULT_RULESET
-from skirmbot.rules.skirm.cards import RANGED, SpecialRule, Weapon
-from skirmbot.rules.skirm.state import ACTIVATED, DOWNED, TAKEN_OUT, UnitState
+from skirmbot.render.palette import INDEX, colour, font, new_image, side_colour
+from skirmbot.render.palette import palette_bytes as palette
+from skirmbot.rules.view import ACTIVATED, DOWNED, OUT, CardView, WeaponView
 
 WIDTH = 520
 MARGIN = 18
@@ -40,18 +38,6 @@ CHIP_SIZE = 18
 WEAPON_NAME_SIZE = 23
 WEAPON_STAT_SIZE = 24
 STATUS_SIZE = 20
-
-def rule_title(rule: SpecialRule, titles: dict[str, str]) -> str:
-    """The rule's short title with its x filled in ("Leader 2"); unknown codes: the code."""
-    title = titles.get(rule.code)
-    if title is None:
-        return str(rule)
-    return title.replace("{x}", str(rule.value if rule.value is not None else "x"))
-
-
-def lim_used(unit: UnitState, weapon: Weapon) -> bool:
-    """Whether a LIM weapon has been used up. A unit built without LIM counts has used none."""
-    return weapon.has("LIM") and unit.lim_uses_left.get(weapon.name, 1) <= 0
 
 
 def wrap(text: str, size: int, width: float) -> list[str]:
@@ -90,10 +76,12 @@ def _contrast_ink(background: int) -> int:
             c = value / 255
             return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
-        r, g, b = (channel(v) for v in COLOURS[name])
+        start = 3 * INDEX[name]
+        r, g, b = (channel(v) for v in palette(4)[start : start + 3])
         return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
-    back = luminance(NAMES[background])
+    names = {index: name for name, index in INDEX.items()}
+    back = luminance(names[background])
     on_white = (luminance("white") + 0.05) / (back + 0.05)
     on_ink = (back + 0.05) / (luminance("ink") + 0.05)
     return colour("white") if on_white >= on_ink else colour("ink")
@@ -209,15 +197,14 @@ class _Builder:
         self.y += row
 
 
-def _title_band(b: _Builder, unit: UnitState, squad_name: str) -> None:
-    card = unit.card
-    band = side_colour(unit.side)
+def _title_band(b: _Builder, card: CardView) -> None:
+    band = side_colour(card.side)
     ink = _contrast_ink(band)
     top = b.y
     items_start = len(b.items)
     b.y += 12
     badge_w = 0.0
-    if card.is_leader:
+    if card.leader:
         badge_w = font(BADGE_SIZE).getlength("LEADER") + 44
     name_lines = wrap(card.name, NAME_SIZE, INNER - (badge_w + 10 if badge_w else 0))
     name_top = b.y
@@ -225,15 +212,15 @@ def _title_band(b: _Builder, unit: UnitState, squad_name: str) -> None:
         b.text(MARGIN, b.y, line, NAME_SIZE, ink)
         b.y += _line_height(NAME_SIZE)
     b.y += 2
-    b.paragraph(MARGIN, f"{card.unit_type}  ·  {squad_name}", SUBTITLE_SIZE, ink, INNER)
+    b.paragraph(MARGIN, f"{card.kind}  ·  {card.squad}", SUBTITLE_SIZE, ink, INNER)
     b.y += 10
     bottom = b.y
     # The band goes under its texts: insert its shapes before them.
     shapes: list[Text | Shape] = [
         Shape("rect", (0, top, WIDTH - 1, bottom - 1), band),
-        Shape("rect", (0, bottom - 4, WIDTH - 1, bottom - 1), side_colour(unit.side, "dark")),
+        Shape("rect", (0, bottom - 4, WIDTH - 1, bottom - 1), side_colour(card.side, "dark")),
     ]
-    if card.is_leader:
+    if card.leader:
         x1 = WIDTH - MARGIN
         x0 = x1 - badge_w
         y0 = name_top + 2
@@ -254,11 +241,12 @@ def _star(cx: float, cy: float, r: float) -> list[Shape]:
     return [Shape("polygon", tuple(points), colour("gold"))]
 
 
-def _stats(b: _Builder, unit: UnitState, look: Skin) -> None:
-    card = unit.card
+def _stats(b: _Builder, card: CardView) -> None:
     b.y += 14
-    hit = max(0, min(unit.hit, card.hit))
-    values = [*look.unit_stats(card), ("HIT", f"{hit}/{card.hit}")]
+    most = card.max_hit or 0
+    hit = max(0, min(card.hit or 0, most))
+    shows_hit = card.max_hit is not None
+    values = [*card.stats, *([("HIT", f"{hit}/{most}")] if shows_hit else [])]
     gap = 10
     box_w = (INNER - (len(values) - 1) * gap) / len(values)
     label_h = _line_height(STAT_LABEL_SIZE)
@@ -270,14 +258,14 @@ def _stats(b: _Builder, unit: UnitState, look: Skin) -> None:
         is_hit = label == "HIT"
         b.rect((x0, top, x1, top + box_h), colour("white"), colour("grid"), 1, 8)
         b.text((x0 + x1) / 2, top + 8, label, STAT_LABEL_SIZE, colour("label"), "ma")
-        value_fill = colour("hit") if is_hit and hit < card.hit else colour("ink")
+        value_fill = colour("hit") if is_hit and hit < most else colour("ink")
         size = STAT_SIZE
         while font(size).getlength(value) > box_w - 8 and size > 20:
             size -= 2
         middle = top + 10 + label_h + STAT_SIZE / 2
         b.text((x0 + x1) / 2, middle + (0 if is_hit else 8), value, size, value_fill, "mm")
         if is_hit:
-            _pips(b, (x0 + x1) / 2, top + box_h - 17, hit, card.hit, box_w - 8, unit.side)
+            _pips(b, (x0 + x1) / 2, top + box_h - 17, hit, most, box_w - 8, card.side)
     b.y = top + box_h
 
 
@@ -295,13 +283,11 @@ def _pips(b: _Builder, cx: float, cy: float, hit: int, most: int, room: float, s
             b.ellipse(box, colour("white"), colour("grid"), 2)
 
 
-def _ep(b: _Builder, unit: UnitState) -> None:
-    card = unit.card
-    gear = card.total_ep - card.ep
+def _cost(b: _Builder, label: str, words: str) -> None:
+    """A labelled line after the stats (Skirm's EP: unit + gear = total)."""
     b.y += 12
-    label_w = font(BODY_SIZE).getlength("EP") + 14
-    b.text(MARGIN, b.y, "EP", BODY_SIZE, colour("label"))
-    words = f"{card.ep} unit + {gear} gear = {card.total_ep}"
+    label_w = font(BODY_SIZE).getlength(label) + 14
+    b.text(MARGIN, b.y, label, BODY_SIZE, colour("label"))
     b.paragraph(MARGIN + label_w, words, BODY_SIZE, colour("ink"), INNER - label_w)
 
 
@@ -314,35 +300,39 @@ def _section(b: _Builder, title: str) -> None:
     b.y += _line_height(SECTION_SIZE) + 6
 
 
-def _unit_rules(b: _Builder, unit: UnitState, look: Skin) -> None:
+def _pill(codes: tuple[str, ...], number: int, title: str) -> str:
+    """A rule's pill: its code, or its title's first letters when the ruleset gives no code."""
+    return codes[number] if number < len(codes) else title[:3].upper()
+
+
+def _unit_rules(b: _Builder, card: CardView) -> None:
     _section(b, "SPECIAL RULES")
-    titles = look.unit_rule_titles
-    rules = [(str(rule), rule_title(rule, titles), False) for rule in unit.card.specials]
+    rules = [(_pill(card.codes, n, title), title, False) for n, title in enumerate(card.rules)]
     if not rules:
         b.paragraph(MARGIN, "None", BODY_SIZE, colour("label"), INNER)
         return
-    b.chips(rules, MARGIN, WIDTH - MARGIN, CHIP_SIZE, side_colour(unit.side, "dark"))
+    b.chips(rules, MARGIN, WIDTH - MARGIN, CHIP_SIZE, side_colour(card.side, "dark"))
 
 
-def _weapon(b: _Builder, unit: UnitState, weapon: Weapon, look: Skin) -> None:
+def _weapon(b: _Builder, card: CardView, weapon: WeaponView) -> None:
     left, right = MARGIN, WIDTH - MARGIN
     inner_left, inner_right = left + 12, right - 12
     top = b.y
     start = len(b.items)
     b.y += 10
-    ranged = weapon.kind == RANGED
+    ranged = not weapon.melee
     tag = "RANGED" if ranged else "MELEE"
     tag_w = font(BADGE_SIZE).getlength(tag) + 16
-    tag_fill = side_colour(unit.side, "dark") if ranged else colour("header")
+    tag_fill = side_colour(card.side, "dark") if ranged else colour("header")
     b.rect((inner_right - tag_w, b.y + 2, inner_right, b.y + 26), tag_fill, radius=5)
     b.text(inner_right - tag_w / 2, b.y + 14, tag, BADGE_SIZE, colour("white"), "mm")
-    used = lim_used(unit, weapon)
+    used = weapon.spent
     name_fill = colour("label") if used else colour("ink")
     b.paragraph(
         inner_left, weapon.name, WEAPON_NAME_SIZE, name_fill, inner_right - inner_left - tag_w - 10
     )
     b.y += 2
-    stats = look.weapon_stats(weapon)
+    stats = weapon.stats
     x: float = inner_left
     middle = b.y + WEAPON_STAT_SIZE / 2 + 2
     for label, value in stats:
@@ -353,16 +343,11 @@ def _weapon(b: _Builder, unit: UnitState, weapon: Weapon, look: Skin) -> None:
     if not ranged:
         b.text(x, middle, "adjacent targets", STAT_LABEL_SIZE, colour("label"), "lm")
     b.y += _line_height(WEAPON_STAT_SIZE) + 4
-    rules = [
-        (
-            str(rule),
-            rule_title(rule, look.weapon_rule_titles)
-            + (": used" if rule.code == "LIM" and used else ""),
-            rule.code == "LIM" and used,
-        )
-        for rule in weapon.specials
-        if rule.code != "RG"  # shown as the RG stat
-    ]
+    rules = []
+    for number, title in enumerate(weapon.rules):
+        code = _pill(weapon.codes, number, title)
+        spends = used and bool(weapon.spent_by) and code == weapon.spent_by
+        rules.append((code, title + (": used" if spends else ""), spends))
     if rules:
         b.y += 2
         b.chips(rules, inner_left, inner_right, CHIP_SIZE - 1, colour("label"))
@@ -372,21 +357,20 @@ def _weapon(b: _Builder, unit: UnitState, weapon: Weapon, look: Skin) -> None:
     )
 
 
-def _weapons(b: _Builder, unit: UnitState, look: Skin) -> None:
+def _weapons(b: _Builder, card: CardView) -> None:
     _section(b, "WEAPONS")
-    for number, weapon in enumerate(unit.card.weapons):
+    for number, weapon in enumerate(card.weapons):
         if number:
             b.y += 8
-        _weapon(b, unit, weapon, look)
+        _weapon(b, card, weapon)
 
 
-def _status(b: _Builder, unit: UnitState, look: Skin) -> None:
+def _status(b: _Builder, card: CardView) -> None:
     b.y += 16
-    word = look.status_words.get(unit.status, "Ready")
-    text = f"{word}  ·  carrying a marker" if unit.carrying is not None else word
-    if unit.status in (TAKEN_OUT, DOWNED):
+    text = card.status
+    if card.status_kind in (OUT, DOWNED):
         fill, dot = colour("taken_out"), colour("hit")
-    elif unit.status == ACTIVATED:
+    elif card.status_kind == ACTIVATED:
         fill, dot = colour("level2"), colour("miss")
     else:
         fill, dot = colour("level0"), colour("objective")
@@ -405,36 +389,35 @@ def _status(b: _Builder, unit: UnitState, look: Skin) -> None:
     b.items.insert(start, Shape("rect", (0, top, WIDTH - 1, b.y - 1), fill))
 
 
-def card_layout(unit: UnitState, squad_name: str, rules: str = DEFAULT_RULESET) -> Layout:
-    """Where every shape and text of the unit's card goes, in the skin of the ruleset `rules`;
+def card_layout(card: CardView) -> Layout:
+    """Where every shape and text of the unit's card goes (the ruleset chose what it shows);
     the height fits the content."""
-    look = skin(rules)
     b = _Builder()
-    _title_band(b, unit, squad_name)
-    _stats(b, unit, look)
-    if look.shows_points:
-        _ep(b, unit)
-    _unit_rules(b, unit, look)
-    _weapons(b, unit, look)
-    _status(b, unit, look)
+    _title_band(b, card)
+    _stats(b, card)
+    for label, words in card.costs:
+        _cost(b, label, words)
+    _unit_rules(b, card)
+    _weapons(b, card)
+    _status(b, card)
     return Layout(WIDTH, b.y, tuple(b.items))
 
 
-def card_texts(unit: UnitState, squad_name: str, rules: str = DEFAULT_RULESET) -> list[Text]:
+def card_texts(card: CardView) -> list[Text]:
     """Every text the card draws, placed (see `Text.bbox` to check it fits the card)."""
-    return card_layout(unit, squad_name, rules).texts
+    return card_layout(card).texts
 
 
-def card_lines(unit: UnitState, squad_name: str, rules: str = DEFAULT_RULESET) -> list[str]:
+def card_lines(card: CardView) -> list[str]:
     """The card's texts in drawing order, as words."""
-    return [text.text for text in card_texts(unit, squad_name, rules)]
+    return [text.text for text in card_texts(card)]
 
 
 # --- drawing -------------------------------------------------------------------------------
-def render_card(unit: UnitState, squad_name: str, rules: str = DEFAULT_RULESET) -> Image.Image:
+def render_card(card: CardView) -> Image.Image:
     """The unit's stat card, a palette image WIDTH pixels wide."""
-    layout = card_layout(unit, squad_name, rules)
-    image = new_image(layout.width, layout.height)
+    layout = card_layout(card)
+    image = new_image(layout.width, layout.height, seats=card.side + 1)
     draw = ImageDraw.Draw(image)
     for item in layout.items:
         if isinstance(item, Text):
@@ -460,8 +443,8 @@ def render_card(unit: UnitState, squad_name: str, rules: str = DEFAULT_RULESET) 
     return image
 
 
-def card_png(unit: UnitState, squad_name: str, rules: str = DEFAULT_RULESET) -> bytes:
+def card_png(card: CardView) -> bytes:
     """The unit's stat card as PNG bytes (equal units give equal bytes)."""
     buffer = BytesIO()
-    render_card(unit, squad_name, rules).save(buffer, "PNG")
+    render_card(card).save(buffer, "PNG")
     return buffer.getvalue()

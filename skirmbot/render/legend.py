@@ -1,7 +1,7 @@
 """The key under the map: each kind of mark the picture shows, drawn small with the map's own
 drawing code, with a word or two. Only what is on this picture is listed.
 
-`legend_entries` decides what is listed (a pure function of the state and the events the map
+`legend_entries` decides what is listed (a pure function of the match's view and the events the map
 draws); `legend_layout` places the entries in rows on the picture's width; `draw_legend` draws
 them.
 """
@@ -22,8 +22,7 @@ from skirmbot.render.symbols import ITEM_SIZE, SQUARE, Box
 from skirmbot.rules.board import Board
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import BARREL, CRATE, MARKER, TURRET
-from skirmbot.rules.skirm.scoring import objective_controller
-from skirmbot.rules.skirm.state import ACTIVATED, DOWNED, MatchState
+from skirmbot.rules.view import ACTIVATED, DOWNED, MatchView
 
 CELL = 44  # the side of a symbol's square in the key (a token's body is 46 across)
 TEXT_SIZE = 18  # as the header: read on a phone, the picture is shown at half size or less
@@ -41,10 +40,10 @@ class LegendEntry:
 
 
 # --- what the picture shows ----------------------------------------------------------------
-def legend_entries(state: MatchState, events: Sequence[Event] = ()) -> list[LegendEntry]:
-    """The kinds of mark on the picture of `state` after `events`, in the key's order: ground,
+def legend_entries(view: MatchView, events: Sequence[Event] = ()) -> list[LegendEntry]:
+    """The kinds of mark on the picture of `view` after `events`, in the key's order: ground,
     edges, objectives and items, units, and what the last activation did."""
-    return [*terrain_entries(state.board), *match_entries(state, events)]
+    return [*terrain_entries(view.board), *match_entries(view, events)]
 
 
 def terrain_entries(board: Board) -> list[LegendEntry]:
@@ -52,9 +51,9 @@ def terrain_entries(board: Board) -> list[LegendEntry]:
     return [*_ground(board), *_edges(board)]
 
 
-def match_entries(state: MatchState, events: Sequence[Event] = ()) -> list[LegendEntry]:
+def match_entries(view: MatchView, events: Sequence[Event] = ()) -> list[LegendEntry]:
     """The key's entries for the objectives, items, units and the last activation."""
-    return [*_things(state), *_units(state), *_overlays(state, events)]
+    return [*_things(view), *_units(view), *_overlays(view, events)]
 
 
 def _ground(board: Board) -> list[LegendEntry]:
@@ -103,19 +102,22 @@ def _edges(board: Board) -> list[LegendEntry]:
     return [LegendEntry(kind, text) for kind, text in words.items() if kind in kinds]
 
 
-def _things(state: MatchState) -> list[LegendEntry]:
+def _things(view: MatchView) -> list[LegendEntry]:
     entries: list[LegendEntry] = []
-    holders = [objective_controller(state, n) for n in range(len(state.objectives))]
+    holders = [m.side for m in view.markers if m.kind == "objective" and m.square is not None]
     if any(holder is None for holder in holders):
         entries.append(LegendEntry("objective", "objective"))
-    for side in (0, 1):
-        if side in holders:
-            entries.append(LegendEntry("objective_held", "held objective", side))
-    for side in sorted(set(state.beacons.values())):
+    for seat in view.sides:
+        if seat.side in holders:
+            entries.append(LegendEntry("objective_held", "held objective", seat.side))
+    armed = {m.side for m in view.markers if m.kind == "beacon" and m.side is not None}
+    for side in sorted(armed):
         entries.append(LegendEntry("beacon", "beacon armed", side))
-    on_map = [item for item in state.items.values() if item.square is not None]
+    on_map = [
+        m for m in view.markers if m.square is not None and m.kind not in ("objective", "beacon")
+    ]
     kinds = {item.kind for item in on_map}
-    turrets = {item.turret_type for item in on_map if item.kind == TURRET}
+    turrets = {item.variant for item in on_map if item.kind == TURRET}
     for kind, text in ((CRATE, "crate"), (BARREL, "barrel")):
         if kind in kinds:
             entries.append(LegendEntry(kind, text))
@@ -128,32 +130,33 @@ def _things(state: MatchState) -> list[LegendEntry]:
     return entries
 
 
-def _units(state: MatchState) -> list[LegendEntry]:
-    units = [unit for unit in state.units.values() if unit.on_map]
+def _units(view: MatchView) -> list[LegendEntry]:
+    units = [piece for piece in view.pieces if piece.on_map]
     entries: list[LegendEntry] = []
-    if any(unit.card.is_leader for unit in units):
+    if any(unit.leader for unit in units):
         entries.append(LegendEntry("leader", "leader"))
     if units:
         entries.append(LegendEntry("hit_left", "HIT left"))
-    if any(unit.hit < unit.card.hit for unit in units):
+    if any((unit.hit or 0) < (unit.max_hit or 0) for unit in units):
         entries.append(LegendEntry("hit_lost", "HIT lost"))
     if any(unit.status == ACTIVATED for unit in units):
         entries.append(LegendEntry("activated", "activated"))
     if any(unit.status == DOWNED for unit in units):
         entries.append(LegendEntry("downed", "Downed"))
-    if any(unit.carrying is not None for unit in units):
+    if any(unit.carrying for unit in units):
         entries.append(LegendEntry("carrying", "carries marker"))
     return entries
 
 
-def _overlays(state: MatchState, events: Sequence[Event]) -> list[LegendEntry]:
+def _overlays(view: MatchView, events: Sequence[Event]) -> list[LegendEntry]:
     """The marks of the last activation, as `battlemap` draws them from the same events."""
     found: dict[tuple[str, int], None] = {}  # (kind, squad colour), in order of first sight
     outcomes = attack_outcomes(events)
     for number, event in enumerate(events):
         kind = event.kind
-        if kind == "moved" and event.data["unit"] in state.units:
-            found[("move", state.units[event.data["unit"]].side)] = None
+        mover = view.piece(event.data["unit"]) if kind == "moved" else None
+        if mover is not None:
+            found[("move", mover.side)] = None
         elif kind == "attack":  # a line of attack: miss, hit or Taken Out
             found[(outcomes.get(number, "miss"), 0)] = None
         elif kind in ("explosion", "blast"):

@@ -4,6 +4,9 @@ Pictures are drawn in palette mode ("P") with this one palette: a PNG of one byt
 encodes several times faster than RGB, needs no quantizing, and every frame of an animated replay
 shares it. The squad colours are the Okabe-Ito blue and orange, told apart with the common
 forms of colour blindness; hits, misses and Taken Out differ by line style as well as colour.
+A third and fourth seat take the Okabe-Ito reddish purple and vermillion: those sit at the top
+of the palette and are written into it only for a picture of more than two seats, so a picture
+of two squads keeps its palette (and its bytes) as it was.
 """
 
 from __future__ import annotations
@@ -64,6 +67,19 @@ COLOURS: dict[str, tuple[int, int, int]] = {
 NAMES = list(COLOURS)
 INDEX = {name: number for number, name in enumerate(NAMES)}
 
+# The third and fourth seats (Okabe-Ito reddish purple and vermillion), at fixed indices at the
+# palette's top: clear of the preview's tint blocks, which follow the fixed colours.
+SEAT_COLOURS: dict[str, tuple[int, int, int]] = {
+    "side2": (204, 121, 167),
+    "side2_dim": (230, 190, 212),
+    "side2_dark": (140, 60, 105),
+    "side3": (213, 94, 0),
+    "side3_dim": (236, 180, 140),
+    "side3_dark": (135, 55, 0),
+}
+SEATS = 2 + len(SEAT_COLOURS) // 3  # the most seats a picture has colours for
+INDEX.update({name: 256 - len(SEAT_COLOURS) + n for n, name in enumerate(SEAT_COLOURS)})
+
 
 def colour(name: str) -> int:
     """The palette index of a named colour (what ImageDraw wants on a "P" image)."""
@@ -75,14 +91,20 @@ def side_colour(side: int, shade: str = "") -> int:
 
 
 @cache
-def palette_bytes() -> bytes:
+def palette_bytes(seats: int = 2) -> bytes:
+    """The palette of a picture of `seats` players: the seat colours past the second only when
+    drawn (a two-seat picture's palette, and so its bytes, stay as they were)."""
     flat = [channel for name in NAMES for channel in COLOURS[name]]
-    return bytes(flat + [0] * (768 - len(flat)))
+    palette = bytearray(flat + [0] * (768 - len(flat)))
+    if seats > 2:
+        for name, rgb in SEAT_COLOURS.items():
+            palette[3 * INDEX[name] : 3 * INDEX[name] + 3] = bytes(rgb)
+    return bytes(palette)
 
 
-def new_image(width: int, height: int, fill: str = "background") -> Image.Image:
+def new_image(width: int, height: int, fill: str = "background", seats: int = 2) -> Image.Image:
     image = Image.new("P", (width, height), colour(fill))
-    image.putpalette(palette_bytes())
+    image.putpalette(palette_bytes(seats))
     return image
 
 
@@ -95,7 +117,7 @@ COVERAGE_FILE = "coverage.txt"
 # Characters with no glyph that are drawn as nothing: marks NFC could not compose, joiners,
 # variation selectors and emoji skin tones (all of which only change the character before them).
 UNSEEN = {"Mn", "Me", "Cf", "Cc", "Sk"}
-FLAG = re.compile("[\U0001F1E6-\U0001F1FF]{2}")  # two regional indicator letters
+FLAG = re.compile("[\U0001f1e6-\U0001f1ff]{2}")  # two regional indicator letters
 
 
 class NamedFont(ImageFont.FreeTypeFont):

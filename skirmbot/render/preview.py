@@ -15,7 +15,6 @@ image, no blending, no quantizing).
 
 from __future__ import annotations
 
-import copy
 import io
 import threading
 from collections import defaultdict
@@ -23,12 +22,21 @@ from dataclasses import replace
 
 from PIL import Image, ImageDraw
 
-from skirmbot.render.battlemap import BAND, CAPTION, HEADER, MARGIN, Layout, MapRenderer
-from skirmbot.render.palette import COLOURS, NAMES, colour, draw_text, font, palette_bytes
+from skirmbot.render.battlemap import CAPTION, MARGIN, Layout, MapRenderer
+from skirmbot.render.palette import (
+    COLOURS,
+    INDEX,
+    NAMES,
+    SEAT_COLOURS,
+    colour,
+    draw_text,
+    font,
+    palette_bytes,
+)
 from skirmbot.render.symbols import Box
 from skirmbot.rules.preview import DASH, LEAP, MOVE, MOVEMENTS, Chance, Preview
-from skirmbot.rules.skirm.state import MatchState
 from skirmbot.rules.squares import Square
+from skirmbot.rules.view import MatchView
 
 TINTS: dict[str, tuple[int, int, int]] = {
     DASH: (0, 158, 115),  # Okabe-Ito bluish green: the nearest squares
@@ -67,6 +75,16 @@ def _tinted_palette() -> tuple[bytes, dict[str, list[int]]]:
 PALETTE, TABLES = _tinted_palette()
 
 
+def _seats_palette(seats: int) -> bytes:
+    """The tinted palette with the colours of the seats past the second (untinted)."""
+    if seats <= 2:
+        return PALETTE
+    flat = bytearray(PALETTE)
+    for name, rgb in SEAT_COLOURS.items():
+        flat[3 * INDEX[name] : 3 * INDEX[name] + 3] = bytes(rgb)
+    return bytes(flat)
+
+
 class PreviewRenderer:
     """Draws preview pictures; keeps a MapRenderer (its terrain and tokens) between them."""
 
@@ -76,20 +94,20 @@ class PreviewRenderer:
         # the MapRenderer's caches (it evicts old legends) are not for two threads at a time.
         self._lock = threading.Lock()
 
-    def render(self, state: MatchState, preview: Preview) -> Image.Image:
-        seen = _as_previewed(state, preview)
+    def render(self, view: MatchView, preview: Preview) -> Image.Image:
+        seen = _as_previewed(view, preview)
         base = self.maps.render(seen)
-        layout = Layout(seen.board.width, seen.board.height)
+        layout = Layout.of(seen)
         image = Image.new("P", (base.width, base.height + KEY_HEIGHT), colour("background"))
-        image.putpalette(PALETTE)
+        image.putpalette(_seats_palette(len(view.sides)))
         image.paste(base, (0, 0))
         for reach in preview.reach:
             _tint(image, layout, reach.square, reach.action)
         draw = ImageDraw.Draw(image)
         _ring(draw, layout, preview.square, colour("gold"), 4)
         if preview.as_if:
-            _ring(draw, layout, state.units[preview.unit].square, colour("gold"), 1)
-        _caption(draw, base.width, preview)
+            _ring(draw, layout, _square_of(view, preview.unit), colour("gold"), 1)
+        _caption(draw, base.width, layout.band, preview)
         taken = obstacles(layout, seen, preview)
         area = (image.width, layout.map_size[1])  # labels stay off the map's legend and key
         _labels(draw, area, layout, seen, preview.attacks, taken, below=True)
@@ -97,23 +115,26 @@ class PreviewRenderer:
         _key(draw, base.width, base.height, preview)
         return image
 
-    def png(self, state: MatchState, preview: Preview) -> bytes:
+    def png(self, view: MatchView, preview: Preview) -> bytes:
         with self._lock:
-            image = self.render(state, preview)
+            image = self.render(view, preview)
         buffer = io.BytesIO()
         image.save(buffer, "PNG", compress_level=1)
         return buffer.getvalue()
 
 
-def _as_previewed(state: MatchState, preview: Preview) -> MatchState:
-    """The state to draw: the unit on the square it is previewed on (a shallow copy: the live
-    state and its units are left as they are)."""
-    unit = state.units[preview.unit]
-    if unit.square == preview.square:
-        return state
-    seen = copy.copy(state)
-    seen.units = {**state.units, unit.id: replace(unit, square=preview.square)}
-    return seen
+def _as_previewed(view: MatchView, preview: Preview) -> MatchView:
+    """The view to draw: the unit on the square it is previewed on."""
+    piece = view.piece(preview.unit)
+    if piece is None or piece.square == preview.square:
+        return view
+    moved = replace(piece, squares=(preview.square,))
+    return replace(view, pieces=tuple(moved if p is piece else p for p in view.pieces))
+
+
+def _square_of(view: MatchView, unit: str) -> Square | None:
+    piece = view.piece(unit)
+    return piece.square if piece is not None else None
 
 
 def _tint(image: Image.Image, layout: Layout, square: Square, action: str) -> None:
@@ -135,7 +156,7 @@ def _ring(
     draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=fill, width=width)
 
 
-def _caption(draw: ImageDraw.ImageDraw, width: int, preview: Preview) -> None:
+def _caption(draw: ImageDraw.ImageDraw, width: int, band: int, preview: Preview) -> None:
     where = f"as if on {preview.square}" if preview.as_if else f"on {preview.square}"
     targets = len({c.target for c in preview.attacks})
     text = (
@@ -145,15 +166,15 @@ def _caption(draw: ImageDraw.ImageDraw, width: int, preview: Preview) -> None:
     if preview.as_if:
         threats = len({c.attacker for c in preview.threats})
         text += f" · {threats} {'threat' if threats == 1 else 'threats'} there"
-    draw.rectangle((0, BAND, width, BAND + CAPTION - 2), fill=colour("caption"))
-    draw_text(draw, (12, BAND + CAPTION // 2), text, colour("ink"), 17, "lm")
+    draw.rectangle((0, band, width, band + CAPTION - 2), fill=colour("caption"))
+    draw_text(draw, (12, band + CAPTION // 2), text, colour("ink"), 17, "lm")
 
 
 def _labels(
     draw: ImageDraw.ImageDraw,
     area: tuple[int, int],
     layout: Layout,
-    state: MatchState,
+    view: MatchView,
     chances: tuple[Chance, ...],
     taken: list[Box],
     *,
@@ -172,13 +193,13 @@ def _labels(
     line_height = LABEL_SIZE + 4
     ink = colour("ink") if below else colour("hit")
     for enemy, weapons in grouped.items():
-        square = state.units[enemy].square
+        square = _square_of(view, enemy)
         if square is None:
             continue
-        lines = [state.units[enemy].name, *weapons]
+        lines = [enemy, *weapons]
         width = int(max(face.getlength(line) for line in lines)) + 20  # the glyphs overhang
         height = line_height * len(lines) + 8
-        box = _free_box(layout.box(square), width, height, taken, area, below)
+        box = _free_box(layout.box(square), width, height, taken, area, below, layout.header)
         taken.append(box)
         draw.rectangle(box, fill=colour("white"), outline=ink, width=2)
         for number, line in enumerate(lines):
@@ -186,11 +207,11 @@ def _labels(
             draw_text(draw, at, line, ink, LABEL_SIZE)
 
 
-def obstacles(layout: Layout, state: MatchState, preview: Preview) -> list[Box]:
+def obstacles(layout: Layout, view: MatchView, preview: Preview) -> list[Box]:
     """What a label must not cover: every unit's token with its HIT marks, and the previewed
     unit's squares (where it is previewed and where it stands)."""
-    squares = {u.square for u in state.units.values() if u.on_map}
-    squares |= {preview.square, state.units[preview.unit].square}
+    squares: set[Square | None] = {square for p in view.pieces if p.on_map for square in p.squares}
+    squares |= {preview.square, _square_of(view, preview.unit)}
     inset = 6  # a token's ring and marks stay inside its square
     return [
         (x0 + inset, y0 + inset, x1 - inset, y1 - inset)
@@ -199,7 +220,13 @@ def obstacles(layout: Layout, state: MatchState, preview: Preview) -> list[Box]:
 
 
 def _free_box(
-    square: Box, width: int, height: int, taken: list[Box], area: tuple[int, int], below: bool
+    square: Box,
+    width: int,
+    height: int,
+    taken: list[Box],
+    area: tuple[int, int],
+    below: bool,
+    header: int,
 ) -> Box:
     """Where a label of this size goes for the unit on `square`: under it (`below`) or above
     it, then on the other side, then beside it, then moved further down or up a few pixels at a
@@ -224,7 +251,7 @@ def _free_box(
     fewest = len(taken) + 1
     for left, top in places:
         x = min(max(2, left), rightmost)
-        y = min(max(HEADER + 2, top), lowest)
+        y = min(max(header + 2, top), lowest)
         box = (x, y, x + width, y + height)
         overlaps = sum(1 for other in taken if _overlap(box, other))
         if overlaps == 0:

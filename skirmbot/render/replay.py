@@ -14,8 +14,8 @@ from skirmbot.rules.commands import command_from_json
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.record import MatchRecord, start_match
-from skirmbot.rules.ruleset import PlayedMatch
-from skirmbot.rules.skirm.state import MatchState
+from skirmbot.rules.ruleset import PlayedMatch, Ruleset, ruleset
+from skirmbot.rules.view import MatchView
 
 FRAME_MS = 1200  # each activation stays up long enough to read the header
 LAST_FRAME_MS = 4000
@@ -54,41 +54,49 @@ class Step:
         return "The end" if any(e.kind == "match_ended" for e in self.events) else "Deployment"
 
 
-def activation_steps(record: MatchRecord) -> Iterator[tuple[MatchState, list[Event]]]:
+def activation_steps(record: MatchRecord) -> Iterator[tuple[MatchView, list[Event]]]:
     """The match after deployment (step 0) and after each activation (steps 1, 2, ...), with
-    the events of that activation. The state is the live one: draw it before the next step."""
+    the events of that activation. The view shows the live board: draw it before the next step."""
+    rules = ruleset(record.ruleset)
     for match, events, _ in _steps(record):
-        yield match.state, events
+        yield rules.view(match.state), events
 
 
 def _steps(record: MatchRecord) -> Iterator[tuple[PlayedMatch, list[Event], tuple[int, int]]]:
     """The match after each step, the step's events, and the turn and activations done when
     its activation began."""
+    rules = ruleset(record.ruleset)
     match = start_match(record)
     began = (0, 0)
     pending: list[Event] = []
     for data in record.commands:
-        state = match.state
-        if state.activation is None:  # the last command with no activation in progress starts it
-            began = (state.turn, state.activations_done)
+        before = rules.view(match.state)
+        if before.activating is None:  # the last command with no activation in progress starts it
+            began = (before.turn, before.activations)
         events = match.apply(command_from_json(data))
         pending += events
         kinds = {event.kind for event in events}
         if kinds & {"activation_ended", "match_ended"} or (
-            "turn_started" in kinds and match.state.turn == 1
+            "turn_started" in kinds and _turn(rules, match) == 1
         ):
             yield match, pending, began
             pending = []
 
 
-def numbered_steps(record: MatchRecord) -> Iterator[tuple[Step, MatchState]]:
-    """Each step of the record (see `Step`) with the match's state after it. The state is the
-    live one: draw it before the next step."""
+def _turn(rules: Ruleset, match: PlayedMatch) -> int:
+    return rules.view(match.state).turn
+
+
+def numbered_steps(record: MatchRecord) -> Iterator[tuple[Step, MatchView]]:
+    """Each step of the record (see `Step`) with the match's view after it. The view shows the
+    live board: draw it before the next step."""
+    rules = ruleset(record.ruleset)
     for number, (match, events, began) in enumerate(_steps(record)):
         ended = [event for event in events if event.kind == "activation_ended"]
         side = ended[-1].data.get("side") if ended and number else None
-        mp = tuple(squad.mp for squad in match.state.squads)
-        yield Step(number, events, side, *began, mp), match.state
+        view = rules.view(match.state)
+        mp = tuple(seat.score for seat in view.sides)
+        yield Step(number, events, side, *began, mp), view
 
 
 def match_after(
@@ -117,8 +125,8 @@ def animation(
     frame, so the terrain is drawn once."""
     renderer = renderer or MapRenderer()
     frames = [
-        renderer.render(state, step.events)
-        for step, state in numbered_steps(record)
+        renderer.render(view, step.events)
+        for step, view in numbered_steps(record)
         if only is None or step.number in only
     ]
     if not frames:

@@ -12,7 +12,8 @@ shape and text, `render_layout` draws it.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from skirmbot.render.card import (
     BODY_SIZE,
@@ -34,8 +35,6 @@ from skirmbot.render.card import (
 )
 from skirmbot.render.palette import colour, font
 from skirmbot.render.standings import layout_png
-from skirmbot.rules.skirm.medals import MEDAL_XP
-from skirmbot.rules.skirm.squads import SPOILS_XP_STEP
 
 INNER = WIDTH - 2 * MARGIN
 BAR_HEIGHT = 16
@@ -60,18 +59,21 @@ class Roster:
     ruleset: str  # "Skirm"
     matches: int  # matches played with this stored squad
     units: tuple[RosterUnit, ...]
+    # The ruleset's campaign numbers (Skirm: MEDAL_XP, SPOILS_XP_STEP), passed in by the service
+    # so the picture knows no rulebook: each medal's XP, and the XP between two Spoils.
+    medal_xp: Mapping[str, int] = field(default_factory=dict)
+    spoil_step: int = 1
 
 
 def _plural(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
 
 
-def medal_chips(medals: tuple[str, ...], ruleset: str) -> list[tuple[str, str, bool]]:
+def medal_chips(medals: tuple[str, ...], known: Mapping[str, int]) -> list[tuple[str, str, bool]]:
     """The medals as chips (pill, title, alert): one per medal, in the order each was last
-    earned, the pill its XP ("+2") when the ruleset's list knows it, repeats counted."""
+    earned, the pill its XP ("+2") when the ruleset's list (`known`) has it, repeats counted."""
     counts = Counter(medals)
     latest_last = list(dict.fromkeys(reversed(medals)))[::-1]
-    known = MEDAL_XP if ruleset.casefold() == "skirm" else {}
     chips: list[tuple[str, str, bool]] = []
     for medal in latest_last:
         count = counts[medal]
@@ -105,9 +107,9 @@ def _title_band(b: _Builder, roster: Roster) -> None:
     ]
 
 
-def _xp_bar(b: _Builder, unit: RosterUnit, left: float, right: float) -> None:
+def _xp_bar(b: _Builder, unit: RosterUnit, step: int, left: float, right: float) -> None:
     """The unit's XP between the last Spoil's mark and the next, in segments of one XP."""
-    start = max(0, unit.next_spoil_at - SPOILS_XP_STEP)
+    start = max(0, unit.next_spoil_at - step)
     span = max(1, unit.next_spoil_at - start)
     gained = max(0, min(span, unit.xp - start))
     top, bottom = b.y, b.y + BAR_HEIGHT
@@ -123,7 +125,7 @@ def _xp_bar(b: _Builder, unit: RosterUnit, left: float, right: float) -> None:
     b.y = bottom
 
 
-def _unit(b: _Builder, unit: RosterUnit, ruleset: str) -> None:
+def _unit(b: _Builder, unit: RosterUnit, roster: Roster) -> None:
     left, right = MARGIN, WIDTH - MARGIN
     inner_left, inner_right = left + 12, right - 12
     width = inner_right - inner_left
@@ -145,14 +147,14 @@ def _unit(b: _Builder, unit: RosterUnit, ruleset: str) -> None:
     goal = goal if font(STAT_LABEL_SIZE).getlength(goal) <= inner_right - x else goal.split(" (")[0]
     b.text(inner_right, middle, goal, STAT_LABEL_SIZE, colour("label"), "rm")
     b.y += _line_height(WEAPON_STAT_SIZE) + 2
-    _xp_bar(b, unit, inner_left, inner_right)
+    _xp_bar(b, unit, roster.spoil_step, inner_left, inner_right)
     b.y += 8
     taken = f"{_plural(unit.spoils_taken, 'Spoil', 'Spoils')} Of War taken"
     b.paragraph(inner_left, taken, STAT_LABEL_SIZE, colour("label"), width)
 
     # Medals.
     b.y += 6
-    chips = medal_chips(unit.medals, ruleset)
+    chips = medal_chips(unit.medals, roster.medal_xp)
     if chips:
         b.chips(chips, inner_left, inner_right, CHIP_SIZE, colour("gold"))
     else:
@@ -190,7 +192,7 @@ def roster_layout(roster: Roster) -> Layout:
     for number, unit in enumerate(roster.units):
         if number:
             b.y += 10
-        _unit(b, unit, roster.ruleset)
+        _unit(b, unit, roster)
     b.y += 16
     return Layout(WIDTH, b.y, tuple(b.items))
 

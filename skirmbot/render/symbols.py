@@ -245,9 +245,11 @@ def draw_token(
     leader: bool,
     carrying: bool,
     downed: bool = False,
+    facing: str | None = None,
 ) -> tuple[Image.Image, Image.Image]:
     """A unit's token on a square-sized tile, and the mask that pastes it. A Downed unit (Skirm
-    Lite) lies on its side, as the rulebook has the model placed: a flat token ringed in red."""
+    Lite) lies on its side, as the rulebook has the model placed: a flat token ringed in red.
+    A piece with a facing (the d20 rules) shows it by a wedge on its edge."""
     token = new_image(SQUARE, SQUARE)
     mask = Image.new("1", (SQUARE, SQUARE), 0)
     draw, shape = ImageDraw.Draw(token), ImageDraw.Draw(mask)
@@ -273,7 +275,29 @@ def draw_token(
     if activated:  # a tick: done for this turn, readable without the dimmed colour
         draw.line(list(TICK), fill=colour("ink"), width=3)
         shape.line(list(TICK), fill=1, width=3)
+    if facing is not None:
+        wedge = facing_wedge((c, c - 4), facing)
+        draw.polygon(wedge, fill=colour("ink"), outline=colour("white"))
+        shape.polygon(wedge, fill=1, outline=1)
     return token, mask
+
+
+# Where each facing points, as a step on the screen (y grows downwards).
+FACING_STEPS = {"N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1), "S": (0, 1),
+                "SW": (-1, 1), "W": (-1, 0), "NW": (-1, -1)}  # fmt: skip
+WEDGE = 7  # the facing wedge's half width and how far it stands out of the token
+
+
+def facing_wedge(centre: Point, facing: str) -> list[tuple[float, float]]:
+    """A small wedge on the token's edge pointing where the piece faces (its front arc)."""
+    dx, dy = FACING_STEPS[facing]
+    length = math.hypot(dx, dy)
+    ux, uy = dx / length, dy / length
+    cx, cy = centre
+    tip = (cx + ux * (TOKEN_RADIUS + WEDGE), cy + uy * (TOKEN_RADIUS + WEDGE))
+    base = (cx + ux * (TOKEN_RADIUS - 3), cy + uy * (TOKEN_RADIUS - 3))
+    return [tip, (base[0] - uy * WEDGE, base[1] + ux * WEDGE),
+            (base[0] + uy * WEDGE, base[1] - ux * WEDGE)]  # fmt: skip
 
 
 def _star(x: int, y: int, outer: int, inner: int) -> list[tuple[float, float]]:

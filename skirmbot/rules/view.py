@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from skirmbot.rules.board import Board
 from skirmbot.rules.commands import Command
+from skirmbot.rules.maps import BattleMap
 from skirmbot.rules.squares import Square
 
 # A match's phase as the rest of skirmbot needs it: set-up (placing units, in secret), play, over.
@@ -47,6 +48,8 @@ class PieceView:
     facing: str | None = None  # one of FACINGS, for a piece with facing
     carrying: str = ""  # what it carries, in words ("intel")
     marks: tuple[str, ...] = ()  # short marks on its token ("STN", "SEN")
+    leader: bool = False  # a leader's token wears a star
+    name: str = ""  # its name in its squad file, when ids tell same-named units apart ("Re 2")
 
     @property
     def square(self) -> Square | None:
@@ -63,10 +66,13 @@ class MarkerView:
     """Something on the board that is not a unit: an objective, an item, a beacon, a token."""
 
     kind: str  # "objective", "intel", "crate", "turret", "beacon", ...
-    square: Square
+    square: Square | None  # None: off the board (a carried marker, a destroyed turret)
     label: str  # in words: "Objective 2", "crate on C4"
     side: int | None = None  # who holds or controls it; None: nobody
     hit: int | None = None  # a turret's hit points
+    id: int | None = None  # what events name it by (an item's number), if they name it
+    number: int = 0  # the number drawn on it (objective 2); 0: none
+    variant: str = ""  # which of its kind, when the picture tells them apart ("machine_gun")
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,11 @@ class MatchView:
     activating: str | None = None  # the unit activating now, if any
     turn_word: str = "Turn"  # what the rulebook calls a turn ("Round")
     notes: tuple[str, ...] = ()  # more header text: "Next: Ash Runners", "Event: Fog"
+    # Added for the pictures (issue 29):
+    battle_map: BattleMap | None = None  # the map played on (its source keys drawn terrain)
+    outcome: str = ""  # when over, in a few words: "Iron Wardens wins", "Draw"
+    out_word: str = "Taken Out"  # what the rulebook calls a piece removed from play
+    activations: int = 0  # activations (moves) done so far in the match: the turn clock's key
 
     def piece(self, unit: str) -> PieceView | None:
         """The piece called `unit`, if any."""
@@ -143,6 +154,12 @@ class CardView:
     status: str = "Ready"  # in the ruleset's words
     points: int | None = None  # what it costs, if the skin shows points
     notes: tuple[str, ...] = ()  # more lines: XP, spoils, facing
+    # Added for the card picture (issue 29):
+    leader: bool = False  # the LEADER badge
+    codes: tuple[str, ...] = ()  # each of `rules`' short code, for its pill ("TG1")
+    # Lines after the stats, each a label and its words: ("EP", "10 unit + 5 gear = 15").
+    costs: tuple[tuple[str, str], ...] = ()
+    status_kind: str = READY  # the piece's status as pictures draw it (READY ... OUT)
 
 
 @dataclass(frozen=True)
@@ -152,3 +169,5 @@ class WeaponView:
     stats: tuple[tuple[str, str], ...]  # ("ROA", "2"), ("RG", "8")
     rules: tuple[str, ...] = field(default_factory=tuple)
     spent: bool = False  # a one-use weapon already used
+    codes: tuple[str, ...] = ()  # each of `rules`' short code, for its pill ("LIM")
+    spent_by: str = ""  # the code of the rule that spends it ("LIM"): its chip alerts when spent

@@ -584,7 +584,7 @@ class MatchService:
         if row.status in (SETUP, DEPLOYING):
             return Reply(_setup_status(row))
         match = await self.live.match(row)
-        picture, alt = await self._picture(row.id, match, _last_activation(match))
+        picture, alt = await self._picture(row, match, _last_activation(match))
         return Reply(_status_text(row, match.state), picture=picture, picture_alt=alt, ping=None)
 
     async def log(self, channel_id: int, count: int = 25) -> Reply:
@@ -603,9 +603,9 @@ class MatchService:
         except IllegalCommand as error:
             raise ServiceError(str(error)) from error
         squad = match.state.squads[found.side].name
-        rules = ruleset_of(row).name
-        picture = await asyncio.to_thread(card_png, found, squad, rules)
-        alt = f"Stat card of {found.name} of {squad}: {' · '.join(card_lines(found, squad, rules))}"
+        card = ruleset_of(row).card(match.state, found.id)
+        picture = await asyncio.to_thread(card_png, card)
+        alt = f"Stat card of {found.name} of {squad}: {' · '.join(card_lines(card))}"
         return Reply(
             f"{found.name} of {squad}",
             picture=picture,
@@ -812,7 +812,7 @@ class MatchService:
         if ruleset_of(row).outcome(state) is not None:
             return await self._the_end(work, events)
         if kinds & {"activation_ended", "turn_started"}:
-            picture, alt = await self._picture(row.id, match, _last_activation(match))
+            picture, alt = await self._picture(row, match, _last_activation(match))
             nxt = row.players[state.to_act] if state.to_act is not None else None
             ready = (
                 ", ".join(u.name for u in state.ready_units(state.to_act))
@@ -837,23 +837,24 @@ class MatchService:
         return Reply(text, choices=_choices(state, ruleset_of(row)))
 
     async def _picture(
-        self, match_id: int, match: PlayedMatch, events: list[Event]
+        self, row: MatchRow, match: PlayedMatch, events: list[Event]
     ) -> tuple[bytes, str]:
         """The battlemap after `events`, and its alt text."""
-        renderer = self._renderers.pop(match_id, None) or MapRenderer()
-        self._renderers[match_id] = renderer
+        renderer = self._renderers.pop(row.id, None) or MapRenderer()
+        self._renderers[row.id] = renderer
         while len(self._renderers) > LIVE_CACHE:
             self._renderers.popitem(last=False)
+        view = ruleset_of(row).view(match.state)
         # Pillow releases the GIL while drawing and encoding: keep the event loop free.
-        picture = await asyncio.to_thread(renderer.png, match.state, events)
-        return picture, alt_text(match.state, events)
+        picture = await asyncio.to_thread(renderer.png, view, events)
+        return picture, alt_text(view, events)
 
     async def _final_picture(self, match: PlayedMatch, row: MatchRow) -> tuple[bytes | None, str]:
         """The battlemap at the end of a match, and its alt text; none for a match that ended
         before its first turn."""
         if match.state.turn < 1:
             return None, ""
-        return await self._picture(row.id, match, _last_activation(match))
+        return await self._picture(row, match, _last_activation(match))
 
     async def reveal_deployments(self, work: MatchWork) -> Reply:
         """Put the hidden placements of the set-up stage into the record, in squad order, and

@@ -290,9 +290,9 @@ def _steps(record: MatchRecord) -> list[tuple[str, str]]:
 def _render(record: MatchRecord, step: int) -> bytes | None:
     renderer = MapRenderer()
     try:
-        for number, (state, events) in enumerate(activation_steps(record)):
+        for number, (view, events) in enumerate(activation_steps(record)):
             if number == step:
-                return renderer.png(state, events)
+                return renderer.png(view, events)
     except RulesError:
         return None
     return None

@@ -78,7 +78,7 @@ def _drawn(
 ) -> tuple[Preview, bytes]:
     """The preview and its picture, worked out on the service's own copy (in a thread)."""
     found = rules.preview(state, name, where)
-    return found, renderer.png(state, found)
+    return found, renderer.png(rules.view(state), found)
 
 
 def check_previewable(row: MatchRow) -> None:

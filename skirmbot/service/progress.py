@@ -12,7 +12,8 @@ from skirmbot.render.roster import Roster, RosterUnit, roster_lines, roster_png
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.skirm import spoils
 from skirmbot.rules.skirm.cards import UnitCard
-from skirmbot.rules.skirm.squads import DEFAULT_EP_LIMIT, squad_from_json
+from skirmbot.rules.skirm.medals import MEDAL_XP
+from skirmbot.rules.skirm.squads import DEFAULT_EP_LIMIT, SPOILS_XP_STEP, squad_from_json
 from skirmbot.service.campaigns import CampaignService, stored_name
 from skirmbot.service.errors import ServiceError
 from skirmbot.service.replies import Reply
@@ -52,7 +53,7 @@ class SquadProgress:
             )
             for card, data in _units(row)
         )
-        roster = Roster(row.name, owner_name, "Skirm", len(awards), units)
+        roster = Roster(row.name, owner_name, "Skirm", len(awards), units, MEDAL_XP, SPOILS_XP_STEP)
         picture = await asyncio.to_thread(roster_png, roster)
         to_take = sum(unit.spoils_available for unit in units)
         text = f"**{row.name}**: {len(awards)} matches played"

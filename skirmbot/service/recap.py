@@ -31,7 +31,7 @@ from skirmbot.render.replay import Step, animation, numbered_steps
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.record import MatchRecord
-from skirmbot.rules.skirm.state import MatchState
+from skirmbot.rules.view import MatchView
 from skirmbot.service.errors import ServiceError
 from skirmbot.service.replies import MESSAGE_LIMIT, QUIET_EVENTS, Reply, clip
 from skirmbot.service.work import (
@@ -123,11 +123,11 @@ def catch_up(
     on; None when no activation happened since. Replays the record twice (once to number the
     activations, once to draw the frames wanted): pure, run it in a thread."""
     steps: list[Step] = []
-    state: MatchState | None = None
+    state: MatchView | None = None
     try:
         for step, after in numbered_steps(record):
             steps.append(step)
-            state = after  # the live state: after the loop, the match now (its unit names)
+            state = after  # after the loop, the match now (its unit names)
     except RulesError as error:  # a record this version cannot replay shows no recap
         raise ServiceError(f"The recap cannot be drawn: {error}") from error
     if state is None or len(steps) < 2:
@@ -162,7 +162,7 @@ def catch_up(
 def summary(
     steps: Sequence[Step],
     mp_before: Sequence[int],
-    state: MatchState,
+    state: MatchView,
     side: int | None,
     missed: Collection[str],
     framed: int,
@@ -191,7 +191,7 @@ def summary(
         by_bot = " ended or played by the bot"
         lines.append(_listed("Missed deadline", played_for, sep=", ", then=by_bot))
     events = [event for step in steps for event in step.events if event.kind not in QUIET_EVENTS]
-    names = {unit_id: unit.name for unit_id, unit in state.units.items()}
+    names = {piece.id: piece.id for piece in state.pieces}
     found = [
         (what, items)
         for what, items in (
@@ -201,7 +201,7 @@ def summary(
         )
         if items
     ]
-    squads = [squad.name for squad in state.squads]
+    squads = [seat.name for seat in state.sides]
     ending = [e.text for e in events if e.kind == "match_ended"][-1:]  # how the match ended
     score = _score(squads, mp_before, steps[-1].mp)
     # The heading, the missed deadlines, the end and the score always show; the lists share

@@ -13,6 +13,7 @@ from skirmbot.rules.lite.engine import LiteMatch
 from skirmbot.rules.lite.legal import legal_commands
 from skirmbot.rules.lite.missions import mission_from_json
 from skirmbot.rules.lite.squads import squad_from_json
+from skirmbot.rules.lite.view import LITE as LITE_SKIN
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
@@ -21,8 +22,9 @@ from skirmbot.rules.ruleset import ActionRule, PlayedMatch, SquadSummary
 from skirmbot.rules.skirm import deciding as skirm_deciding
 from skirmbot.rules.skirm.ruleset import Skirm
 from skirmbot.rules.skirm.state import MatchState, UnitState
+from skirmbot.rules.skirm.view import card_view
 from skirmbot.rules.squares import Square
-from skirmbot.rules.view import Decision
+from skirmbot.rules.view import CardView, Decision
 
 # Lite rulebook: Basic Actions, Sentry Actions, Tactical Orders.
 ACTION_RULES = [
@@ -103,6 +105,9 @@ class Lite(Skirm):
     def deciding(self, state: MatchState) -> tuple[Decision, ...]:
         """As in the full game: the side whose activation it is decides, alone."""
         return skirm_deciding.deciding(state)
+
+    def card(self, state: MatchState, unit: str) -> CardView:
+        return card_view(state, unit, LITE_SKIN)
 
 
 RULESET = Lite()

@@ -22,8 +22,10 @@ from skirmbot.rules.skirm.medals import squad_medals
 from skirmbot.rules.skirm.missions import mission_from_json
 from skirmbot.rules.skirm.squads import squad_from_json
 from skirmbot.rules.skirm.state import MatchState, UnitState
+from skirmbot.rules.skirm.view import SKIRM as SKIRM_SKIN
+from skirmbot.rules.skirm.view import card_view, match_view
 from skirmbot.rules.squares import Square
-from skirmbot.rules.view import Decision
+from skirmbot.rules.view import CardView, Decision, MatchView
 
 # Rulebook: Basic Actions, Leap (LPx), Skills, Mission Actions, Items, Tactical Orders.
 ACTION_RULES = [
@@ -151,6 +153,12 @@ class Skirm:
 
     def buttons(self, state: MatchState) -> tuple[str, ...]:
         return skirm_deciding.buttons(state, self.legal_commands)
+
+    def view(self, state: MatchState) -> MatchView:
+        return match_view(state, self.name)
+
+    def card(self, state: MatchState, unit: str) -> CardView:
+        return card_view(state, unit, SKIRM_SKIN)
 
 
 RULESET = Skirm()
