@@ -150,11 +150,12 @@ class _Reading:
     @property
     def own_units(self) -> list[str]:
         side = self.situation.side
-        return [u.id for u in self.situation.state.units.values() if side is None or u.side == side]
+        pieces = self.situation.rules.view(self.situation.state).pieces
+        return [piece.id for piece in pieces if side is None or piece.side == side]
 
     @property
     def all_units(self) -> list[str]:
-        return list(self.situation.state.units)
+        return [piece.id for piece in self.situation.rules.view(self.situation.state).pieces]
 
     def own_kinds(self) -> dict[str, str]:
         """The ruleset's own actions (Skirm Lite's Revive, Sentry): the word -> their kind."""
@@ -225,8 +226,7 @@ def _spending(command: actions.Command, orders: int) -> actions.Command:
 
 
 def _activating(situation: Situation) -> str | None:
-    activation = situation.state.activation
-    return activation.unit if activation is not None else None
+    return situation.rules.view(situation.state).activating
 
 
 def _unit_first(reading: _Reading, words: list[str]) -> tuple[str | None, list[str]]:
@@ -529,7 +529,7 @@ def _ended_already(
     orders)."""
     if not isinstance(command, actions.EndActivation) or not done:
         return False
-    if situation.state.activation is not None or command.unit not in (None, carried):
+    if _activating(situation) is not None or command.unit not in (None, carried):
         return False
     return done[-1].reply.picture is not None  # the map goes out when an activation ends
 
