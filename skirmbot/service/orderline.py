@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from skirmbot.rules.commands import COMMAND_TYPES, Command
+from skirmbot.rules.errors import RulesError
 from skirmbot.service import actions
 from skirmbot.service.choices import Situation
 from skirmbot.service.errors import NotAllowed, ServiceError
@@ -225,6 +226,15 @@ def _spending(command: actions.Command, orders: int) -> actions.Command:
     return replace(command, orders=orders)  # type: ignore[call-arg]
 
 
+def _weapon_names(situation: Situation, unit: str) -> list[str]:
+    """The weapons on the unit's card (none for a name that is no unit: the rules say why)."""
+    try:
+        card = situation.rules.card(situation.state, unit)
+    except RulesError:
+        return []
+    return [weapon.name for weapon in card.weapons]
+
+
 def _activating(situation: Situation) -> str | None:
     return situation.rules.view(situation.state).activating
 
@@ -387,8 +397,7 @@ def _target_and_weapon(
         target, weapon_words = _target(reading, args, verb)
     if not weapon_words:
         return target, None
-    found = reading.situation.state.units.get(unit)
-    weapons = [weapon.name for weapon in found.card.weapons] if found else []
+    weapons = _weapon_names(reading.situation, unit)
     named = take_name(weapon_words, weapons)
     return target, named[0] if named is not None and not named[1] else " ".join(weapon_words)
 
