@@ -65,7 +65,7 @@ async def on_deadline(service: MatchService, match_id: int, deadline: Deadline) 
             return await _reaction_due(service, work, clock, deadline)
         if clock.key != deadline.key:
             return None
-        due = clock.next_deadline()
+        due = clock.turn_deadline()
         if due is not None and due.kind == deadline.kind and deadline.due_at < due.due_at - 1:
             # Moved later since it was armed (a vacation, the weekends), perhaps by another
             # process: the deadline armed with the new time fires instead.

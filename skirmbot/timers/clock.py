@@ -421,12 +421,18 @@ class Clock:
         if self.paused is not None:
             return None
         due = [self._reaction_deadline(reaction) for reaction in self.reactions]
-        if self.key is not None:
-            if not self.reminded and self.remind < self.deadline:
-                due.append(Deadline(self.remind, "remind", self.key))
-            else:
-                due.append(Deadline(self.deadline, "miss", self.key))
+        turn = self.turn_deadline()
+        if turn is not None:
+            due.append(turn)
         return min(due, key=lambda deadline: deadline.due_at, default=None)
+
+    def turn_deadline(self) -> Deadline | None:
+        """The turn's own next deadline (its key's): the reminder, then the miss."""
+        if self.key is None:
+            return None
+        if not self.reminded and self.remind < self.deadline:
+            return Deadline(self.remind, "remind", self.key)
+        return Deadline(self.deadline, "miss", self.key)
 
     # --- reactions: decisions outside the turn's own clock ------------------------------------
     def react(self, wanted: dict[str, int], now: float, seconds: float) -> None:
