@@ -498,7 +498,7 @@ def test_previewing_any_own_unit_on_any_square_changes_nothing(
             found = ruleset(rules).preview(state, chosen.id, where)
         except RulesError:  # a secret set-up, a Downed Agent, an occupied or closed square
             continue
-        PreviewRenderer().png(state, found)
+        PreviewRenderer().png(ruleset(rules).view(state), found)
     assert state.to_json() == before and dict(state.board.doors) == doors
     side = state.waiting_for()
     assert side is not None

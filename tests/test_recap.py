@@ -26,7 +26,7 @@ from skirmbot.render.replay import Step, numbered_steps
 from skirmbot.rules import commands
 from skirmbot.rules.events import Event
 from skirmbot.rules.record import MatchRecord, record_of, replay
-from skirmbot.rules.ruleset import PlayedMatch
+from skirmbot.rules.ruleset import PlayedMatch, ruleset
 from skirmbot.rules.skirm.costs import MOVE
 from skirmbot.rules.skirm.legal import reachable_squares
 from skirmbot.rules.skirm.secondaries import DECK
@@ -239,7 +239,7 @@ def test_the_summary_tells_moves_attacks_results_taken_out_and_score() -> None:
         Event("activation_ended", "", {"unit": "Kor", "side": 1}),
     ]
     steps = [Step(7, events, 1, 2, 6, (1, 3))]
-    text = summary(steps, (1, 1), state, 0, set(), 1)
+    text = summary(steps, (1, 1), ruleset("skirm").view(state), 0, set(), 1)
     names = [squad.name for squad in state.squads]
     assert text.splitlines() == [
         "📜 Catch-up: activation #7 (turn 2).",
@@ -256,7 +256,9 @@ def test_a_long_summary_keeps_within_its_limit() -> None:
         Event("moved", "", {"unit": f"Unit {n}", "path": ["A1", "B2"], "action": "move"})
         for n in range(60)
     ]
-    text = summary([Step(1, moves, 0, 1, 0, (0, 0))], (0, 0), match.state, 1, set(), 1)
+    text = summary(
+        [Step(1, moves, 0, 1, 0, (0, 0))], (0, 0), ruleset("skirm").view(match.state), 1, set(), 1
+    )
     assert len(text) <= SUMMARY_LIMIT
     moved = text.splitlines()[1]
     assert moved.startswith("Moved: Unit 0 A1→B2; Unit 1 A1→B2;") and moved.endswith(" more.")
@@ -277,7 +279,7 @@ def test_a_turns_hazard_is_not_told_as_the_last_attack() -> None:
     steps = [s for s, _ in numbered_steps(record)]
     shown = steps[18:20]
     assert any(e.kind == "event_effect" for s in shown for e in s.events)
-    text = summary(shown, steps[17].mp, match.state, None, set(), 2)
+    text = summary(shown, steps[17].mp, ruleset("skirm").view(match.state), None, set(), 2)
     attacks = next(line for line in text.splitlines() if line.startswith("Attacks: "))
     assert "Brann → an item on D6 (Sidearm): no HIT lost" in attacks
     assert "Falling Rubble → Brann (turn event): 1 HIT lost" in attacks
@@ -404,7 +406,8 @@ def test_a_summary_always_fits_with_its_heading_first_and_its_score_last(
     ]
     steps = [Step(n, events if n == 1 else [], 0, 1, n - 1, (0, 0)) for n in range(1, missed + 2)]
     keys = {activation_key(s.turn, s.done_before, 0) for s in steps[:missed]}
-    text = summary(steps, (0, 0), match.state, 0, keys, min(MAX_FRAMES, len(steps)))
+    view = ruleset("skirm").view(match.state)
+    text = summary(steps, (0, 0), view, 0, keys, min(MAX_FRAMES, len(steps)))
     lines = text.splitlines()
     assert len(text) <= SUMMARY_LIMIT
     assert lines[0].startswith("📜 Catch-up: activation") and lines[-1].startswith("Score: ")

@@ -22,8 +22,10 @@ from skirmbot.render.battlemap import (
     band_height,
 )
 from skirmbot.render.palette import COLOURS, SEAT_COLOURS, colour, side_colour
+from skirmbot.render.preview import TABLES, PreviewRenderer
 from skirmbot.render.symbols import SQUARE, TOKEN_RADIUS
 from skirmbot.rules.board import parse_board
+from skirmbot.rules.preview import DASH, Preview, Reach
 from skirmbot.rules.squares import Square
 from skirmbot.rules.view import DOWNED, PLAYING, MatchView, PieceView, SideView
 
@@ -189,3 +191,18 @@ def _tritanope(colour: tuple[int, int, int]) -> tuple[float, ...]:
 
 def _distance(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     return float(sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5)
+
+
+def test_a_preview_of_four_seats_keeps_the_seat_colours_and_its_tints() -> None:
+    """The preview's palette has its tint blocks and the third and fourth seats' colours, and
+    its caption sits under the taller band."""
+    preview = Preview("Ogre", 2, BIG[0], False, (Reach(Square(6, 2), DASH, 1),), ())
+    image = Image.open(io.BytesIO(PreviewRenderer().png(four_seats(), preview)))
+    image.load()
+    layout = Layout.of(four_seats())
+    assert rgb(image, side_colour(2)) == SEAT_COLOURS["side2"]
+    assert rgb(image, side_colour(3)) == SEAT_COLOURS["side3"]
+    x0, y0, _, _ = layout.box(Square(6, 2))
+    tinted = index(image, (x0 + 10, y0 + 10))
+    assert tinted == TABLES[DASH][colour("level0")], "the reachable square is tinted"
+    assert index(image, (2, layout.band + CAPTION // 2)) == colour("caption")

@@ -104,22 +104,22 @@ def downed_bo():
 
 def test_a_lite_card_shows_mov_and_weapon_skl_and_no_skirm_stats() -> None:
     match, _ = downed_bo()
-    bo = match.state.units["Bo"]
-    lines = card_lines(bo, "Blue", "lite")
+    lines = card_lines(ruleset("lite").card(match.state, "Bo"))
     assert {"MOV", "ACT", "ARM", "HIT", "SKL"} <= set(lines)
     assert not {"MSK", "RSK", "EP"} & set(lines)
     assert any("Downed" in line for line in lines)
     # The same unit in Skirm's skin shows Skirm's stat boxes.
-    assert "MSK" in card_lines(bo, "Blue", "skirm")
+    assert "MSK" in card_lines(ruleset("skirm").card(match.state, "Bo"))
 
 
 def test_a_downed_agent_is_told_in_the_caption_the_header_and_the_key() -> None:
     match, events = downed_bo()
-    assert "Ada attacks Bo" in caption(events, match.state)
-    assert "Downed" in caption(events, match.state)
-    assert "1 up · 1 Downed" in squad_lines(match.state, 1)[0]
-    assert "Downed" in [entry.text for entry in match_entries(match.state, events)]
-    picture = MapRenderer().png(match.state, events)
+    view = ruleset("lite").view(match.state)
+    assert "Ada attacks Bo" in caption(events, view)
+    assert "Downed" in caption(events, view)
+    assert "1 up · 1 Downed" in squad_lines(view, 1)[0]
+    assert "Downed" in [entry.text for entry in match_entries(view, events)]
+    picture = MapRenderer().png(view, events)
     assert picture.startswith(b"\x89PNG")
 
 

@@ -143,6 +143,7 @@ class MapRenderer:
         """The terrain picture and the key's entries for it."""
         source = view.battle_map.source if view.battle_map is not None else {}
         doors = tuple(sorted(view.board.door_states().items()))
+        # A view without its map's source (built by hand) keys its terrain by its board.
         key = (view.map_name, tuple(source.get("rows", [])), tuple(source.get("edges", [])),
                doors, layout.band, id(view.board) if not source else 0)  # fmt: skip
         if key not in self._terrain:

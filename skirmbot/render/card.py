@@ -1,9 +1,11 @@
 """A unit's stat card as a picture a player reads on a phone (rulebook Stat Cards).
 
 The card shows, top to bottom: a title band in the squad's colour (name, type, squad, a Leader
-badge), the stats ACT MSK RSK ARM HIT (HIT as current/max with pips), EP (unit + gear = total),
-the unit's special rules with their titles, one panel per weapon (type, ROA, DAM, RG and its
-special rules; a used LIM weapon is marked "used"), and a status line.
+badge), the ruleset's stat boxes and HIT (Skirm: ACT MSK RSK ARM HIT; HIT as current/max with
+pips), its cost lines (Skirm's EP: unit + gear = total), the unit's special rules with their
+titles, one panel per weapon (type, its stats such as ROA, DAM, RG and its special rules; a
+spent one-use weapon is marked "used"), and a status line. All of it comes from the ruleset's
+`CardView` (`Ruleset.card`).
 
 Drawing happens in two steps: `card_layout` places every shape and text on a fixed width (text is
 wrapped there and measured with the palette's fonts), then `render_card` draws the layout. Tests

@@ -95,11 +95,16 @@ def palette_bytes(seats: int = 2) -> bytes:
     """The palette of a picture of `seats` players: the seat colours past the second only when
     drawn (a two-seat picture's palette, and so its bytes, stay as they were)."""
     flat = [channel for name in NAMES for channel in COLOURS[name]]
-    palette = bytearray(flat + [0] * (768 - len(flat)))
-    if seats > 2:
-        for name, rgb in SEAT_COLOURS.items():
-            palette[3 * INDEX[name] : 3 * INDEX[name] + 3] = bytes(rgb)
-    return bytes(palette)
+    palette = bytes(flat + [0] * (768 - len(flat)))
+    return with_seat_colours(palette) if seats > 2 else palette
+
+
+def with_seat_colours(palette: bytes) -> bytes:
+    """The palette with the colours of the seats past the second written at their indices."""
+    written = bytearray(palette)
+    for name, rgb in SEAT_COLOURS.items():
+        written[3 * INDEX[name] : 3 * INDEX[name] + 3] = bytes(rgb)
+    return bytes(written)
 
 
 def new_image(width: int, height: int, fill: str = "background", seats: int = 2) -> Image.Image:

@@ -25,13 +25,12 @@ from PIL import Image, ImageDraw
 from skirmbot.render.battlemap import CAPTION, MARGIN, Layout, MapRenderer
 from skirmbot.render.palette import (
     COLOURS,
-    INDEX,
     NAMES,
-    SEAT_COLOURS,
     colour,
     draw_text,
     font,
     palette_bytes,
+    with_seat_colours,
 )
 from skirmbot.render.symbols import Box
 from skirmbot.rules.preview import DASH, LEAP, MOVE, MOVEMENTS, Chance, Preview
@@ -76,13 +75,9 @@ PALETTE, TABLES = _tinted_palette()
 
 
 def _seats_palette(seats: int) -> bytes:
-    """The tinted palette with the colours of the seats past the second (untinted)."""
-    if seats <= 2:
-        return PALETTE
-    flat = bytearray(PALETTE)
-    for name, rgb in SEAT_COLOURS.items():
-        flat[3 * INDEX[name] : 3 * INDEX[name] + 3] = bytes(rgb)
-    return bytes(flat)
+    """The tinted palette, with the colours of the seats past the second (never tinted: they
+    sit at the palette's top, past the tint blocks) when the picture has them."""
+    return with_seat_colours(PALETTE) if seats > 2 else PALETTE
 
 
 class PreviewRenderer:

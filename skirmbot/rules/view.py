@@ -49,7 +49,7 @@ class PieceView:
     carrying: str = ""  # what it carries, in words ("intel")
     marks: tuple[str, ...] = ()  # short marks on its token ("STN", "SEN")
     leader: bool = False  # a leader's token wears a star
-    name: str = ""  # its name in its squad file, when ids tell same-named units apart ("Re 2")
+    name: str = ""  # its squad file's name for it, if not its id (two "Remus" in one match)
 
     @property
     def square(self) -> Square | None:
