@@ -685,7 +685,7 @@ def test_a_downed_agent_is_not_offered_for_a_preview() -> None:
     match.state.units["Cy"].status = DOWNED
     found = Situation(match.state, 0, LITE)
     assert [value for value, _ in preview_units(found)] == ["Ada"]
-    assert _own_units(match.state, 0) == "Ada"
+    assert _own_units(LITE.view(match.state), 0) == "Ada"
     with pytest.raises(RulesError, match="not Standing"):
         LITE.preview(match.state, "Cy")
 

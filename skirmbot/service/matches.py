@@ -42,8 +42,9 @@ from skirmbot.rules.ruleset import (
     rulesets,
 )
 from skirmbot.rules.skirm.missions import check_map_fits, mission_from_json
-from skirmbot.rules.skirm.state import DEPLOYMENT, ENDED, MatchState
+from skirmbot.rules.skirm.state import MatchState
 from skirmbot.rules.verify import commitment_words, reveal_words, salt_words
+from skirmbot.rules.view import SETUP as SETUP_PHASE
 from skirmbot.rules.view import Decision
 from skirmbot.service import actions
 from skirmbot.service.campaigns import CampaignService
@@ -597,15 +598,13 @@ class MatchService:
         row = await self.live.find(channel_id)
         match = await self.live.match(row)
         try:
-            found = match.state.unit(unit)
-        except IllegalCommand as error:
+            card = ruleset_of(row).card(match.state, unit)
+        except RulesError as error:
             raise ServiceError(str(error)) from error
-        squad = match.state.squads[found.side].name
-        card = ruleset_of(row).card(match.state, found.id)
         picture = await asyncio.to_thread(card_png, card)
-        alt = f"Stat card of {found.name} of {squad}: {' · '.join(card_lines(card))}"
+        alt = f"Stat card of {card.name} of {card.squad}: {' · '.join(card_lines(card))}"
         return Reply(
-            f"{found.name} of {squad}",
+            f"{card.name} of {card.squad}",
             picture=picture,
             picture_name="card.png",
             picture_alt=alt,
@@ -673,8 +672,8 @@ class MatchService:
         row = await self.live.find(channel_id)
         if row.status == SETUP:
             return []
-        state = (await self.live.match(row)).state
-        return [(unit.id, state.squads[unit.side].name) for unit in state.units.values()]
+        view = ruleset_of(row).view((await self.live.match(row)).state)
+        return [(piece.id, view.sides[piece.side].name) for piece in view.pieces]
 
     async def view(self, channel_id: int) -> tuple[MatchRow, PlayedMatch | None]:
         """The match in the channel and its live state (None before deployment), for
@@ -811,10 +810,11 @@ class MatchService:
             return await self._the_end(work, events)
         if kinds & {"activation_ended", "turn_started"}:
             picture, alt = await self._picture(row, match, _last_activation(match))
-            nxt = row.players[state.to_act] if state.to_act is not None else None
+            view = ruleset_of(row).view(state)
+            nxt = row.players[view.to_act] if view.to_act is not None else None
             ready = (
-                ", ".join(u.name for u in state.ready_units(state.to_act))
-                if state.to_act is not None
+                ", ".join(piece.id for piece in view.ready(view.to_act))
+                if view.to_act is not None
                 else ""
             )
             who = AUTOMATIC_NAME if nxt == AUTOMATIC else person(nxt or 0)
@@ -831,7 +831,7 @@ class MatchService:
                 ping=nxt,
             )
             # A player coming back after being away gets their catch-up (service/recap.py).
-            return await with_recap(work, reply, state.to_act)
+            return await with_recap(work, reply, view.to_act)
         return Reply(text, choices=_choices(state, ruleset_of(row)))
 
     async def _picture(
@@ -850,7 +850,7 @@ class MatchService:
     async def _final_picture(self, match: PlayedMatch, row: MatchRow) -> tuple[bytes | None, str]:
         """The battlemap at the end of a match, and its alt text; none for a match that ended
         before its first turn."""
-        if match.state.turn < 1:
+        if ruleset_of(row).view(match.state).turn < 1:
             return None, ""
         return await self._picture(row, match, _last_activation(match))
 
@@ -1249,14 +1249,18 @@ def _open_seat(row: MatchRow, member: Member) -> int:
     return free[0]
 
 
-def _status_text(row: MatchRow, state: MatchState) -> str:
+def _status_text(row: MatchRow, state: Any) -> str:
     rules = ruleset_of(row)
-    squads = " · ".join(rules.status_line(state, side) for side in range(len(state.squads)))
-    if state.phase == ENDED and state.result is not None:
-        return f"Match #{row.id}: {state.result.reason}\n{squads}"
-    if state.phase == DEPLOYMENT or state.to_act is None:
+    view = rules.view(state)
+    squads = " · ".join(rules.status_line(state, side.side) for side in view.sides)
+    outcome = rules.outcome(state)
+    if outcome is not None:
+        return f"Match #{row.id}: {outcome.reason}\n{squads}"
+    if view.phase == SETUP_PHASE or view.to_act is None:
         return f"Match #{row.id}: deploying. {squads}"
-    who = row.names[state.to_act]
-    ready = ", ".join(u.name for u in state.ready_units(state.to_act))
-    busy = f" {state.activation.unit} is activating." if state.activation else ""
-    return f"Match #{row.id}, turn {state.turn} of {state.mission.turns}. {squads}\nNext: {who} ({ready}).{busy}"
+    who = row.names[view.to_act]
+    ready = ", ".join(piece.id for piece in view.ready(view.to_act))
+    busy = f" {view.activating} is activating." if view.activating else ""
+    return (
+        f"Match #{row.id}, turn {view.turn} of {view.turns}. {squads}\nNext: {who} ({ready}).{busy}"
+    )

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from skirmbot.rules.commands import Command
+from skirmbot.rules.errors import RulesError
 from skirmbot.service import actions
 from skirmbot.service.choices import Situation
 from skirmbot.service.errors import NotAllowed, ServiceError
@@ -150,11 +151,12 @@ class _Reading:
     @property
     def own_units(self) -> list[str]:
         side = self.situation.side
-        return [u.id for u in self.situation.state.units.values() if side is None or u.side == side]
+        pieces = self.situation.rules.view(self.situation.state).pieces
+        return [piece.id for piece in pieces if side is None or piece.side == side]
 
     @property
     def all_units(self) -> list[str]:
-        return list(self.situation.state.units)
+        return [piece.id for piece in self.situation.rules.view(self.situation.state).pieces]
 
     def own_kinds(self) -> dict[str, str]:
         """The ruleset's own actions (Skirm Lite's Revive, Sentry): the word -> their kind."""
@@ -237,9 +239,17 @@ def _spending(command: actions.Command, orders: int) -> actions.Command:
     return replace(command, orders=orders)  # type: ignore[call-arg]
 
 
+def _weapon_names(situation: Situation, unit: str) -> list[str]:
+    """The weapons on the unit's card (none for a name that is no unit: the rules say why)."""
+    try:
+        card = situation.rules.card(situation.state, unit)
+    except RulesError:
+        return []
+    return [weapon.name for weapon in card.weapons]
+
+
 def _activating(situation: Situation) -> str | None:
-    activation = situation.state.activation
-    return activation.unit if activation is not None else None
+    return situation.rules.view(situation.state).activating
 
 
 def _unit_first(reading: _Reading, words: list[str]) -> tuple[str | None, list[str]]:
@@ -400,8 +410,7 @@ def _target_and_weapon(
         target, weapon_words = _target(reading, args, verb)
     if not weapon_words:
         return target, None
-    found = reading.situation.state.units.get(unit)
-    weapons = [weapon.name for weapon in found.card.weapons] if found else []
+    weapons = _weapon_names(reading.situation, unit)
     named = take_name(weapon_words, weapons)
     return target, named[0] if named is not None and not named[1] else " ".join(weapon_words)
 
@@ -542,7 +551,7 @@ def _ended_already(
     orders)."""
     if not isinstance(command, actions.EndActivation) or not done:
         return False
-    if situation.state.activation is not None or command.unit not in (None, carried):
+    if _activating(situation) is not None or command.unit not in (None, carried):
         return False
     return done[-1].reply.picture is not None  # the map goes out when an activation ends
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Iterable
+from typing import Any
 
 from skirmbot.render.preview import PreviewRenderer
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.preview import DASH, LEAP, MOVE, Chance, Preview, copy_for_preview
 from skirmbot.rules.ruleset import PlayedMatch, Ruleset
-from skirmbot.rules.skirm.state import DOWNED, MatchState, UnitState
 from skirmbot.rules.squares import Square
+from skirmbot.rules.view import DOWNED, MatchView, PieceView
 from skirmbot.service.choices import Option, Situation
 from skirmbot.service.errors import NotAllowed, ServiceError
 from skirmbot.service.orderline import plain_word
@@ -45,8 +46,8 @@ async def preview_reply(
     # One consistent copy, taken before anything else can change the live match; the
     # working out and drawing go to a thread (the event loop stays free) and read only it,
     # with a board of its own: the live match may open a door meanwhile.
-    state: MatchState = copy_for_preview(match.state, own_board=True)
-    name = _unit_name(state, side, unit)
+    state: Any = copy_for_preview(match.state, own_board=True)
+    name = _unit_name(rules, state, side, unit)
     try:
         typed = _square_word(square)
         where = state.board.parse_square(typed) if typed else None
@@ -74,7 +75,7 @@ def _square_word(square: str | None) -> str | None:
 
 
 def _drawn(
-    renderer: PreviewRenderer, rules: Ruleset, state: MatchState, name: str, where: Square | None
+    renderer: PreviewRenderer, rules: Ruleset, state: Any, name: str, where: Square | None
 ) -> tuple[Preview, bytes]:
     """The preview and its picture, worked out on the service's own copy (in a thread)."""
     found = rules.preview(state, name, where)
@@ -96,9 +97,10 @@ def _why_not(status: str) -> str:
     return not_playing(status)
 
 
-def _unit_name(state: MatchState, side: int, unit: str | None) -> str:
+def _unit_name(rules: Ruleset, state: Any, side: int, unit: str | None) -> str:
     """The unit to preview: the one named (it must be the asker's), else the asker's unit
     that is activating."""
+    view = rules.view(state)
     if unit and unit.strip():
         try:
             found = state.unit(unit, side)  # an unknown name: the asker's units are listed
@@ -107,30 +109,30 @@ def _unit_name(state: MatchState, side: int, unit: str | None) -> str:
         if found.side != side:
             raise NotAllowed(
                 f"{found.name} is not in your squad: preview one of your own units "
-                f"({_own_units(state, side)})."
+                f"({_own_units(view, side)})."
             )
-        return found.id
-    activation = state.activation
-    if activation is not None and state.units[activation.unit].side == side:
-        return activation.unit
-    if activation is not None:  # the opponent's unit is activating (their Preview button)
+        return str(found.id)
+    activating = view.piece(view.activating) if view.activating is not None else None
+    if activating is not None and activating.side == side:
+        return activating.id
+    if activating is not None:  # the opponent's unit is activating (their Preview button)
         raise NotAllowed(
-            f"{activation.unit} is activating for your opponent, and a preview is for its own "
-            f"player. Preview one of your units with unit: ({_own_units(state, side)})."
+            f"{activating.id} is activating for your opponent, and a preview is for its own "
+            f"player. Preview one of your units with unit: ({_own_units(view, side)})."
         )
     raise ServiceError(
-        f"No unit of yours is activating: name the one to preview ({_own_units(state, side)})."
+        f"No unit of yours is activating: name the one to preview ({_own_units(view, side)})."
     )
 
 
-def _own_units(state: MatchState, side: int) -> str:
-    return ", ".join(u.name for u in _previewable(state, side)) or "none on the map"
+def _own_units(view: MatchView, side: int) -> str:
+    return ", ".join(piece.id for piece in _previewable(view, side)) or "none on the map"
 
 
-def _previewable(state: MatchState, side: int) -> list[UnitState]:
+def _previewable(view: MatchView, side: int) -> list[PieceView]:
     """The side's units a preview is for: on the map and not Downed (Skirm Lite: a Downed
     Agent has nothing to preview)."""
-    return [u for u in state.on_map(side) if u.status != DOWNED]
+    return [piece for piece in view.pieces_of(side) if piece.on_map and piece.status != DOWNED]
 
 
 def _renderer(match_id: int) -> PreviewRenderer:
@@ -154,7 +156,11 @@ def preview_text(preview: Preview, limit: int = MESSAGE_LIMIT) -> str:
     for listed, short in ((True, False), (False, False), (False, True)):
         sections = _odds_sections(preview, short=short)
         text = "\n".join(
-            [head, *_reach_lines(preview, listed=listed), *(line for part in sections for line in part)]
+            [
+                head,
+                *_reach_lines(preview, listed=listed),
+                *(line for part in sections for line in part),
+            ]
         )
         if len(text) <= limit:
             return text
@@ -223,10 +229,10 @@ def preview_units(found: Situation) -> list[Option]:
     """The asker's units on the map, the activating one first: "Brann (3 HIT, on C6)"."""
     if found.side is None:
         return []
-    units = _previewable(found.state, found.side)
-    activation = found.state.activation
-    units.sort(key=lambda u: activation is None or u.id != activation.unit)
-    return [(u.id, f"{u.name} ({u.hit} HIT, on {u.square})") for u in units]
+    view = found.rules.view(found.state)
+    units = _previewable(view, found.side)
+    units.sort(key=lambda piece: piece.id != view.activating)
+    return [(piece.id, f"{piece.id} ({piece.hit} HIT, on {piece.square})") for piece in units]
 
 
 def preview_squares(found: Situation, unit: str | None) -> list[Option]:

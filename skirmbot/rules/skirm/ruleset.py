@@ -151,6 +151,7 @@ class Skirm:
         return skirm_preview.preview(state, unit, square)
 
     command_types: CommandTable = SKIRM_COMMANDS
+
     def view(self, state: MatchState) -> MatchView:
         return match_view(state, self.name)
 
