@@ -28,7 +28,7 @@ HAND_ODDS = "hand_odds"  # /odds by hand: attack odds from typed stats, no match
 ORDERS = "orders"  # Tactical Orders: /to, standing orders that spend them
 
 # The packages that hold a ruleset, each exposing RULESET; adding a ruleset adds a line here.
-PACKAGES = ("skirmbot.rules.skirm", "skirmbot.rules.lite")
+PACKAGES = ("skirmbot.rules.skirm", "skirmbot.rules.lite", "skirmbot.rules.d20")
 DEFAULT_RULESET = "skirm"
 
 
