@@ -131,7 +131,11 @@ def _weapon(data: Any) -> Weapon:
     melee = data["kind"] == "melee"
     reach = _number(data, "range", where, 1, 2 if melee else 48)
     return Weapon(
-        name, melee, reach, _number(data, "penetration", where, 0, 6), _number(data, "points", where, 0, 50)
+        name,
+        melee,
+        reach,
+        _number(data, "penetration", where, 0, 6),
+        _number(data, "points", where, 0, 50),
     )
 
 
@@ -139,7 +143,9 @@ def _trait(data: Any) -> Trait:
     name = _text(data, "name", "A trait")
     effects = data.get("effects")
     if not isinstance(effects, dict) or not effects:
-        raise ContentError(f"Trait {name}: 'effects' must give at least one of {', '.join(TRAIT_EFFECTS)}.")
+        raise ContentError(
+            f"Trait {name}: 'effects' must give at least one of {', '.join(TRAIT_EFFECTS)}."
+        )
     for effect in effects:
         if effect not in TRAIT_EFFECTS:
             raise ContentError(
@@ -171,7 +177,9 @@ def _profile(data: Any, weapons: dict[str, Weapon], traits: dict[str, Trait]) ->
 def _armour(value: Any, where: str) -> tuple[int, int, int]:
     if not isinstance(value, dict):
         raise ContentError(f"{where}: a Big Model needs 'armour' with front, side and rear.")
-    front, side, rear = (_number(value, arc, where + " armour", 0, 6) for arc in ("front", "side", "rear"))
+    front, side, rear = (
+        _number(value, arc, where + " armour", 0, 6) for arc in ("front", "side", "rear")
+    )
     return front, side, rear
 
 

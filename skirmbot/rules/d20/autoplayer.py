@@ -87,10 +87,19 @@ def _advance(state: State, model: Model) -> Move | None:
     options = legal.moves(state, model)
     best = min(
         options,
-        key=lambda s: (min(gap(cells_at(s, model.big), (g,)) for g in goals), len(options[s]), s.y, s.x),
+        key=lambda s: (
+            min(gap(cells_at(s, model.big), (g,)) for g in goals),
+            len(options[s]),
+            s.y,
+            s.x,
+        ),
         default=None,
     )
-    if best is None or min(gap(cells_at(best, model.big), (g,)) for g in goals) >= here or here <= 1:
+    if (
+        best is None
+        or min(gap(cells_at(best, model.big), (g,)) for g in goals) >= here
+        or here <= 1
+    ):
         return None
     return Move(model.side, model.id, str(best))
 
@@ -100,9 +109,18 @@ def _goals(state: State, model: Model) -> list[Square]:
         held = {
             objective
             for objective in state.objectives
-            if any(m.side == model.side and m.standing and gap(m.cells, (objective,)) <= 1 for m in state.models.values() if m is not model)
+            if any(
+                m.side == model.side and m.standing and gap(m.cells, (objective,)) <= 1
+                for m in state.models.values()
+                if m is not model
+            )
         }
         open_objectives = [o for o in state.objectives if o not in held]
         if open_objectives:
             return open_objectives
-    return [cell for m in state.models.values() if m.side != model.side and m.standing for cell in m.cells]
+    return [
+        cell
+        for m in state.models.values()
+        if m.side != model.side and m.standing
+        for cell in m.cells
+    ]

@@ -43,10 +43,12 @@ def check(state: State, attacker: Model, target: Model, weapon: Weapon) -> Line:
         raise IllegalCommand(f"{target.id} is already down and cannot be attacked.")
     distance = gap(attacker.cells, target.cells)
     if weapon.melee and distance > MELEE_REACH:
-        raise IllegalCommand(f"{weapon.name} is a melee weapon: {attacker.id} must stand next to {target.id}.")
+        raise IllegalCommand(
+            f"{weapon.name} is a melee weapon: {attacker.id} must stand next to {target.id}."
+        )
     if not weapon.melee and squares_for(weapon.range) < distance:
         raise IllegalCommand(
-            f"{target.id} is {distance} squares away; {weapon.name} reaches {squares_for(weapon.range)} squares ({weapon.range}\")."
+            f'{target.id} is {distance} squares away; {weapon.name} reaches {squares_for(weapon.range)} squares ({weapon.range}").'
         )
     line = best_line(state.board, attacker.cells, target.cells)
     if line is None:
@@ -58,13 +60,15 @@ def check(state: State, attacker: Model, target: Model, weapon: Weapon) -> Line:
 
 
 def _check_armour(target: Model, weapon: Weapon, facing_arc: str) -> None:
-    """"If a big model has an armor value of 0 to 1, the big model may only be damaged at
+    """ "If a big model has an armor value of 0 to 1, the big model may only be damaged at
     melee range. An armor value of 2+ can only be damaged by attacks with an Armor Penetration
     value" (our ruling: a value at least the armour's)."""
     assert target.profile.armour is not None
     armour = target.profile.armour[ARMOUR_ARCS.index(facing_arc)]
     if armour <= 1 and not weapon.melee:
-        raise IllegalCommand(f"{target.id}'s {facing_arc} armour is {armour}: it can only be damaged in melee.")
+        raise IllegalCommand(
+            f"{target.id}'s {facing_arc} armour is {armour}: it can only be damaged in melee."
+        )
     if armour >= 2 and weapon.penetration < armour:
         raise IllegalCommand(
             f"{target.id}'s {facing_arc} armour is {armour}: {weapon.name} needs an Armour Penetration of {armour} or more."
@@ -98,10 +102,20 @@ def resolve(
             + (" (in cover)" if line.cover else "")
             + ".",
             {
-                "attacker": attacker.id, "target": target.id, "weapon": weapon.name, "kind": kind,
-                "from": str(attacker.square), "to": str(target.square), "strikes": attack_faces,
-                "defence": defence_faces, "damage": 0, "cover": line.cover, "support": 0, "arc": line.arc,
-                "total": attack, "against": defence,
+                "attacker": attacker.id,
+                "target": target.id,
+                "weapon": weapon.name,
+                "kind": kind,
+                "from": str(attacker.square),
+                "to": str(target.square),
+                "strikes": attack_faces,
+                "defence": defence_faces,
+                "damage": 0,
+                "cover": line.cover,
+                "support": 0,
+                "arc": line.arc,
+                "total": attack,
+                "against": defence,
             },
         )  # fmt: skip
     ]

@@ -78,7 +78,18 @@ class StandingOrders(Command):
 
 COMMANDS: dict[str, type[Command]] = {
     cls.type: cls
-    for cls in (Deploy, Buy, Move, Attack, Defend, Shift, EndTurn, EndActivation, StandingOrders, Concede)
+    for cls in (
+        Deploy,
+        Buy,
+        Move,
+        Attack,
+        Defend,
+        Shift,
+        EndTurn,
+        EndActivation,
+        StandingOrders,
+        Concede,
+    )
 }
 _TYPES: dict[str, tuple[type, ...]] = {
     "side": (int,), "unit": (str,), "square": (str, type(None)), "target": (str,),
@@ -90,7 +101,9 @@ _TYPES: dict[str, tuple[type, ...]] = {
 def parse_command(data: Any) -> Command:
     """A d20 command from its JSON form; RulesError names what is wrong."""
     if not isinstance(data, dict) or data.get("type") not in COMMANDS:
-        raise RulesError(f"{data!r} is not a d20 command; its 'type' is one of {', '.join(COMMANDS)}.")
+        raise RulesError(
+            f"{data!r} is not a d20 command; its 'type' is one of {', '.join(COMMANDS)}."
+        )
     cls = COMMANDS[data["type"]]
     known = {f.name for f in fields(cls)}
     unknown = set(data) - known - {"type"}

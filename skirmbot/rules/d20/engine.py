@@ -95,8 +95,13 @@ class D20Match:
             raise IllegalCommand("The warbands are still deploying.")
         if state.pending is not None:
             defender = state.models[state.pending.target.lower()]
-            raise IllegalCommand(f"Waiting for {state.seats[defender.side].name} to defend {defender.id}.")
-        if state.free_move is not None and state.models[state.free_move.lower()].side != state.to_act:
+            raise IllegalCommand(
+                f"Waiting for {state.seats[defender.side].name} to defend {defender.id}."
+            )
+        if (
+            state.free_move is not None
+            and state.models[state.free_move.lower()].side != state.to_act
+        ):
             raise IllegalCommand(f"Waiting for {state.free_move}'s free move.")
         if side != state.to_act:
             raise IllegalCommand(f"It is {state.seats[state.to_act or 0].name}'s turn.")
@@ -114,7 +119,9 @@ class D20Match:
         if state.active == model.id:
             return model
         if state.step == AFTER:
-            raise IllegalCommand("Bonus dice were bought after the Action Phase: no model can activate this turn.")
+            raise IllegalCommand(
+                "Bonus dice were bought after the Action Phase: no model can activate this turn."
+            )
         if model.status == ACTIVATED:
             raise IllegalCommand(f"{model.id} has already activated this turn.")
         rounds.finish_activation(state)
@@ -133,7 +140,12 @@ class D20Match:
     def _after(self, events: list[Event]) -> list[Event]:
         """The turn ends by itself when its action points are spent and nothing waits."""
         state = self.state
-        if state.over or state.to_act is None or state.pending is not None or state.free_move is not None:
+        if (
+            state.over
+            or state.to_act is None
+            or state.pending is not None
+            or state.free_move is not None
+        ):
             return events
         if state.seats[state.to_act].ap == 0:
             return events + rounds.end_turn(state, self.dice)
@@ -155,7 +167,11 @@ class D20Match:
             raise IllegalCommand(f"Defend with 0 to {MAX_BONUS_DICE} bonus dice.")
         seat = self.state.seats[command.side]
         seat.defend, seat.prompt = command.defend, command.prompt
-        asked = "asks to be prompted" if command.prompt else f"defends with up to {command.defend} bonus dice"
+        asked = (
+            "asks to be prompted"
+            if command.prompt
+            else f"defends with up to {command.defend} bonus dice"
+        )
         return [Event("standing_orders", f"{seat.name} {asked}.", {"side": command.side})]
 
     def _buy(self, command: Buy) -> list[Event]:
@@ -164,7 +180,9 @@ class D20Match:
         state.free_move = None
         seat = state.seats[command.side]
         if command.dice < 1 or seat.bonus + command.dice > MAX_BONUS_DICE:
-            raise IllegalCommand(f"A player holds at most {MAX_BONUS_DICE} bonus dice; {seat.name} holds {seat.bonus}.")
+            raise IllegalCommand(
+                f"A player holds at most {MAX_BONUS_DICE} bonus dice; {seat.name} holds {seat.bonus}."
+            )
         cost = price(seat.bonus, command.dice)
         self._spend(command.side, cost, 0)
         seat.bonus += command.dice
@@ -172,7 +190,13 @@ class D20Match:
             rounds.finish_activation(state)
             state.step = AFTER
         text = f"{seat.name} buys {command.dice} bonus dice for {cost} AP."
-        return self._after([Event("bonus_bought", text, {"side": command.side, "dice": command.dice, "cost": cost})])
+        return self._after(
+            [
+                Event(
+                    "bonus_bought", text, {"side": command.side, "dice": command.dice, "cost": cost}
+                )
+            ]
+        )
 
     def _move(self, command: Move) -> list[Event]:
         state = self.state
@@ -194,7 +218,9 @@ class D20Match:
             raise IllegalCommand(f"{model.id} already stands on {destination}.")
         steps = len(found[destination]) - 1
         if command.bonus == 0 and steps > squares_for(model.profile.move):
-            raise IllegalCommand(f"{destination} is {steps} squares away; {model.id} moves {squares_for(model.profile.move)}.")
+            raise IllegalCommand(
+                f"{destination} is {steps} squares away; {model.id} moves {squares_for(model.profile.move)}."
+            )
         cost = MOVE_COSTS[model.moves]
         self._spend(command.side, cost, command.bonus)
         faces = [self.dice.roll(BONUS_DIE) for _ in range(command.bonus)]
@@ -202,10 +228,22 @@ class D20Match:
         path = found[destination][: allowance + 1]
         model.square = path[-1]
         if model.big:
-            model.facing = command.facing or (facing_of_step(path[-2], path[-1]) if len(path) > 1 else model.facing)
+            model.facing = command.facing or (
+                facing_of_step(path[-2], path[-1]) if len(path) > 1 else model.facing
+            )
         model.moves += 1
-        text = f"{model.id} moves to {model.square} ({cost} AP" + (f", bonus dice {faces}" if faces else "") + ")."
-        data = {"unit": model.id, "path": [str(s) for s in path], "cost": cost, "action": "move", "faces": faces}
+        text = (
+            f"{model.id} moves to {model.square} ({cost} AP"
+            + (f", bonus dice {faces}" if faces else "")
+            + ")."
+        )
+        data = {
+            "unit": model.id,
+            "path": [str(s) for s in path],
+            "cost": cost,
+            "action": "move",
+            "faces": faces,
+        }
         return self._after([Event("moved", text, data)])
 
     def _attack(self, command: Attack) -> list[Event]:
@@ -229,7 +267,9 @@ class D20Match:
         defender.bonus -= dice
         return self._resolve(model, target, weapon.name, (command.bonus, dice))
 
-    def _resolve(self, attacker: Model, target: Model, weapon: str, bonus: tuple[int, int]) -> list[Event]:
+    def _resolve(
+        self, attacker: Model, target: Model, weapon: str, bonus: tuple[int, int]
+    ) -> list[Event]:
         state = self.state
         found = attacker.profile.weapon(weapon)
         assert found is not None
@@ -264,14 +304,20 @@ class D20Match:
             raise IllegalCommand(f"{model.id} is not yours.")
         state.free_move = None
         if command.square is None:
-            return self._after([Event("stayed", f"{model.id} stays where it is.", {"unit": model.id})])
+            return self._after(
+                [Event("stayed", f"{model.id} stays where it is.", {"unit": model.id})]
+            )
         destination = _square(state, command.square)
         assert model.square is not None
         dx, dy = destination.x - model.square.x, destination.y - model.square.y
         free = squares_for(combat.FREE_MOVE)
         blocked = set(state.occupied(ignore=model))
-        if max(abs(dx), abs(dy)) != free or not can_shift(state.board, model.square, dx, dy, model.big, blocked):
-            raise IllegalCommand(f"{model.id}'s free move of {combat.FREE_MOVE}\" reaches a free square next to it.")
+        if max(abs(dx), abs(dy)) != free or not can_shift(
+            state.board, model.square, dx, dy, model.big, blocked
+        ):
+            raise IllegalCommand(
+                f"{model.id}'s free move of {combat.FREE_MOVE}\" reaches a free square next to it."
+            )
         path = [str(model.square), str(destination)]
         model.square = destination
         data = {"unit": model.id, "path": path, "cost": 0, "action": "free"}
@@ -281,7 +327,9 @@ class D20Match:
         state = self.state
         self._check_turn(command.side)
         state.free_move = None
-        if state.active is None or (command.unit is not None and command.unit.lower() != state.active.lower()):
+        if state.active is None or (
+            command.unit is not None and command.unit.lower() != state.active.lower()
+        ):
             raise IllegalCommand("No such model is activating.")
         unit = state.active
         rounds.finish_activation(state)
@@ -298,8 +346,17 @@ class D20Match:
         if state.round == 0:
             raise IllegalCommand("A warband concedes once the match has begun.")
         rounds.go_out(state, command.side)
-        events = [Event("conceded", f"{state.seats[command.side].name} concedes: its models leave the table.", {"side": command.side})]
-        if state.pending is not None and command.side in (state.model(state.pending.attacker).side, state.model(state.pending.target).side):
+        events = [
+            Event(
+                "conceded",
+                f"{state.seats[command.side].name} concedes: its models leave the table.",
+                {"side": command.side},
+            )
+        ]
+        if state.pending is not None and command.side in (
+            state.model(state.pending.attacker).side,
+            state.model(state.pending.target).side,
+        ):
             state.pending = None
         if state.free_move is not None and state.model(state.free_move).side == command.side:
             state.free_move = None

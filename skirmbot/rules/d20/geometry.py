@@ -61,14 +61,21 @@ def can_step(board: Board, a: Square, b: Square, blocked: set[Square]) -> bool:
         return _edge_open(board, a, b)
     corners = (Square(b.x, a.y), Square(a.x, b.y))
     return all(
-        board.is_open(c) and c not in blocked and _edge_open(board, a, c) and _edge_open(board, c, b)
+        board.is_open(c)
+        and c not in blocked
+        and _edge_open(board, a, c)
+        and _edge_open(board, c, b)
         for c in corners
     )
 
 
-def can_shift(board: Board, anchor: Square, dx: int, dy: int, big: bool, blocked: set[Square]) -> bool:
+def can_shift(
+    board: Board, anchor: Square, dx: int, dy: int, big: bool, blocked: set[Square]
+) -> bool:
     """A whole model steps by (dx, dy): every cell steps."""
-    return all(can_step(board, cell, cell.offset(dx, dy), blocked) for cell in cells_at(anchor, big))
+    return all(
+        can_step(board, cell, cell.offset(dx, dy), blocked) for cell in cells_at(anchor, big)
+    )
 
 
 def paths(
@@ -154,7 +161,7 @@ def sight(board: Board, a: Square, b: Square) -> bool:
 
 
 def covered(board: Board, attacker: Square, target: Square) -> bool:
-    """"Models behind terrain features" (rulebook Cover): the line of sight's last crossing
+    """ "Models behind terrain features" (rulebook Cover): the line of sight's last crossing
     before the target's square, or the square before that, meets a wall, a closed door, a
     difficult square or higher ground (our ruling: within 1 square of the model)."""
     crossings = _crossings(attacker, target)
@@ -173,6 +180,7 @@ def best_line(
 ) -> tuple[Square, Square] | None:
     """The nearest pair of cells (attacker's, target's) with a line of sight; None: none."""
     pairs = sorted(
-        ((a, b) for a in attacker for b in target), key=lambda pair: (pair[0].distance(pair[1]), pair)
+        ((a, b) for a in attacker for b in target),
+        key=lambda pair: (pair[0].distance(pair[1]), pair),
     )
     return next((pair for pair in pairs if sight(board, *pair)), None)

@@ -45,9 +45,11 @@ def free_moves(state: State, model: Model) -> list[Command]:
         model.square.offset(dx, dy)
         for dy in range(-reach, reach + 1)
         for dx in range(-reach, reach + 1)
-        if max(abs(dx), abs(dy)) == reach and can_shift(state.board, model.square, dx, dy, model.big, blocked)
+        if max(abs(dx), abs(dy)) == reach
+        and can_shift(state.board, model.square, dx, dy, model.big, blocked)
     ]
-    return [Shift(model.side, model.id, None)] + [Shift(model.side, model.id, str(s)) for s in squares]
+    stay: list[Command] = [Shift(model.side, model.id, None)]
+    return stay + [Shift(model.side, model.id, str(s)) for s in squares]
 
 
 def purchases(state: State, side: int) -> list[Command]:
@@ -61,13 +63,12 @@ def purchases(state: State, side: int) -> list[Command]:
 
 def actors(state: State, side: int) -> list[Model]:
     """The models that may act now: the one activating, or any ready one before AFTER."""
-    if state.active is not None:
-        active = [state.models[state.active.lower()]]
-    else:
-        active = []
+    active = [state.models[state.active.lower()]] if state.active is not None else []
     if state.step == AFTER:
         return active
-    ready = [m for m in state.models.values() if m.side == side and m.standing and m.status == READY]
+    ready = [
+        m for m in state.models.values() if m.side == side and m.standing and m.status == READY
+    ]
     return active + [m for m in ready if m.id != state.active]
 
 

@@ -27,10 +27,14 @@ def preview(state: State, unit: str, square: Square | None = None) -> Preview:
     assert model.square is not None
     reach = tuple(
         Reach(s, MOVE, len(path) - 1)
-        for s, path in sorted(legal.moves(copied, model).items(), key=lambda item: (item[0].y, item[0].x))
+        for s, path in sorted(
+            legal.moves(copied, model).items(), key=lambda item: (item[0].y, item[0].x)
+        )
     )
     attacks = tuple(_chances(copied, model, enemy) for enemy in _enemies(copied, model))
-    threats = tuple(_chances(copied, enemy, model) for enemy in _enemies(copied, model)) if as_if else ()
+    threats = (
+        tuple(_chances(copied, enemy, model) for enemy in _enemies(copied, model)) if as_if else ()
+    )
     return Preview(
         model.id, model.side, model.square, as_if, reach,
         tuple(c for group in attacks for c in group), tuple(c for group in threats for c in group),
@@ -62,5 +66,9 @@ def _chances(state: State, attacker: Model, target: Model) -> list[Chance]:
         attack, defence = combat.modifiers(attacker, target, weapon, line)
         win = opposed(0, attack, 0, defence).win
         kind = "melee" if weapon.melee else "ranged"
-        found.append(Chance(attacker.id, weapon.name, kind, target.id, line.distance, line.cover, win, win, win))
+        found.append(
+            Chance(
+                attacker.id, weapon.name, kind, target.id, line.distance, line.cover, win, win, win
+            )
+        )
     return found

@@ -38,7 +38,11 @@ def initiative(state: State, dice: Dice) -> Event:
     return Event(
         "initiative",
         f"Initiative for round {state.round}: {names}.",
-        {"rolls": [rolls[seat] for seat in state.order], "order": list(state.order), "side": state.order[0]},
+        {
+            "rolls": [rolls[seat] for seat in state.order],
+            "order": list(state.order),
+            "side": state.order[0],
+        },
     )
 
 
@@ -73,7 +77,9 @@ def next_turn(state: State, dice: Dice) -> list[Event]:
         {"side": seat, "faces": [face], "orders": player.ap},
     )
     if face == ROUND_ENDS_ON:
-        event = Event(event.kind, f"{player.name} rolls a 1 for action points: the round ends.", event.data)
+        event = Event(
+            event.kind, f"{player.name} rolls a 1 for action points: the round ends.", event.data
+        )
         return [event, *end_round(state, dice)]
     return [event]
 
@@ -82,7 +88,9 @@ def _next_seat(state: State) -> int:
     order = state.order
     start = order.index(state.to_act) + 1 if state.to_act in order else 0
     return next(
-        order[(start + n) % len(order)] for n in range(len(order)) if not state.seats[order[(start + n) % len(order)]].out
+        order[(start + n) % len(order)]
+        for n in range(len(order))
+        if not state.seats[order[(start + n) % len(order)]].out
     )
 
 
@@ -92,7 +100,13 @@ def end_turn(state: State, dice: Dice) -> list[Event]:
     assert seat is not None
     finish_activation(state)
     state.seats[seat].ap = 0
-    return [Event("activation_ended", f"{state.seats[seat].name}'s turn ends.", {"side": seat, "unit": None, "reason": "turn"})] + next_turn(state, dice)
+    return [
+        Event(
+            "activation_ended",
+            f"{state.seats[seat].name}'s turn ends.",
+            {"side": seat, "unit": None, "reason": "turn"},
+        )
+    ] + next_turn(state, dice)
 
 
 def finish_activation(state: State) -> None:
@@ -131,7 +145,13 @@ def recovery(state: State, dice: Dice) -> list[Event]:
         total = face + model.profile.bonus("recovery")
         if total >= RETURNS_ON:
             model.status = READY
-            events.append(Event("revived", f"{model.id} rolls {total} and returns to play.", {"unit": model.id, "roll": face}))
+            events.append(
+                Event(
+                    "revived",
+                    f"{model.id} rolls {total} and returns to play.",
+                    {"unit": model.id, "roll": face},
+                )
+            )
         else:
             events.append(remove(state, model, f"rolls {total} and is removed as a casualty"))
     return events
@@ -141,7 +161,13 @@ def _recover_big(state: State, dice: Dice, model: Model) -> list[Event]:
     face = dice.roll(RECOVERY_DIE)
     if face > EXPLODES_ON:
         model.status = READY
-        return [Event("revived", f"{model.id} rolls {face}: back in the fight.", {"unit": model.id, "roll": face})]
+        return [
+            Event(
+                "revived",
+                f"{model.id} rolls {face}: back in the fight.",
+                {"unit": model.id, "roll": face},
+            )
+        ]
     around = {cell.offset(dx, dy) for cell in model.cells for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
     square = model.square
     events = [remove(state, model, f"rolls {face} and explodes")]
@@ -150,7 +176,13 @@ def _recover_big(state: State, dice: Dice, model: Model) -> list[Event]:
         if not other.big and other.standing and other.square in around:
             other.status = DOWNED
             other.downed_by = model.downed_by if model.downed_by != other.side else None
-            events.append(Event("downed", f"{other.id} is caught by the explosion.", {"unit": other.id, "by": model.id}))
+            events.append(
+                Event(
+                    "downed",
+                    f"{other.id} is caught by the explosion.",
+                    {"unit": other.id, "by": model.id},
+                )
+            )
     return events
 
 
@@ -159,11 +191,21 @@ def remove(state: State, model: Model, how: str) -> Event:
     model.status = OUT
     by = model.downed_by
     if by is not None and not state.seats[by].out:
-        state.seats[by].score += state.scenario.scores("casualties") * (BIG_CASUALTY if model.big else 1)
+        state.seats[by].score += state.scenario.scores("casualties") * (
+            BIG_CASUALTY if model.big else 1
+        )
     return Event(
         "taken_out",
         f"{model.id} {how}.",
-        {"unit": model.id, "side": model.side, "by": None, "by_side": by, "weapon": None, "kind": "recovery", "turn": state.round},
+        {
+            "unit": model.id,
+            "side": model.side,
+            "by": None,
+            "by_side": by,
+            "weapon": None,
+            "kind": "recovery",
+            "turn": state.round,
+        },
     )
 
 
@@ -171,17 +213,33 @@ def score_round(state: State) -> list[Event]:
     events = []
     points = state.scenario.scores("control")
     for number, objective in enumerate(state.objectives, start=1):
-        near = {m.side for m in state.models.values() if m.standing and any(c.distance(objective) <= 1 for c in m.cells)}
+        near = {
+            m.side
+            for m in state.models.values()
+            if m.standing and any(c.distance(objective) <= 1 for c in m.cells)
+        }
         if points and len(near) == 1:
             seat = near.pop()
             state.seats[seat].score += points
-            events.append(Event("scored", f"{state.seats[seat].name} holds objective {number}.", {"side": seat, "points": points, "reason": "control"}))
+            events.append(
+                Event(
+                    "scored",
+                    f"{state.seats[seat].name} holds objective {number}.",
+                    {"side": seat, "points": points, "reason": "control"},
+                )
+            )
     survivors = state.scenario.scores("survivors")
     if survivors and state.round >= state.scenario.rounds:
         for seat in state.in_play():
             count = sum(1 for m in models_of(state, seat) if m.status != OUT)
             state.seats[seat].score += survivors * count
-            events.append(Event("scored", f"{state.seats[seat].name}: {count} models survive.", {"side": seat, "points": survivors * count, "reason": "survivors"}))
+            events.append(
+                Event(
+                    "scored",
+                    f"{state.seats[seat].name}: {count} models survive.",
+                    {"side": seat, "points": survivors * count, "reason": "survivors"},
+                )
+            )
     return events
 
 
@@ -191,7 +249,9 @@ def eliminate(state: State) -> list[Event]:
     for seat in state.in_play():
         if all(model.status == OUT for model in models_of(state, seat)):
             go_out(state, seat)
-            events.append(Event("eliminated", f"{state.seats[seat].name} has no models left.", {"side": seat}))
+            events.append(
+                Event("eliminated", f"{state.seats[seat].name} has no models left.", {"side": seat})
+            )
     return events
 
 
@@ -216,5 +276,10 @@ def finish(state: State, reason: str) -> list[Event]:
     state.over, state.reason, state.to_act, state.active = True, reason, None, None
     state.pending, state.free_move = None, None
     scores = [seat.score for seat in state.seats]
-    data = {"winner": winner(state), "reason": reason, "mp": scores, "placings": list(placings(state))}
+    data = {
+        "winner": winner(state),
+        "reason": reason,
+        "mp": scores,
+        "placings": list(placings(state)),
+    }
     return [Event("match_ended", f"The match is over: {reason}.", data)]

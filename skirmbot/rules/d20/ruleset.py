@@ -79,7 +79,9 @@ class D20:
         model = unit if isinstance(unit, Model) else state.model(str(unit))
         if not model.standing:
             return {}
-        return {square: Route(len(path) - 1, path) for square, path in legal.moves(state, model).items()}
+        return {
+            square: Route(len(path) - 1, path) for square, path in legal.moves(state, model).items()
+        }
 
     def scores(self, state: State) -> tuple[int, ...]:
         return views.scores(state)
@@ -97,7 +99,9 @@ class D20:
     def set_up_stage(self, state: State) -> SetUpStage | None:
         if state.round or state.over:
             return None
-        return SetUpStage("deploy", tuple(range(len(state.seats))), "Every warband deploys", what="models")
+        return SetUpStage(
+            "deploy", tuple(range(len(state.seats))), "Every warband deploys", what="models"
+        )
 
     def placement(self, state: State, side: int, placements: dict[str, str]) -> Command:
         return Deploy(side, placements)

@@ -76,7 +76,9 @@ def zones(board: Board, seats: int) -> tuple[frozenset[Square], ...]:
     end (so four zones never touch), open squares only."""
     found = []
     for edge in EDGES[:seats]:
-        across = range(CORNER, (board.width if edge in ("top", "bottom") else board.height) - CORNER)
+        across = range(
+            CORNER, (board.width if edge in ("top", "bottom") else board.height) - CORNER
+        )
         deep = {
             "top": range(DEPTH),
             "left": range(DEPTH),

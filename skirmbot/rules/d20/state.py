@@ -107,7 +107,10 @@ class State:
 
     def occupied(self, ignore: Model | None = None) -> dict[Square, Model]:
         return {
-            cell: model for model in self.models.values() if model is not ignore for cell in model.cells
+            cell: model
+            for model in self.models.values()
+            if model is not ignore
+            for cell in model.cells
         }
 
     def in_play(self) -> list[int]:

@@ -39,12 +39,14 @@ def phase(state: State) -> str:
 
 def view(state: State, ruleset: str) -> MatchView:
     sides = tuple(
-        SideView(n, seat.name, standing(state, n), seat.score, seat.out) for n, seat in enumerate(state.seats)
+        SideView(n, seat.name, standing(state, n), seat.score, seat.out)
+        for n, seat in enumerate(state.seats)
     )
     secret = state.round == 0  # deployment is secret until every warband has placed
     pieces = tuple(_piece(model, secret) for model in state.models.values())
     markers = tuple(
-        MarkerView("objective", square, f"Objective {n}") for n, square in enumerate(state.objectives, start=1)
+        MarkerView("objective", square, f"Objective {n}")
+        for n, square in enumerate(state.objectives, start=1)
     )
     notes = tuple(f"Next: {state.seats[seat].name}" for seat in _next(state))
     return MatchView(
@@ -81,9 +83,7 @@ def card(state: State, unit: str) -> CardView:
     if profile.armour is not None:
         stats.append(("ARM", "/".join(str(value) for value in profile.armour)))
     weapons = tuple(
-        WeaponView(
-            w.name, w.melee, (("RG", f'{w.range}"'), ("PEN", str(w.penetration)))
-        )
+        WeaponView(w.name, w.melee, (("RG", f'{w.range}"'), ("PEN", str(w.penetration))))
         for w in profile.weapons
     )
     notes = (f"Facing {model.facing}",) if model.big and model.facing else ()
@@ -127,4 +127,3 @@ def deciding(state: State) -> tuple[Decision, ...]:
     seat = state.seats[state.to_act]
     why = f"{seat.name}'s turn: {seat.ap} AP to spend"
     return (Decision(state.to_act, why, (EndTurn(state.to_act),)),)
-

@@ -28,12 +28,18 @@ class Warband:
 
 def warband_from_json(data: Any, armory: Armory) -> Warband:
     """Read a warband file; ContentError says what is wrong in plain words."""
-    if not isinstance(data, dict) or not isinstance(data.get("name"), str) or not data["name"].strip():
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("name"), str)
+        or not data["name"].strip()
+    ):
         raise ContentError("A warband must be an object with a 'name' and a list of 'models'.")
     name = data["name"].strip()
     raw = data.get("models")
     if not isinstance(raw, list) or not MIN_MODELS <= len(raw) <= MAX_MODELS:
-        raise ContentError(f"Warband {name}: 'models' must list {MIN_MODELS} to {MAX_MODELS} models.")
+        raise ContentError(
+            f"Warband {name}: 'models' must list {MIN_MODELS} to {MAX_MODELS} models."
+        )
     models = tuple(_model(item, armory, name) for item in raw)
     names = [model.lower() for model, _ in models]
     if len(set(names)) != len(names):
@@ -53,7 +59,9 @@ def _model(data: Any, armory: Armory, where: str) -> tuple[str, Profile]:
         raise ContentError(f"Warband {where}: each model needs a 'name' and a 'profile'.")
     name, profile = data.get("name"), data.get("profile")
     if not isinstance(name, str) or not name.strip() or not name.replace(" ", "").isalnum():
-        raise ContentError(f"Warband {where}: a model's 'name' is letters and digits, not {name!r}.")
+        raise ContentError(
+            f"Warband {where}: a model's 'name' is letters and digits, not {name!r}."
+        )
     if not isinstance(profile, str) or profile.lower() not in armory.profiles:
         raise ContentError(f"Warband {where}: {name} has no profile in the armory ({profile!r}).")
     return name.strip(), armory.profiles[profile.lower()]
