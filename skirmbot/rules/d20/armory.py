@@ -53,6 +53,9 @@ class Profile:
     points: int
     armour: tuple[int, int, int] | None = None  # front, side, rear (Big Models only)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Profile:
+        return self  # frozen all through: a copied match shares its models' profiles
+
     @property
     def move(self) -> int:
         """Inches per movement, traits included."""

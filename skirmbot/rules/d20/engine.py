@@ -69,7 +69,8 @@ class D20Match:
         handler = self._handlers.get(type(command))
         if handler is None:
             raise IllegalCommand(f"The d20 rules have no '{command.type}' command.")
-        before = copy.deepcopy(self.state)
+        # The board never changes in the d20 rules (no doors open): shared, not copied.
+        before = copy.deepcopy(self.state, {id(self.state.board): self.state.board})
         try:
             self._check_seat(command.side)
             events = handler(command)
@@ -210,16 +211,18 @@ class D20Match:
         destination = _square(state, command.square)
         assert model.square is not None
         blocked = set(state.occupied(ignore=model))
-        reach = squares_for(model.profile.move + BONUS_DIE * command.bonus)
-        found = paths(state.board, model.square, model.big, blocked, reach)
+        anywhere = state.board.width * state.board.height
+        found = paths(state.board, model.square, model.big, blocked, anywhere)
         if destination not in found:
-            raise IllegalCommand(f"{model.id} cannot reach {destination} in one movement.")
+            raise IllegalCommand(f"{model.id} cannot reach {destination}: the way is blocked.")
         if destination == model.square and command.facing is None:
             raise IllegalCommand(f"{model.id} already stands on {destination}.")
         steps = len(found[destination]) - 1
-        if command.bonus == 0 and steps > squares_for(model.profile.move):
+        reach = squares_for(model.profile.move + BONUS_DIE * command.bonus)
+        if steps > reach:
             raise IllegalCommand(
-                f"{destination} is {steps} squares away; {model.id} moves {squares_for(model.profile.move)}."
+                f"{destination} is {steps} squares away; {model.id} moves {reach} at most"
+                + (" with its bonus dice." if command.bonus else ".")
             )
         cost = MOVE_COSTS[model.moves]
         self._spend(command.side, cost, command.bonus)

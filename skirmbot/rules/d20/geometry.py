@@ -23,9 +23,10 @@ from skirmbot.rules.view import FACINGS
 INCHES_PER_SQUARE = 2
 SAMPLES_PER_SQUARE = 8  # points per square along a line of sight
 NUDGE = 1e-3  # a line of sight never runs exactly through a corner
-_DIRECTIONS = {  # each facing's step
-    "N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1),
-    "S": (0, 1), "SW": (-1, 1), "W": (-1, 0), "NW": (-1, -1),
+# Each facing's step; straight steps first, so of equally short paths the straightest is found.
+_DIRECTIONS = {
+    "N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0),
+    "NE": (1, -1), "SE": (1, 1), "SW": (-1, 1), "NW": (-1, -1),
 }  # fmt: skip
 
 

@@ -41,6 +41,9 @@ class Scenario:
     scoring: tuple[Scoring, ...]
     source: dict[str, Any]
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Scenario:
+        return self  # never changes during a match
+
     def scores(self, kind: str) -> int:
         return sum(rule.points for rule in self.scoring if rule.kind == kind)
 
