@@ -21,11 +21,21 @@ OPEN_ROWS = [" ".join(["."] * 12)] * 12
 
 
 def open_map(edges: list[str] | None = None, rows: list[str] | None = None) -> dict[str, Any]:
-    return {"name": "Open Field", "rows": rows or OPEN_ROWS, "edges": edges or [], "objectives": ["F6"]}
+    return {
+        "name": "Open Field",
+        "rows": rows or OPEN_ROWS,
+        "edges": edges or [],
+        "objectives": ["F6"],
+    }
 
 
 def scenario(kind: str = "casualties", rounds: int = 3) -> dict[str, Any]:
-    return {"name": "Test", "rounds": rounds, "points_limit": 200, "scoring": [{"kind": kind, "points": 1}]}
+    return {
+        "name": "Test",
+        "rounds": rounds,
+        "points_limit": 200,
+        "scoring": [{"kind": kind, "points": 1}],
+    }
 
 
 def warband(name: str, *models: tuple[str, str]) -> dict[str, Any]:
@@ -39,7 +49,9 @@ def shipped(kind: str, name: str) -> dict[str, Any]:
 
 
 def content(
-    squads: list[dict[str, Any]], battle_map: dict[str, Any] | None = None, mission: dict[str, Any] | None = None
+    squads: list[dict[str, Any]],
+    battle_map: dict[str, Any] | None = None,
+    mission: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     return {"map": battle_map or open_map(), "mission": mission or scenario(), "squads": squads}
 

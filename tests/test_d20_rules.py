@@ -51,7 +51,9 @@ def standing(match: D20Match, seat: int) -> str:
 
 # --- Round: "All players roll a d20 and determine playing order starting with highest roll" ---
 def test_initiative_orders_the_seats_by_their_d20_highest_first() -> None:
-    match = d20([("Ann", "Trooper")], [("Bo", "Trooper")], [("Cy", "Trooper")], start=(5, 17, 11, 9))
+    match = d20(
+        [("Ann", "Trooper")], [("Bo", "Trooper")], [("Cy", "Trooper")], start=(5, 17, 11, 9)
+    )
     assert match.state.order == [1, 2, 0]
     view = RULESET.view(match.state)
     assert view.to_act == 1 and view.turn == 1 and view.turn_word == "Round"
@@ -74,7 +76,7 @@ def test_a_turn_starts_with_its_action_point_roll() -> None:
 
 
 def test_action_points_do_not_carry_from_turn_to_turn() -> None:
-    """"Action points do not carry from turn-to-turn or round-to-round.\""""
+    """ "Action points do not carry from turn-to-turn or round-to-round.\""""
     match = d20(*TROOPERS)
     script(match, 8)
     match.apply(EndTurn(0))
@@ -86,7 +88,7 @@ def test_action_points_do_not_carry_from_turn_to_turn() -> None:
 
 
 def test_a_turn_ends_when_its_action_points_are_spent() -> None:
-    """"A player's turn ends when they are spent all of their action points.\""""
+    """ "A player's turn ends when they are spent all of their action points.\""""
     match = d20(*TROOPERS, start=(20, 19, 2))
     script(match, 9)
     match.apply(Buy(0, 2))  # 2 AP: all of them
@@ -94,7 +96,7 @@ def test_a_turn_ends_when_its_action_points_are_spent() -> None:
 
 
 def test_a_1_for_action_points_ends_the_round_at_once() -> None:
-    """"Alternate between players until a player rolls a 1 for Action Points, which ends the
+    """ "Alternate between players until a player rolls a 1 for Action Points, which ends the
     round and begins recovery." The next round rolls initiative again."""
     match = d20(*TROOPERS)
     script(match, 1, 3, 18, 6)
@@ -110,8 +112,10 @@ def test_a_1_for_action_points_ends_the_round_at_once() -> None:
 @pytest.mark.parametrize(
     ("held", "buying", "cost"), [(0, 1, 1), (0, 2, 2), (0, 3, 4), (0, 4, 7), (3, 1, 3), (2, 2, 5)]
 )
-def test_bonus_dice_cost_what_the_table_says_for_the_dice_held(held: int, buying: int, cost: int) -> None:
-    """"1 AP per Bonus Dice" and the table 1, 2, 4, 7, 12, 20 (our ruling: the table prices the
+def test_bonus_dice_cost_what_the_table_says_for_the_dice_held(
+    held: int, buying: int, cost: int
+) -> None:
+    """ "1 AP per Bonus Dice" and the table 1, 2, 4, 7, 12, 20 (our ruling: the table prices the
     dice held, a purchase costs the difference, so the first die costs 1 AP)."""
     match = d20(*TROOPERS, start=(20, 19, 19))
     match.state.seats[0].bonus = held
@@ -128,7 +132,7 @@ def test_six_bonus_dice_cost_20_action_points() -> None:
 
 
 def test_no_player_holds_more_than_6_bonus_dice() -> None:
-    """"Each player can have no more than 6 Bonus Dice at time.\""""
+    """ "Each player can have no more than 6 Bonus Dice at time.\""""
     match = d20(*TROOPERS, start=(20, 19, 20))
     match.state.seats[0].bonus = 5
     refused(match, Buy(0, 2), "at most 6 bonus dice")
@@ -140,7 +144,7 @@ def test_bonus_dice_cannot_be_bought_with_action_points_not_held() -> None:
 
 
 def test_bonus_dice_bought_after_activating_end_the_action_phase() -> None:
-    """"You can not purchase bonus dice during the "action phase"": a purchase after an
+    """ "You can not purchase bonus dice during the "action phase"": a purchase after an
     activation ends the Action Phase (our ruling), so no model activates after it."""
     match = d20([("Ann", "Trooper"), ("Al", "Trooper")], [("Bo", "Trooper")])
     put(match, Ann="F6", Al="H6", Bo="F10")
@@ -151,7 +155,7 @@ def test_bonus_dice_bought_after_activating_end_the_action_phase() -> None:
 
 
 def test_bonus_dice_carry_from_turn_to_turn_but_not_round_to_round() -> None:
-    """"Bonus dice do carry from turn-to-turn but not round-to-round.\""""
+    """ "Bonus dice do carry from turn-to-turn but not round-to-round.\""""
     match = d20(*TROOPERS)
     match.apply(Buy(0, 2))
     script(match, 8, 9)
@@ -165,7 +169,7 @@ def test_bonus_dice_carry_from_turn_to_turn_but_not_round_to_round() -> None:
 
 # --- Movement ---------------------------------------------------------------------------------
 def test_a_small_model_moves_6_inches_3_squares() -> None:
-    """"Small Models can move 6 inches"; our ruling: a square is 2 inches."""
+    """ "Small Models can move 6 inches"; our ruling: a square is 2 inches."""
     match = d20(*TROOPERS)
     put(match, Ann="F5", Bo="A10")
     refused(match, Move(0, "Ann", "F9"), "4 squares away")
@@ -174,7 +178,7 @@ def test_a_small_model_moves_6_inches_3_squares() -> None:
 
 
 def test_a_big_model_moves_12_inches_6_squares_and_faces_its_last_step() -> None:
-    """"Big Models can move 12 inches"; our ruling: a Big Model ends a move facing the way of its
+    """ "Big Models can move 12 inches"; our ruling: a Big Model ends a move facing the way of its
     last step unless its player names a facing."""
     match = d20([("Vask", "Walker")], [("Bo", "Trooper")])
     put(match, Vask="B4", Bo="L12")
@@ -189,7 +193,7 @@ def test_a_big_model_moves_12_inches_6_squares_and_faces_its_last_step() -> None
 
 
 def test_movements_cost_1_3_and_5_action_points_at_most_three_times() -> None:
-    """"1st Movement is 1 AP, 2nd Movement is 3 AP, 3rd Movement is 5 AP"; "A model can move up
+    """ "1st Movement is 1 AP, 2nd Movement is 3 AP, 3rd Movement is 5 AP"; "A model can move up
     three times per activation"."""
     match = d20(*TROOPERS, start=(20, 19, 20))
     put(match, Ann="F5", Bo="A12")
@@ -200,7 +204,7 @@ def test_movements_cost_1_3_and_5_action_points_at_most_three_times() -> None:
 
 
 def test_a_model_cannot_move_fight_and_move_again() -> None:
-    """"A model cannot move, perform combat, and move again.\""""
+    """ "A model cannot move, perform combat, and move again.\""""
     match = d20(*TROOPERS)
     put(match, Ann="F5", Bo="F9")
     match.apply(Move(0, "Ann", "F6"))
@@ -219,7 +223,7 @@ def test_a_model_may_fight_then_move() -> None:
 
 
 def test_bonus_dice_add_their_faces_in_inches_to_a_movement() -> None:
-    """"Bonus dice can be added to other rolls or to movement": 6" + a 4 is 10", 5 squares."""
+    """ "Bonus dice can be added to other rolls or to movement": 6" + a 4 is 10", 5 squares."""
     match = d20(*TROOPERS)
     put(match, Ann="F1", Bo="A12")
     match.state.seats[0].bonus = 1
@@ -244,14 +248,16 @@ def test_models_and_walls_block_movement() -> None:
     match = d20(*TROOPERS, battle_map=None)
     put(match, Ann="F5", Bo="F6")
     refused(match, Move(0, "Ann", "F7"), "cannot reach|squares away")
-    walled = d20(*TROOPERS, battle_map={"name": "W", "rows": [" ".join(["."] * 12)] * 12, "edges": wall})
+    walled = d20(
+        *TROOPERS, battle_map={"name": "W", "rows": [" ".join(["."] * 12)] * 12, "edges": wall}
+    )
     put(walled, Ann="F5", Bo="A12")
     refused(walled, Move(0, "Ann", "F6"), "squares away|cannot reach")
 
 
 # --- Combat -----------------------------------------------------------------------------------
 def test_a_ranged_attack_that_beats_the_defence_downs_the_defender() -> None:
-    """"If attacker beats defender, the defending model is turned on it's side and is considered
+    """ "If attacker beats defender, the defending model is turned on it's side and is considered
     down." Combat costs 2 AP (our ruling)."""
     match = d20(*TROOPERS)
     put(match, Ann="F5", Bo="F9")
@@ -263,7 +269,9 @@ def test_a_ranged_attack_that_beats_the_defence_downs_the_defender() -> None:
 
 
 @pytest.mark.parametrize("faces", [(5, 5), (2, 8)])
-def test_a_ranged_attack_that_does_not_beat_the_defence_changes_nothing(faces: tuple[int, int]) -> None:
+def test_a_ranged_attack_that_does_not_beat_the_defence_changes_nothing(
+    faces: tuple[int, int],
+) -> None:
     """A tie is no win (our ruling: Ties): "If attacker beats defender"; a ranged attacker that
     loses is not downed."""
     match = d20(*TROOPERS)
@@ -274,7 +282,7 @@ def test_a_ranged_attack_that_does_not_beat_the_defence_changes_nothing(faces: t
 
 
 def test_a_ranged_target_must_be_within_the_weapons_range() -> None:
-    """"Select target within range of weapon profile": a Pistol's 12" is 6 squares."""
+    """ "Select target within range of weapon profile": a Pistol's 12" is 6 squares."""
     match = d20([("Isa", "Duelist")], [("Bo", "Trooper")])
     put(match, Isa="F3", Bo="F10")
     refused(match, Attack(0, "Isa", "Bo", "Pistol"), "reaches 6 squares")
@@ -284,16 +292,20 @@ def test_a_high_wall_blocks_the_line_of_sight() -> None:
     """Our ruling: walls and closed doors 2 high block sight; a model cannot attack what it cannot
     see."""
     edges = ["F7|F8: wall=2"]
-    match = d20(*TROOPERS, battle_map={"name": "W", "rows": [" ".join(["."] * 12)] * 12, "edges": edges})
+    match = d20(
+        *TROOPERS, battle_map={"name": "W", "rows": [" ".join(["."] * 12)] * 12, "edges": edges}
+    )
     put(match, Ann="F5", Bo="F9")
     refused(match, Attack(0, "Ann", "Bo", "Rifle"), "cannot see")
 
 
 def test_a_model_behind_a_terrain_feature_adds_1_to_its_defence() -> None:
-    """"Models behind terrain features can reasonably claim a benefit for defense therefore, add
+    """ "Models behind terrain features can reasonably claim a benefit for defense therefore, add
     +1 to any defense roll": 6 against 5 + 1 is a tie."""
     edges = ["F8|F9: wall=1"]
-    match = d20(*TROOPERS, battle_map={"name": "W", "rows": [" ".join(["."] * 12)] * 12, "edges": edges})
+    match = d20(
+        *TROOPERS, battle_map={"name": "W", "rows": [" ".join(["."] * 12)] * 12, "edges": edges}
+    )
     put(match, Ann="F5", Bo="F9")
     script(match, 6, 5)
     events = match.apply(Attack(0, "Ann", "Bo", "Rifle"))
@@ -301,7 +313,7 @@ def test_a_model_behind_a_terrain_feature_adds_1_to_its_defence() -> None:
 
 
 def test_the_loser_of_a_melee_is_downed_even_the_attacker() -> None:
-    """"Losing model is turned on it's side and is in a "downed state" until the recovery phase.\""""
+    """ "Losing model is turned on it's side and is in a "downed state" until the recovery phase.\""""
     match = d20(*TROOPERS)
     put(match, Ann="F5", Bo="F6")
     script(match, 3, 8)
@@ -311,7 +323,7 @@ def test_the_loser_of_a_melee_is_downed_even_the_attacker() -> None:
 
 
 def test_the_winner_of_a_melee_may_move_up_to_3_inches() -> None:
-    """"the winner may move up to 3 inches": one square, free (our ruling: Scale)."""
+    """ "the winner may move up to 3 inches": one square, free (our ruling: Scale)."""
     match = d20(*TROOPERS)
     put(match, Ann="F5", Bo="F6")
     script(match, 8, 3)
@@ -358,11 +370,15 @@ def walker_facing_south() -> D20Match:
 
 
 def test_armour_0_to_1_is_only_damaged_at_melee_range() -> None:
-    """"If a big model has an armor value of 0 to 1, the big model may only be damaged at melee
+    """ "If a big model has an armor value of 0 to 1, the big model may only be damaged at melee
     range": the Walker's rear armour is 1."""
     match = walker_facing_south()
     put(match, Ann="E2")
-    refused(match, Attack(0, "Ann", "Vask", "Rifle"), "rear armour is 1: it can only be damaged in melee")
+    refused(
+        match,
+        Attack(0, "Ann", "Vask", "Rifle"),
+        "rear armour is 1: it can only be damaged in melee",
+    )
     put(match, Ann="E4")
     script(match, 9, 2)
     match.apply(Attack(0, "Ann", "Vask", "Knife"))
@@ -370,7 +386,7 @@ def test_armour_0_to_1_is_only_damaged_at_melee_range() -> None:
 
 
 def test_armour_2_or_more_needs_an_armour_penetration_value() -> None:
-    """"An armor value of 2+ can only be damaged by attacks with an Armor Penetration value" (our
+    """ "An armor value of 2+ can only be damaged by attacks with an Armor Penetration value" (our
     ruling: at least the armour's value). Front 3: a Rifle (0) cannot, a Launcher (4) can."""
     match = walker_facing_south()
     put(match, Ann="E9", Gus="F9", Elm="J5")
@@ -391,7 +407,7 @@ def downed_bo() -> D20Match:
 
 
 def test_a_downed_small_model_returns_to_play_on_4_or_more() -> None:
-    """"a recovery phase where downed models will either return to play or be removed": our
+    """ "a recovery phase where downed models will either return to play or be removed": our
     ruling, a d6: 4+ returns."""
     match = downed_bo()
     script(match, 1, 4, 20, 19, 12)
@@ -408,7 +424,7 @@ def test_a_downed_small_model_is_removed_as_a_casualty_on_3_or_less() -> None:
 
 
 def test_a_downed_big_model_explodes_on_1_or_2_downing_the_models_next_to_it() -> None:
-    """"Big models can explode in the recovery phase": our ruling, a d6 of 1-2 removes it and
+    """ "Big models can explode in the recovery phase": our ruling, a d6 of 1-2 removes it and
     downs every Small Model next to it, which then rolls to recover."""
     match = walker_facing_south()
     put(match, Ann="D4", Gus="H8")
@@ -454,7 +470,9 @@ def test_a_seat_that_asks_to_be_prompted_decides_its_defence_itself() -> None:
 
 # --- Conceding and placings --------------------------------------------------------------------
 def test_a_seat_that_concedes_leaves_and_the_others_play_on() -> None:
-    match = d20([("Ann", "Trooper")], [("Bo", "Trooper")], [("Cy", "Trooper")], start=(20, 15, 10, 12))
+    match = d20(
+        [("Ann", "Trooper")], [("Bo", "Trooper")], [("Cy", "Trooper")], start=(20, 15, 10, 12)
+    )
     match.apply(Concede(1))
     view = RULESET.view(match.state)
     assert view.sides[1].out and not view.pieces_of(1)[0].on_map
