@@ -48,7 +48,8 @@ def check(state: State, attacker: Model, target: Model, weapon: Weapon) -> Line:
         )
     if not weapon.melee and squares_for(weapon.range) < distance:
         raise IllegalCommand(
-            f'{target.id} is {distance} squares away; {weapon.name} reaches {squares_for(weapon.range)} squares ({weapon.range}").'
+            f"{target.id} is {distance} squares away; {weapon.name} reaches "
+            f'{squares_for(weapon.range)} squares ({weapon.range}").'
         )
     line = best_line(state.board, attacker.cells, target.cells)
     if line is None:
@@ -71,7 +72,8 @@ def _check_armour(target: Model, weapon: Weapon, facing_arc: str) -> None:
         )
     if armour >= 2 and weapon.penetration < armour:
         raise IllegalCommand(
-            f"{target.id}'s {facing_arc} armour is {armour}: {weapon.name} needs an Armour Penetration of {armour} or more."
+            f"{target.id}'s {facing_arc} armour is {armour}: {weapon.name} needs an Armour "
+            f"Penetration of {armour} or more."
         )
 
 

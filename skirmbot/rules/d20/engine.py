@@ -182,7 +182,8 @@ class D20Match:
         seat = state.seats[command.side]
         if command.dice < 1 or seat.bonus + command.dice > MAX_BONUS_DICE:
             raise IllegalCommand(
-                f"A player holds at most {MAX_BONUS_DICE} bonus dice; {seat.name} holds {seat.bonus}."
+                f"A player holds at most {MAX_BONUS_DICE} bonus dice; "
+                f"{seat.name} holds {seat.bonus}."
             )
         cost = price(seat.bonus, command.dice)
         self._spend(command.side, cost, 0)

@@ -64,7 +64,8 @@ def _check_room(warbands: list[Warband], areas: tuple[frozenset[Square], ...]) -
         needed = sum(4 if profile.big else 1 for _, profile in warband.models)
         if needed > len(area):
             raise ContentError(
-                f"Warband {warband.name} needs {needed} squares to deploy; its zone on this map has {len(area)}."
+                f"Warband {warband.name} needs {needed} squares to deploy; "
+                f"its zone on this map has {len(area)}."
             )
 
 
