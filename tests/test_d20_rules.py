@@ -4,12 +4,13 @@ docs/rulings.md, "The d20 rules (rulebook 004)") and scripting its dice."""
 from __future__ import annotations
 
 import pytest
-from d20_builders import d20, put, script
+from d20_builders import content, d20, put, script, warband
 
-from skirmbot.rules.commands import Concede, EndActivation
+from skirmbot.rules.commands import Concede, Deploy, EndActivation
 from skirmbot.rules.d20.commands import Attack, Buy, Defend, EndTurn, Move, Shift, StandingOrders
 from skirmbot.rules.d20.engine import D20Match
 from skirmbot.rules.d20.ruleset import RULESET
+from skirmbot.rules.dice import ScriptedDice
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.squares import Square
 from skirmbot.rules.view import DOWNED, OUT, READY, Decision
@@ -494,3 +495,23 @@ def test_placings_follow_the_scores_equal_scores_sharing_a_place() -> None:
     match.apply(EndTurn(0))
     outcome = RULESET.outcome(match.state)
     assert outcome is not None and outcome.placings == (2, 1, 2) and outcome.scores == (2, 5, 2)
+
+
+def test_a_seat_may_concede_while_the_others_deploy() -> None:
+    """Our ruling (Conceding): the match begins once every warband still in it has deployed."""
+    match = RULESET.new_match(
+        content(
+            [warband(f"Band {n}", *[(f"M{n}{k}", "Trooper") for k in range(3)]) for n in range(3)]
+        ),
+        ScriptedDice([20, 10, 12]),
+    )
+    match.apply(RULESET.automatic_placement(match.state, 0))
+    match.apply(RULESET.automatic_placement(match.state, 2))
+    match.apply(Concede(1))
+    assert RULESET.view(match.state).to_act == 0 and match.state.order == [0, 2]
+
+
+def test_a_placement_that_is_not_a_square_is_refused_in_words() -> None:
+    match = RULESET.new_match(content([warband("A", ("Ann", "Trooper"), ("Al", "Trooper"), ("Abe", "Trooper")), warband("B", ("Bo", "Trooper"), ("Bea", "Trooper"), ("Bill", "Trooper"))]), ScriptedDice([]))  # fmt: skip
+    refused(match, Deploy(0, {"Ann": 3, "Al": "C1", "Abe": "D1"}), "is not a square")  # type: ignore[dict-item]
+    refused(match, Deploy(0, {"Ann": "C5", "Al": "C1", "Abe": "D1"}), "in Band|zone")

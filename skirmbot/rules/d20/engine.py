@@ -18,7 +18,7 @@ from skirmbot.rules.d20 import combat, rounds
 from skirmbot.rules.d20.commands import Attack, Buy, Defend, EndTurn, Move, Shift, StandingOrders
 from skirmbot.rules.d20.geometry import can_shift, facing_of_step, paths, squares_for
 from skirmbot.rules.d20.odds import BONUS_DIE
-from skirmbot.rules.d20.setup import deploy
+from skirmbot.rules.d20.setup import deploy, square_on
 from skirmbot.rules.d20.state import (
     ACTION,
     ACTIVATED,
@@ -158,6 +158,11 @@ class D20Match:
         if state.round:
             raise IllegalCommand("Deployment is over.")
         deploy(state, command.side, command.placements)
+        return self._start_if_deployed()
+
+    def _start_if_deployed(self) -> list[Event]:
+        """The first round begins once every warband still in the match has deployed."""
+        state = self.state
         if not all(seat.placed for seat in state.seats if not seat.out):
             return []
         events = [Event("deployed", "Every warband is deployed.", {})]
@@ -347,8 +352,6 @@ class D20Match:
 
     def _concede(self, command: Concede) -> list[Event]:
         state = self.state
-        if state.round == 0:
-            raise IllegalCommand("A warband concedes once the match has begun.")
         rounds.go_out(state, command.side)
         events = [
             Event(
@@ -366,14 +369,13 @@ class D20Match:
             state.free_move = None
         if len(state.in_play()) <= 1:
             return events + rounds.finish(state, f"{state.seats[command.side].name} conceded")
+        if state.round == 0:  # the others may all have deployed already
+            return events + self._start_if_deployed()
         if state.to_act == command.side:
             state.active = None
             return events + rounds.next_turn(state, self.dice)
         return self._after(events)
 
 
-def _square(state: State, text: str) -> Square:
-    try:
-        return state.board.parse_square(text)
-    except RulesError as error:
-        raise IllegalCommand(str(error)) from error
+def _square(state: State, text: object) -> Square:
+    return square_on(state.board, text)

@@ -24,6 +24,9 @@ EXPLODES_ON = 2  # a downed Big Model explodes on 1-2, else it is back in play
 
 def new_round(state: State, dice: Dice) -> list[Event]:
     state.round += 1
+    for model in state.models.values():
+        if model.status == ACTIVATED:
+            model.status = READY
     events = [Event("turn_started", f"Round {state.round} begins.", {"turn": state.round})]
     events.append(initiative(state, dice))
     state.to_act = None

@@ -75,9 +75,10 @@ class D20:
         return legal.legal_commands(state, side)
 
     def routes(self, state: State, unit: Any, action: str) -> dict[Square, Route]:
-        """One movement without bonus dice, each square with its steps."""
+        """One movement ("move": the d20 rules have no other) without bonus dice, each square
+        with its steps."""
         model = unit if isinstance(unit, Model) else state.model(str(unit))
-        if not model.standing:
+        if action != "move" or not model.standing:
             return {}
         return {
             square: Route(len(path) - 1, path) for square, path in legal.moves(state, model).items()

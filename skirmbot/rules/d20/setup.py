@@ -75,6 +75,8 @@ def deploy(state: State, side: int, placements: dict[str, str]) -> None:
     if seat.placed:
         raise IllegalCommand(f"{seat.name} has already deployed.")
     mine = {model.id.lower(): model for model in state.models.values() if model.side == side}
+    if not isinstance(placements, dict) or not all(isinstance(name, str) for name in placements):
+        raise IllegalCommand('Placements name each model with its square: {"Vask": "C2"}.')
     typed = {name.lower(): text for name, text in placements.items()}
     if set(typed) != set(mine):
         names = ", ".join(model.id for model in mine.values())
@@ -82,7 +84,7 @@ def deploy(state: State, side: int, placements: dict[str, str]) -> None:
     taken: set[Square] = set()
     for key, text in typed.items():
         model = mine[key]
-        anchor = _square(state.board, text)
+        anchor = square_on(state.board, text)
         cells = cells_at(anchor, model.big)
         if not all(cell in state.zones[side] for cell in cells):
             what = "all four of its squares" if model.big else "its square"
@@ -97,7 +99,10 @@ def deploy(state: State, side: int, placements: dict[str, str]) -> None:
     seat.placed = True
 
 
-def _square(board: Board, text: str) -> Square:
+def square_on(board: Board, text: object) -> Square:
+    """The square typed, on this board; IllegalCommand in plain words otherwise."""
+    if not isinstance(text, str):
+        raise IllegalCommand(f"{text!r} is not a square: write one like C4.")
     try:
         return board.parse_square(text)
     except RulesError as error:
