@@ -1,9 +1,10 @@
 """Properties of the d20 rules, whatever is played: every listed command is accepted, an illegal
 one changes nothing, no two models share a square, action points never fall below 0, bonus dice
-stay 0 to 6."""
+stay 0 to 6, and the record of what was accepted replays to the same match."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from d20_builders import content, shipped
@@ -16,6 +17,7 @@ from skirmbot.rules.d20.engine import D20Match
 from skirmbot.rules.d20.ruleset import RULESET
 from skirmbot.rules.dice import SeededDice
 from skirmbot.rules.errors import IllegalCommand
+from skirmbot.rules.record import record_of, replay
 
 WARBANDS = ("red-lancers", "blue-hunters", "gold-breakers", "green-wardens")
 NAMES = ("Vask", "Orrin", "Grawl", "Fen", "Hulk", "Elm", "Nobody")
@@ -40,13 +42,16 @@ def commands(seats: int) -> st.SearchStrategy[Command]:
     )
 
 
-def started(seats: int, seed: int) -> D20Match:
-    data = content(
+def data_of(seats: int) -> dict[str, Any]:
+    return content(
         [shipped("squads", name) for name in WARBANDS[:seats]],
         shipped("maps", "ruined-chapel"),
         shipped("missions", "hold-the-ground"),
     )
-    match = RULESET.new_match(data, SeededDice(seed))
+
+
+def started(seats: int, seed: int) -> D20Match:
+    match = RULESET.new_match(data_of(seats), SeededDice(seed))
     for seat in range(seats):
         match.apply(RULESET.automatic_placement(match.state, seat))
     return match
@@ -61,13 +66,13 @@ def check_invariants(match: D20Match) -> None:
         assert seat.ap >= 0 and 0 <= seat.bonus <= 6
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), st.sampled_from([2, 3, 4]), st.integers(0, 10_000))
 def test_listed_commands_are_accepted_and_illegal_ones_change_nothing(
     data: Any, seats: int, seed: int
 ) -> None:
     match = started(seats, seed)
-    for _ in range(80):
+    for _ in range(60):
         deciding = RULESET.deciding(match.state)
         if not deciding:
             break
@@ -84,3 +89,6 @@ def test_listed_commands_are_accepted_and_illegal_ones_change_nothing(
             assert listed, "a seat that must decide has something to send"
             match.apply(data.draw(st.sampled_from(listed)))
         check_invariants(match)
+    record = record_of(match, data_of(seats), [f"P{n}" for n in range(seats)], ruleset="d20")
+    again = replay(record)
+    assert replace(RULESET.view(again.state), board=match.state.board) == RULESET.view(match.state)

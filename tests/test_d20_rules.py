@@ -11,7 +11,7 @@ from skirmbot.rules.d20.commands import Attack, Buy, Defend, EndTurn, Move, Shif
 from skirmbot.rules.d20.engine import D20Match
 from skirmbot.rules.d20.ruleset import RULESET
 from skirmbot.rules.dice import ScriptedDice
-from skirmbot.rules.errors import IllegalCommand
+from skirmbot.rules.errors import IllegalCommand, RulesError
 from skirmbot.rules.squares import Square
 from skirmbot.rules.view import DOWNED, OUT, READY, Decision
 
@@ -515,3 +515,38 @@ def test_a_placement_that_is_not_a_square_is_refused_in_words() -> None:
     match = RULESET.new_match(content([warband("A", ("Ann", "Trooper"), ("Al", "Trooper"), ("Abe", "Trooper")), warband("B", ("Bo", "Trooper"), ("Bea", "Trooper"), ("Bill", "Trooper"))]), ScriptedDice([]))  # fmt: skip
     refused(match, Deploy(0, {"Ann": 3, "Al": "C1", "Abe": "D1"}), "is not a square")  # type: ignore[dict-item]
     refused(match, Deploy(0, {"Ann": "C5", "Al": "C1", "Abe": "D1"}), "in Band|zone")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        Deploy(3, {"Ann": "C1"}),
+        Buy(2, 3),
+        Move(1, "Ann", "C4", bonus=2, facing="NE"),
+        Attack(0, "Ann", "Bo", None, 1),
+        Defend(3, 2),
+        Shift(1, "Ann", None),
+        EndTurn(2),
+        EndActivation(0, None),
+        StandingOrders(1, 3, True),
+        Concede(3),
+    ],
+)
+def test_every_command_reads_back_from_its_record_form(command: object) -> None:
+    """Seats 0 to 3 (the kernel's reader takes 0 and 1): the d20 rules read their own."""
+    assert RULESET.parse_command(command.to_json()) == command  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ({"type": "buy", "side": 4, "dice": 1}, "'side' from 0 to 3"),
+        ({"type": "buy", "side": True, "dice": 1}, "'side' from 0 to 3"),
+        ({"type": "move", "side": 0, "unit": None, "square": "C4"}, "'unit' cannot be None"),
+        ({"type": "buy", "side": 0, "dice": 1, "orders": 2}, "no field orders"),
+        ({"type": "shoot", "side": 0}, "not a d20 command"),
+    ],
+)
+def test_a_malformed_command_is_refused_in_words(data: dict[str, object], words: str) -> None:
+    with pytest.raises(RulesError, match=words):
+        RULESET.parse_command(data)

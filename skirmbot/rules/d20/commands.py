@@ -114,6 +114,8 @@ def parse_command(data: Any) -> Command:
         raise RulesError(f"A {cls.type} command needs a 'side' from 0 to {MAX_SEATS - 1}.")
     for key, value in data.items():
         kinds = _TYPES.get(key)
+        if cls is EndActivation and key == "unit":
+            kinds = (str, type(None))  # without a unit: the one activating
         wrong_bool = isinstance(value, bool) and bool not in (kinds or ())
         if kinds is not None and (not isinstance(value, kinds) or wrong_bool):
             raise RulesError(f"A {cls.type} command's '{key}' cannot be {value!r}.")

@@ -306,9 +306,9 @@ class D20Match:
 
     def _shift(self, command: Shift) -> list[Event]:
         state = self.state
-        if state.free_move is None or state.free_move.lower() != command.unit.lower():
-            raise IllegalCommand(f"{command.unit} has no free move to take.")
         model = state.model(command.unit)
+        if state.free_move is None or state.free_move.lower() != model.id.lower():
+            raise IllegalCommand(f"{model.id} has no free move to take.")
         if model.side != command.side:
             raise IllegalCommand(f"{model.id} is not yours.")
         state.free_move = None

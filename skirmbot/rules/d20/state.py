@@ -97,7 +97,7 @@ class State:
     went_out: int = 0  # seats gone out so far
 
     def model(self, name: str) -> Model:
-        found = self.models.get(name.lower())
+        found = self.models.get(name.lower()) if isinstance(name, str) else None
         if found is None:
             raise IllegalCommand(f"There is no model called '{name}' in this match.")
         return found
