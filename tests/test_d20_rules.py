@@ -550,3 +550,31 @@ def test_every_command_reads_back_from_its_record_form(command: object) -> None:
 def test_a_malformed_command_is_refused_in_words(data: dict[str, object], words: str) -> None:
     with pytest.raises(RulesError, match=words):
         RULESET.parse_command(data)
+
+
+def test_a_defender_that_wins_a_melee_takes_its_free_move_only_when_it_asked_to_be_prompted() -> (
+    None
+):
+    """ "the winner may move up to 3 inches": a defender asked to be prompted decides it in the
+    attacker's turn (turn=False), its deadline sending "stay"; otherwise it stays at once."""
+    match = d20(*TROOPERS)
+    put(match, Ann="F5", Bo="F6")
+    match.apply(StandingOrders(1, defend=0, prompt=True))
+    script(match, 2, 9)
+    match.apply(Attack(0, "Ann", "Bo", "Knife"))
+    assert RULESET.deciding(match.state) == (
+        Decision(
+            1, "Bo won the melee: take its free move, or stay", (Shift(1, "Bo", None),), turn=False
+        ),
+    )
+    refused(match, EndTurn(0), "Waiting for Bo's free move")
+    match.apply(Shift(1, "Bo", "G7"))
+    assert square(match, "Bo") == Square.parse("G7") and RULESET.view(match.state).to_act == 0
+
+
+def test_a_defender_that_wins_a_melee_without_asking_stays() -> None:
+    match = d20(*TROOPERS)
+    put(match, Ann="F5", Bo="F6")
+    script(match, 2, 9)
+    match.apply(Attack(0, "Ann", "Bo", "Knife"))
+    assert match.state.free_move is None and square(match, "Bo") == Square.parse("F6")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from skirmbot.rules.commands import Command, EndActivation
 from skirmbot.rules.d20 import combat
 from skirmbot.rules.d20.commands import Attack, Buy, Defend, EndTurn, Move, Shift
-from skirmbot.rules.d20.engine import BONUS_PRICES, MOVE_COSTS, price
+from skirmbot.rules.d20.engine import MOVE_COSTS, price
 from skirmbot.rules.d20.geometry import can_shift, paths, squares_for
 from skirmbot.rules.d20.state import AFTER, MAX_BONUS_DICE, READY, Model, State
 from skirmbot.rules.errors import IllegalCommand
@@ -57,7 +57,7 @@ def purchases(state: State, side: int) -> list[Command]:
     return [
         Buy(side, n)
         for n in range(1, MAX_BONUS_DICE - seat.bonus + 1)
-        if seat.bonus + n < len(BONUS_PRICES) and price(seat.bonus, n) <= seat.ap
+        if price(seat.bonus, n) <= seat.ap
     ]
 
 

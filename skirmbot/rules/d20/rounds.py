@@ -172,9 +172,12 @@ def _recover_big(state: State, dice: Dice, model: Model) -> list[Event]:
             )
         ]
     around = {cell.offset(dx, dy) for cell in model.cells for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
-    square = model.square
-    events = [remove(state, model, f"rolls {face} and explodes")]
-    events[0].data["square"] = None if square is None else str(square)
+    explosion = Event(
+        "explosion",
+        f"{model.id} explodes.",
+        {"item": model.id, "square": str(model.square), "kind": "big_model"},
+    )
+    events = [remove(state, model, f"rolls {face} and explodes"), explosion]
     for other in state.models.values():
         if not other.big and other.standing and other.square in around:
             other.status = DOWNED
