@@ -11,7 +11,9 @@ from d20_builders import content, shipped
 from skirmbot.rules.d20.engine import D20Match
 from skirmbot.rules.d20.ruleset import RULESET
 from skirmbot.rules.dice import SeededDice
+from skirmbot.rules.errors import RulesError
 from skirmbot.rules.record import record_of, replay
+from skirmbot.rules.ruleset import Ruleset, ruleset
 from skirmbot.rules.view import OVER
 
 WARBANDS = ("red-lancers", "blue-hunters", "gold-breakers", "green-wardens")
@@ -69,3 +71,12 @@ def test_a_card_shows_armour_weapons_and_traits() -> None:
     assert dict(card.stats)["ARM"] == "3/2/1" and dict(card.stats)["MOV"] == '12"'
     assert [w.name for w in card.weapons] == ["Autocannon", "Claws"]
     assert RULESET.card(match.state, "Sable").rules == ("Sharpshooter",)
+
+
+def test_the_d20_rules_are_a_ruleset_for_2_to_4_players_each_for_themselves() -> None:
+    rules: Ruleset = ruleset("d20")  # mypy --strict holds D20 to the whole Protocol
+    assert rules is RULESET and rules.seats == (2, 3, 4) and rules.features == frozenset()
+    assert rules.sides_of(3) == ((0,), (1,), (2,))
+    with pytest.raises(RulesError, match="2, 3 or 4 players"):
+        rules.sides_of(5)
+    assert rules.medals(automatic_match(2, "attrition", "foundry", seed=2)[0], 0) is None
