@@ -39,7 +39,8 @@ def test_the_registry_holds_skirm_first_and_skirm_lite() -> None:
 
 def test_an_unknown_ruleset_is_refused_with_the_list() -> None:
     with pytest.raises(
-        RulesError, match=r"no ruleset called 'chess'\. Choose one of: Skirm, Skirm Lite, d20 Skirmish\.$"
+        RulesError,
+        match=r"no ruleset called 'chess'\. Choose one of: Skirm, Skirm Lite, d20 Skirmish\.$",
     ):
         ruleset("chess")
 
