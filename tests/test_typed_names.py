@@ -88,7 +88,8 @@ def test_a_ruleset_is_found_by_its_key_or_its_title_as_typed(typed: str) -> None
 
 def test_an_unknown_ruleset_is_answered_with_the_titles() -> None:
     with pytest.raises(
-        RulesError, match=r"^There is no ruleset called 'Skirm Heavy'\. Choose one of: Skirm, Skirm Lite\.$"
+        RulesError,
+        match=r"^There is no ruleset called 'Skirm Heavy'\. Choose one of: Skirm, Skirm Lite, d20 Skirmish\.$",
     ):
         ruleset("Skirm Heavy")
 
@@ -225,7 +226,7 @@ async def test_the_console_takes_the_ruleset_as_typed(tmp_path: Path) -> None:
     ask, said = scripted([])
     assert await run_console(False, tmp_path, ask=ask, say=said.append, rules="Skirm Lite") == 0
     assert "New Skirm Lite match" in "\n".join(said)
-    with pytest.raises(ConsoleError, match="Choose one of: Skirm, Skirm Lite."):
+    with pytest.raises(ConsoleError, match="Choose one of: Skirm, Skirm Lite, d20 Skirmish."):
         await run_console(False, tmp_path, ask=ask, say=said.append, rules="Skirm Heavy")
 
 
@@ -243,6 +244,7 @@ def test_the_command_line_answers_an_unknown_ruleset_with_the_titles(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["demo", "--ruleset", "chess", "--out", str(tmp_path)]) == 2
-    assert "There is no ruleset called 'chess'. Choose one of: Skirm, Skirm Lite." in (
-        capsys.readouterr().err
+    assert (
+        "There is no ruleset called 'chess'. Choose one of: Skirm, Skirm Lite, d20 Skirmish."
+        in (capsys.readouterr().err)
     )

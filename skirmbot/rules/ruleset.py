@@ -37,7 +37,7 @@ FEATURE_WORDS = {
 }
 
 # The packages that hold a ruleset, each exposing RULESET; adding a ruleset adds a line here.
-PACKAGES = ("skirmbot.rules.skirm", "skirmbot.rules.lite")
+PACKAGES = ("skirmbot.rules.skirm", "skirmbot.rules.lite", "skirmbot.rules.d20")
 DEFAULT_RULESET = "skirm"
 
 

@@ -1,0 +1,122 @@
+"""The d20 rules' commands, and their JSON form (parsed here: seats 0 to 3).
+
+Deployment, ending an activation and conceding are the kernel's common verbs (`Deploy`,
+`EndActivation`, `Concede`); the rest are this rulebook's own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from skirmbot.rules.commands import Command, Concede, Deploy, EndActivation, UnitCommand
+from skirmbot.rules.errors import RulesError
+
+MAX_SEATS = 4
+
+
+@dataclass(frozen=True)
+class Buy(Command):
+    """Trade action points for bonus dice (rulebook Spend Action Points on Bonus Dice)."""
+
+    type: ClassVar[str] = "buy"
+    dice: int = 1
+
+
+@dataclass(frozen=True)
+class Move(UnitCommand):
+    """One movement toward `square`; `bonus` bonus dice add their faces in inches; a Big Model
+    ends facing `facing` (None: the way its last step went)."""
+
+    type: ClassVar[str] = "move"
+    square: str = ""
+    bonus: int = 0
+    facing: str | None = None
+
+
+@dataclass(frozen=True)
+class Attack(UnitCommand):
+    """Ranged or melee combat, by the weapon's kind, adding `bonus` bonus dice to the roll."""
+
+    type: ClassVar[str] = "attack"
+    target: str = ""
+    weapon: str | None = None
+    bonus: int = 0
+
+
+@dataclass(frozen=True)
+class Defend(Command):
+    """The defender's bonus dice for the attack waiting on them."""
+
+    type: ClassVar[str] = "defend"
+    dice: int = 0
+
+
+@dataclass(frozen=True)
+class Shift(UnitCommand):
+    """A melee winner's free move of up to 3 inches (one square); `square` None: it stays."""
+
+    type: ClassVar[str] = "shift"
+    square: str | None = None
+
+
+@dataclass(frozen=True)
+class EndTurn(Command):
+    """End the turn; action points left are lost ("Action points do not carry")."""
+
+    type: ClassVar[str] = "end_turn"
+
+
+@dataclass(frozen=True)
+class StandingOrders(Command):
+    """Defend with up to `defend` bonus dice without being asked; `prompt`: ask me instead."""
+
+    type: ClassVar[str] = "standing_orders"
+    defend: int = 0
+    prompt: bool = False
+
+
+COMMANDS: dict[str, type[Command]] = {
+    cls.type: cls
+    for cls in (
+        Deploy,
+        Buy,
+        Move,
+        Attack,
+        Defend,
+        Shift,
+        EndTurn,
+        EndActivation,
+        StandingOrders,
+        Concede,
+    )
+}
+_TYPES: dict[str, tuple[type, ...]] = {
+    "side": (int,), "unit": (str,), "square": (str, type(None)), "target": (str,),
+    "weapon": (str, type(None)), "bonus": (int,), "dice": (int,), "facing": (str, type(None)),
+    "defend": (int,), "prompt": (bool,), "reason": (str,), "placements": (dict,),
+}  # fmt: skip
+
+
+def parse_command(data: Any) -> Command:
+    """A d20 command from its JSON form; RulesError names what is wrong."""
+    if not isinstance(data, dict) or data.get("type") not in COMMANDS:
+        raise RulesError(
+            f"{data!r} is not a d20 command; its 'type' is one of {', '.join(COMMANDS)}."
+        )
+    cls = COMMANDS[data["type"]]
+    known = {f.name for f in fields(cls)}
+    unknown = set(data) - known - {"type"}
+    if unknown:
+        raise RulesError(f"A {cls.type} command has no field {', '.join(sorted(unknown))}.")
+    side = data.get("side")
+    if not isinstance(side, int) or isinstance(side, bool) or not 0 <= side < MAX_SEATS:
+        raise RulesError(f"A {cls.type} command needs a 'side' from 0 to {MAX_SEATS - 1}.")
+    for key, value in data.items():
+        kinds = _TYPES.get(key)
+        if cls is EndActivation and key == "unit":
+            kinds = (str, type(None))  # without a unit: the one activating
+        wrong_bool = isinstance(value, bool) and bool not in (kinds or ())
+        if kinds is not None and (not isinstance(value, kinds) or wrong_bool):
+            raise RulesError(f"A {cls.type} command's '{key}' cannot be {value!r}.")
+    return cls(**{key: value for key, value in data.items() if key != "type"})

@@ -1,0 +1,114 @@
+"""Every command a seat may send now: the automatic player's and autocomplete's menu.
+
+Bonus dice are listed only as purchases and defences; a move or an attack is listed without
+bonus dice (the player adds them as they choose). Standing orders may be set at any time and
+are not listed.
+"""
+
+from __future__ import annotations
+
+from skirmbot.rules.commands import Command, EndActivation
+from skirmbot.rules.d20 import combat
+from skirmbot.rules.d20.commands import Attack, Buy, Defend, EndTurn, Move, Shift
+from skirmbot.rules.d20.engine import MOVE_COSTS, price
+from skirmbot.rules.d20.geometry import can_shift, paths, squares_for
+from skirmbot.rules.d20.state import AFTER, MAX_BONUS_DICE, READY, Model, State
+from skirmbot.rules.errors import IllegalCommand
+from skirmbot.rules.squares import Square
+
+
+def legal_commands(state: State, side: int) -> list[Command]:
+    if state.over or state.round == 0 or state.seats[side].out:
+        return []
+    if state.pending is not None:
+        target = state.models[state.pending.target.lower()]
+        held = state.seats[side].bonus
+        return [Defend(side, n) for n in range(held + 1)] if target.side == side else []
+    found: list[Command] = []
+    if state.free_move is not None:
+        winner = state.models[state.free_move.lower()]
+        if winner.side != side:
+            return []
+        found += free_moves(state, winner)
+        if winner.side != state.to_act:
+            return found
+    if side != state.to_act:
+        return found
+    return found + purchases(state, side) + activations(state, side) + _ends(state, side)
+
+
+def free_moves(state: State, model: Model) -> list[Command]:
+    assert model.square is not None
+    blocked = set(state.occupied(ignore=model))
+    reach = squares_for(combat.FREE_MOVE)
+    squares = [
+        model.square.offset(dx, dy)
+        for dy in range(-reach, reach + 1)
+        for dx in range(-reach, reach + 1)
+        if max(abs(dx), abs(dy)) == reach
+        and can_shift(state.board, model.square, dx, dy, model.big, blocked)
+    ]
+    stay: list[Command] = [Shift(model.side, model.id, None)]
+    return stay + [Shift(model.side, model.id, str(s)) for s in squares]
+
+
+def purchases(state: State, side: int) -> list[Command]:
+    seat = state.seats[side]
+    return [
+        Buy(side, n)
+        for n in range(1, MAX_BONUS_DICE - seat.bonus + 1)
+        if price(seat.bonus, n) <= seat.ap
+    ]
+
+
+def actors(state: State, side: int) -> list[Model]:
+    """The models that may act now: the one activating, or any ready one before AFTER."""
+    active = [state.models[state.active.lower()]] if state.active is not None else []
+    if state.step == AFTER:
+        return active
+    ready = [
+        m for m in state.models.values() if m.side == side and m.standing and m.status == READY
+    ]
+    return active + [m for m in ready if m.id != state.active]
+
+
+def moves(state: State, model: Model) -> dict[Square, tuple[Square, ...]]:
+    """Where one movement without bonus dice takes the model, each with its path."""
+    ap = state.seats[model.side].ap
+    if model.moves >= len(MOVE_COSTS) or model.moved_then_fought or MOVE_COSTS[model.moves] > ap:
+        return {}
+    assert model.square is not None
+    blocked = set(state.occupied(ignore=model))
+    found = paths(state.board, model.square, model.big, blocked, squares_for(model.profile.move))
+    return {square: path for square, path in found.items() if square != model.square}
+
+
+def attacks(state: State, model: Model) -> list[Attack]:
+    if model.fought or state.seats[model.side].ap < combat.ATTACK_COST:
+        return []
+    found = []
+    for target in state.models.values():
+        if target.side == model.side or not target.standing:
+            continue
+        for weapon in model.profile.weapons:
+            try:
+                combat.check(state, model, target, weapon)
+            except IllegalCommand:
+                continue
+            found.append(Attack(model.side, model.id, target.id, weapon.name))
+    return found
+
+
+def activations(state: State, side: int) -> list[Command]:
+    found: list[Command] = []
+    for model in actors(state, side):
+        found += [Move(side, model.id, str(square)) for square in moves(state, model)]
+        found += attacks(state, model)
+    return found
+
+
+def _ends(state: State, side: int) -> list[Command]:
+    ends: list[Command] = [EndTurn(side)]
+    if state.active is not None:
+        ends.insert(0, EndActivation(side, state.active))
+    return ends

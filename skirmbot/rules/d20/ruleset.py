@@ -1,0 +1,135 @@
+"""The d20 rules behind the Ruleset interface (skirmbot.rules.ruleset): 2 to 4 players, each
+for themselves. Each member delegates to a module of this package."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from skirmbot.rules.commands import Command, Deploy
+from skirmbot.rules.d20 import autoplayer, engine, legal, views
+from skirmbot.rules.d20 import preview as d20_preview
+from skirmbot.rules.d20.commands import parse_command
+from skirmbot.rules.d20.scenarios import EDGES
+from skirmbot.rules.d20.setup import SEATS, armory_of, new_state
+from skirmbot.rules.d20.state import Model, State
+from skirmbot.rules.d20.warbands import check_points, warband_from_json
+from skirmbot.rules.dice import Dice
+from skirmbot.rules.errors import RulesError
+from skirmbot.rules.medal import Medal
+from skirmbot.rules.movement import Route
+from skirmbot.rules.preview import Preview
+from skirmbot.rules.ruleset import ActionRule, Outcome, PlayedMatch, SetUpStage, SquadSummary
+from skirmbot.rules.squares import Square
+from skirmbot.rules.view import CardView, Decision, MatchView
+
+# Rulebook 004, Playing the Game and Combat; the costs of combat are our ruling.
+ACTION_RULES = [
+    ActionRule("buy", "Purchase Bonus Dice", "1, 2, 4, 7, 12, 20 AP", "Before or after activating models, never during the Action Phase: 1 to 6 bonus dice held cost 1, 2, 4, 7, 12, 20 AP in all; at most 6 held, kept until the round ends."),
+    ActionRule("move", "Movement", "1 / 3 / 5 AP", "Small Models 6\", Big Models 12\" (a square is 2\"), up to three times an activation; bonus dice add their faces in inches. Never move, fight and move again."),
+    ActionRule("attack", "Combat", "2 AP", "Ranged within the weapon's range, or melee next to the target: d10 + bonus dice + modifiers against the defender's d10 + bonus dice + modifiers (+1 in cover). The loser is downed; a melee winner may move 3\"."),
+    ActionRule("defend", "Defend", "bonus dice", "The defender adds bonus dice to its roll: by its standing order, or chosen when it asked to be prompted."),
+    ActionRule("end", "End activation", "free", "The model is done for this turn."),
+    ActionRule("end_turn", "End turn", "free", "Action points left are lost: they never carry over."),
+]  # fmt: skip
+
+
+class D20:
+    """The d20 action-point rules (rulebook 004) for 2, 3 or 4 players."""
+
+    name = "d20"
+    title = "d20 Skirmish"
+    rulebook = "004_27e3c50d77c100e8.txt"
+    exact_odds = False  # /odds gives the preview's exact opposed-roll odds
+    seats: tuple[int, ...] = SEATS
+    features: frozenset[str] = frozenset()
+
+    def sides_of(self, players: int) -> tuple[tuple[int, ...], ...]:
+        if players not in self.seats:
+            raise RulesError(f"The d20 rules are played by 2, 3 or 4 players, not {players}.")
+        return tuple((seat,) for seat in range(players))
+
+    def view(self, state: State) -> MatchView:
+        return views.view(state, self.name)
+
+    def card(self, state: State, unit: str) -> CardView:
+        return views.card(state, unit)
+
+    def deciding(self, state: State) -> tuple[Decision, ...]:
+        return views.deciding(state)
+
+    def new_match(self, content: dict[str, Any], dice: Dice) -> engine.D20Match:
+        # As accepted when the match began (points limits are checked when it is made).
+        return engine.D20Match(new_state(content, strict=False), dice)
+
+    def check_squad(self, data: Any, ep_limit: int) -> SquadSummary:
+        """A warband against the armory; `ep_limit` is the points limit (0: none)."""
+        warband = warband_from_json(data, armory_of({}))
+        if ep_limit:
+            check_points(warband, ep_limit)
+        return SquadSummary(warband.name, len(warband.models), warband.points)
+
+    def parse_command(self, data: Any) -> Command:
+        return parse_command(data)
+
+    def legal_commands(self, state: State, side: int) -> list[Command]:
+        return legal.legal_commands(state, side)
+
+    def routes(self, state: State, unit: Any, action: str) -> dict[Square, Route]:
+        """One movement ("move": the d20 rules have no other) without bonus dice, each square
+        with its steps."""
+        model = unit if isinstance(unit, Model) else state.model(str(unit))
+        if action != "move" or not model.standing:
+            return {}
+        return {
+            square: Route(len(path) - 1, path) for square, path in legal.moves(state, model).items()
+        }
+
+    def scores(self, state: State) -> tuple[int, ...]:
+        return views.scores(state)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return views.outcome(state)
+
+    def action_rules(self) -> list[ActionRule]:
+        return list(ACTION_RULES)
+
+    def medals(self, match: PlayedMatch, side: int) -> dict[str, list[Medal]] | None:
+        """The d20 rules keep no campaign progress."""
+        return None
+
+    def set_up_stage(self, state: State) -> SetUpStage | None:
+        if state.round or state.over:
+            return None
+        return SetUpStage(
+            "deploy", tuple(range(len(state.seats))), "Every warband deploys", what="models"
+        )
+
+    def placement(self, state: State, side: int, placements: dict[str, str]) -> Command:
+        return Deploy(side, placements)
+
+    def placement_help(self, state: State, side: int) -> str:
+        names = ", ".join(
+            f"{m.id} (Big: its top-left square of 2x2)" if m.big else m.id
+            for m in state.models.values()
+            if m.side == side
+        )
+        zone = sorted(state.zones[side], key=lambda s: (s.y, s.x))
+        return (
+            f"Place {names} in your zone along the {EDGES[side]} edge, "
+            f"from {zone[0]} to {zone[-1]}; all are revealed together."
+        )
+
+    def status_line(self, state: State, side: int) -> str:
+        return views.status_line(state, side)
+
+    def automatic_command(self, state: State, side: int) -> Command:
+        return autoplayer.choose(state, side)
+
+    def automatic_placement(self, state: State, side: int) -> Command:
+        return autoplayer.deployment(state, side)
+
+    def preview(self, state: State, unit: str, square: Square | None = None) -> Preview:
+        return d20_preview.preview(state, unit, square)
+
+
+RULESET = D20()
