@@ -204,3 +204,22 @@ def test_state_json_and_the_recorded_result() -> None:
     match.apply(Concede(1))
     result = RULESET.recorded_result(match.state)
     assert result is not None and result["winner"] == 0 and result["placings"] == [1, 2]
+
+
+# --- the record (rulings: a record replays as it was played) ----------------------------------
+def test_a_new_match_keeps_the_armory_so_a_later_armory_never_changes_it() -> None:
+    data = content([warband("Red", ("A", "Trooper")), warband("Blue", ("B", "Trooper"))])
+    kept = RULESET.match_content(data)
+    assert kept["armory"]["profiles"][0]["name"] == "Trooper" and "armory" not in data
+    kept["armory"]["profiles"][0]["points"] = 99
+    assert RULESET.match_content(kept) is kept  # a record's own armory stays its own
+    assert rulesets()["skirm"].match_content(data) is data
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_record_lists_one_player_per_seat(players: int) -> None:
+    record = record_of(d20(*[[("A", "Trooper")]] * players), {}, ["P"] * players, "d20")
+    assert len(MatchRecord.from_json(record.to_json()).players) == players
+    too_many = {**record.to_json(), "players": ["P"] * 5}
+    with pytest.raises(RulesError, match="2 to 4 players"):
+        MatchRecord.from_json(too_many)
