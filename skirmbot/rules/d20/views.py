@@ -48,7 +48,8 @@ def view(state: State, ruleset: str) -> MatchView:
         MarkerView("objective", square, f"Objective {n}")
         for n, square in enumerate(state.objectives, start=1)
     )
-    notes = tuple(f"Next: {state.seats[seat].name}" for seat in _next(state))
+    # "Next" on the picture names the seat whose turn it is; this is the one after it.
+    notes = tuple(f"Then: {state.seats[seat].name}" for seat in _next(state))
     return MatchView(
         ruleset=ruleset, phase=phase(state), turn=state.round, turns=state.scenario.rounds,
         title=state.scenario.name, board=state.board, map_name=state.map_name, sides=sides,
