@@ -240,3 +240,9 @@ def test_act_offers_purchases_end_turn_and_attacks_with_bonus_dice_first() -> No
     match.apply(ruleset_command(decode(offered[4][0]), 0, RULESET))
     assert match.commands[-1] == Attack(0, "Ann", "Bo", "Rifle", 1)
     assert match.state.seats[0].bonus == 1
+
+
+def test_the_d20_ruleset_is_a_ruleset_as_mypy_checks_it() -> None:
+    """mypy --strict checks every member's signature against the Protocol here."""
+    checked: Ruleset = RULESET
+    assert checked.name == "d20"
