@@ -246,3 +246,18 @@ def test_the_d20_ruleset_is_a_ruleset_as_mypy_checks_it() -> None:
     """mypy --strict checks every member's signature against the Protocol here."""
     checked: Ruleset = RULESET
     assert checked.name == "d20"
+
+
+def test_an_activation_is_told_as_it_starts_and_as_it_ends() -> None:
+    """Activations (ours): a model's activation ends when another of its seat activates, its
+    player ends it or the turn ends; each start and end is an event the pictures follow."""
+    match = two_troopers()
+    started = match.apply(KernelMove(0, "Ann", "C5"))
+    assert [e.kind for e in started] == ["activation_started", "moved"]
+    assert started[0].text == "Ann activates (12 AP, 0 bonus dice)."
+    switched = match.apply(KernelMove(0, "Extra00", "D3"))
+    assert [e.kind for e in switched][:2] == ["activation_ended", "activation_started"]
+    assert switched[0].data == {"unit": "Ann", "side": 0, "reason": "Extra00 activates"}
+    script(match, 7)  # the next seat's action points
+    ended = match.apply(EndTurn(0))
+    assert [e.data["unit"] for e in ended if e.kind == "activation_ended"] == ["Extra00", None]
