@@ -261,3 +261,14 @@ def test_an_activation_is_told_as_it_starts_and_as_it_ends() -> None:
     script(match, 7)  # the next seat's action points
     ended = match.apply(EndTurn(0))
     assert [e.data["unit"] for e in ended if e.kind == "activation_ended"] == ["Extra00", None]
+
+
+def test_a_finished_match_says_who_won_on_the_picture_and_every_seat_in_its_reason() -> None:
+    """Rounds and winning (ours): the last seat left wins; the others' scores are told."""
+    match = two_troopers()
+    match.apply(Concede(1))
+    outcome = RULESET.outcome(match.state)
+    assert RULESET.view(match.state).outcome == "Band 1 wins"
+    assert outcome is not None and outcome.reason == (
+        "Band 1 wins (Band 2 conceded): Band 1 0 VP, Band 2 out"
+    )
