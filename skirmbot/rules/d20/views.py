@@ -128,7 +128,7 @@ def headline(state: State) -> str:
     first = [seat.name for seat, place in zip(state.seats, places, strict=True) if place == 1]
     if len(first) == 1:
         return f"{first[0]} wins"
-    return f"{' and '.join(first)} share first place"
+    return f"{', '.join(first[:-1])} and {first[-1]} share first place"
 
 
 def deciding(state: State) -> tuple[Decision, ...]:
