@@ -58,7 +58,7 @@ def test_initiative_orders_the_seats_by_their_d20_highest_first() -> None:
     assert match.state.order == [1, 2, 0]
     view = RULESET.view(match.state)
     assert view.to_act == 1 and view.turn == 1 and view.turn_word == "Round"
-    assert view.notes == ("Next: Band 3",)
+    assert view.notes == ("Then: Band 3",)
 
 
 def test_tied_initiative_rolls_are_rolled_again_between_the_tied_seats() -> None:
@@ -263,7 +263,7 @@ def test_a_ranged_attack_that_beats_the_defence_downs_the_defender() -> None:
     match = d20(*TROOPERS)
     put(match, Ann="F5", Bo="F9")
     script(match, 7, 3)
-    events = match.apply(Attack(0, "Ann", "Bo", "Rifle"))
+    events = [e for e in match.apply(Attack(0, "Ann", "Bo", "Rifle")) if e.kind == "attack"]
     assert status(match, "Bo") == DOWNED
     assert match.state.seats[0].ap == 10
     assert events[0].data["total"] == 7 and events[0].data["against"] == 3
@@ -309,7 +309,7 @@ def test_a_model_behind_a_terrain_feature_adds_1_to_its_defence() -> None:
     )
     put(match, Ann="F5", Bo="F9")
     script(match, 6, 5)
-    events = match.apply(Attack(0, "Ann", "Bo", "Rifle"))
+    events = [e for e in match.apply(Attack(0, "Ann", "Bo", "Rifle")) if e.kind == "attack"]
     assert events[0].data["cover"] is True and status(match, "Bo") == READY
 
 
@@ -544,7 +544,7 @@ def test_every_command_reads_back_from_its_record_form(command: object) -> None:
         ({"type": "buy", "side": True, "dice": 1}, "'side' from 0 to 3"),
         ({"type": "move", "side": 0, "unit": None, "square": "C4"}, "'unit' cannot be None"),
         ({"type": "buy", "side": 0, "dice": 1, "orders": 2}, "no field orders"),
-        ({"type": "shoot", "side": 0}, "not a d20 command"),
+        ({"type": "leap", "side": 0}, "not a d20 command"),
     ],
 )
 def test_a_malformed_command_is_refused_in_words(data: dict[str, object], words: str) -> None:

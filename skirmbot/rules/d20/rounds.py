@@ -13,6 +13,7 @@ from skirmbot.rules.d20.standings import placings, winner
 from skirmbot.rules.d20.state import ACTIVATED, BEFORE, DOWNED, OUT, READY, Model, State
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.events import Event
+from skirmbot.rules.squares import Square
 
 INITIATIVE_DIE = 20
 AP_DIE = 20
@@ -70,6 +71,7 @@ def next_turn(state: State, dice: Dice) -> list[Event]:
     player = state.seats[seat]
     player.ap = 0 if face == ROUND_ENDS_ON else face
     state.step, state.active = BEFORE, None
+    state.turns, state.acted = state.turns + 1, 0
     for model in models_of(state, seat):
         model.moves, model.fought, model.moved_then_fought = 0, False, False
         if model.status == ACTIVATED:
@@ -101,23 +103,29 @@ def end_turn(state: State, dice: Dice) -> list[Event]:
     """The turn ends: the activating model is done, action points left are lost."""
     seat = state.to_act
     assert seat is not None
-    finish_activation(state)
+    ended = finish_activation(state, "the turn ends")
     state.seats[seat].ap = 0
     return [
+        *ended,
         Event(
             "activation_ended",
             f"{state.seats[seat].name}'s turn ends.",
             {"side": seat, "unit": None, "reason": "turn"},
-        )
-    ] + next_turn(state, dice)
+        ),
+        *next_turn(state, dice),
+    ]
 
 
-def finish_activation(state: State) -> None:
-    if state.active is not None:
-        model = state.models[state.active.lower()]
-        if model.status == READY:
-            model.status = ACTIVATED
-        state.active = None
+def finish_activation(state: State, reason: str) -> list[Event]:
+    """The activating model is done for this turn: its activation's end, if one was going on."""
+    if state.active is None:
+        return []
+    model = state.models[state.active.lower()]
+    if model.status == READY:
+        model.status = ACTIVATED
+    state.active = None
+    data = {"unit": model.id, "side": model.side, "reason": reason}
+    return [Event("activation_ended", f"{model.id}'s activation ends.", data)]
 
 
 def models_of(state: State, seat: int) -> list[Model]:
@@ -215,17 +223,23 @@ def remove(state: State, model: Model, how: str) -> Event:
     )
 
 
+def holder(state: State, objective: Square) -> int | None:
+    """The seat whose standing models alone are within 1 square of the objective (scenario
+    scoring `control`); None: nobody's, or contested."""
+    near = {
+        m.side
+        for m in state.models.values()
+        if m.standing and any(c.distance(objective) <= 1 for c in m.cells)
+    }
+    return near.pop() if len(near) == 1 else None
+
+
 def score_round(state: State) -> list[Event]:
     events = []
     points = state.scenario.scores("control")
     for number, objective in enumerate(state.objectives, start=1):
-        near = {
-            m.side
-            for m in state.models.values()
-            if m.standing and any(c.distance(objective) <= 1 for c in m.cells)
-        }
-        if points and len(near) == 1:
-            seat = near.pop()
+        seat = holder(state, objective)
+        if points and seat is not None:
             state.seats[seat].score += points
             events.append(
                 Event(

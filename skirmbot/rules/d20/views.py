@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from skirmbot.rules.commands import Command
 from skirmbot.rules.d20.commands import Defend, EndTurn, Shift
+from skirmbot.rules.d20.rounds import holder
 from skirmbot.rules.d20.standings import placings
 from skirmbot.rules.d20.state import ACTIVATED, DOWNED, OUT, READY, Model, State
 from skirmbot.rules.errors import RulesError
@@ -45,15 +46,19 @@ def view(state: State, ruleset: str) -> MatchView:
     secret = state.round == 0  # deployment is secret until every warband has placed
     pieces = tuple(_piece(model, secret) for model in state.models.values())
     markers = tuple(
-        MarkerView("objective", square, f"Objective {n}")
+        MarkerView(
+            "objective", square, f"Objective {n}", side=None if secret else holder(state, square),
+            number=n,
+        )
         for n, square in enumerate(state.objectives, start=1)
-    )
-    notes = tuple(f"Next: {state.seats[seat].name}" for seat in _next(state))
+    )  # fmt: skip
+    # "Next" on the picture names the seat whose turn it is; this is the one after it.
+    notes = tuple(f"Then: {state.seats[seat].name}" for seat in _next(state))
     return MatchView(
         ruleset=ruleset, phase=phase(state), turn=state.round, turns=state.scenario.rounds,
         title=state.scenario.name, board=state.board, map_name=state.map_name, sides=sides,
         pieces=pieces, markers=markers, to_act=state.to_act, activating=state.active,
-        turn_word="Round", notes=notes,
+        turn_word="Round", notes=notes, outcome=headline(state),
     )  # fmt: skip
 
 
@@ -103,9 +108,27 @@ def scores(state: State) -> tuple[int, ...]:
 
 
 def outcome(state: State) -> Outcome | None:
+    """Placings and scores, and in words who won, why the match ended and every seat's score:
+    "Blue Hunters wins (3 rounds are played): Blue Hunters 11 VP, Gold Breakers 9 VP, Red
+    Lancers out"."""
     if not state.over:
         return None
-    return Outcome(placings(state), scores(state), state.reason)
+    standings = ", ".join(
+        f"{seat.name} {'out' if seat.out else f'{seat.score} VP'}" for seat in state.seats
+    )
+    reason = f"{headline(state)} ({state.reason}): {standings}"
+    return Outcome(placings(state), scores(state), reason)
+
+
+def headline(state: State) -> str:
+    """Who won, in a few words ("" while the match goes on)."""
+    if not state.over:
+        return ""
+    places = placings(state)
+    first = [seat.name for seat, place in zip(state.seats, places, strict=True) if place == 1]
+    if len(first) == 1:
+        return f"{first[0]} wins"
+    return f"{', '.join(first[:-1])} and {first[-1]} share first place"
 
 
 def deciding(state: State) -> tuple[Decision, ...]:
@@ -127,3 +150,12 @@ def deciding(state: State) -> tuple[Decision, ...]:
     seat = state.seats[state.to_act]
     why = f"{seat.name}'s turn: {seat.ap} AP to spend"
     return (Decision(state.to_act, why, (EndTurn(state.to_act),)),)
+
+
+def buttons(state: State) -> tuple[str, ...]:
+    """End and Preview while a model activates and nothing waits on another seat; no roll
+    waits for a re-roll in the d20 rules, and a defender's bonus dice are typed (/act)."""
+    waiting = state.pending is not None or state.free_move is not None
+    if state.over or state.active is None or waiting:
+        return ()
+    return ("end", "preview")
