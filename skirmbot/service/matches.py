@@ -199,7 +199,9 @@ class MatchService:
         seated, names = _seated(creator, opponent, practice, seats)
         others = range(1, seats)
         record = MatchRecord(
-            content={"map": map_data, "mission": mission_data, "squads": [None] * seats},
+            content=played.match_content(
+                {"map": map_data, "mission": mission_data, "squads": [None] * seats}
+            ),
             dice=self._dice(),
             players=names,
             ruleset=played.name,

@@ -4,6 +4,7 @@ are revealed together; a Big Model's four cells must all lie in the zone)."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from skirmbot.rules.board import Board
@@ -23,6 +24,13 @@ def armory_of(content: dict[str, Any]) -> Armory:
     """The record's own armory when it carries one (so a later change to the shipped armory
     never changes an old match), else the shipped one."""
     return armory_from_json(content["armory"]) if "armory" in content else shipped_armory()
+
+
+def with_armory(content: dict[str, Any]) -> dict[str, Any]:
+    """The content with the shipped armory in it, unless it carries one (`armory_of`)."""
+    if "armory" in content:
+        return content
+    return {**content, "armory": copy.deepcopy(shipped_armory().source)}
 
 
 def new_state(content: dict[str, Any], *, strict: bool = True) -> State:
@@ -47,6 +55,21 @@ def new_state(content: dict[str, Any], *, strict: bool = True) -> State:
         models=_models(warbands),
         zones=areas,
     )
+
+
+def check_zones(board: Board, squad_sizes: tuple[int, ...]) -> None:
+    """Whether the map has a zone for each seat that holds its warband's models (Small Models
+    here: a Big Model's four squares are counted when the warbands are known, `new_state`)."""
+    if len(squad_sizes) not in SEATS:
+        raise ContentError("A d20 match has 2, 3 or 4 warbands, one per player.")
+    for seat, (size, area) in enumerate(
+        zip(squad_sizes, zones(board, len(squad_sizes)), strict=True)
+    ):
+        if size > len(area):
+            raise ContentError(
+                f"Seat {seat + 1}'s zone on this map has {len(area)} squares; "
+                f"its warband needs {size}."
+            )
 
 
 def _models(warbands: list[Warband]) -> dict[str, Model]:
