@@ -41,8 +41,6 @@ from skirmbot.rules.ruleset import (
     ruleset,
     rulesets,
 )
-from skirmbot.rules.skirm.missions import check_map_fits, mission_from_json
-from skirmbot.rules.skirm.state import MatchState
 from skirmbot.rules.verify import commitment_words, reveal_words, salt_words
 from skirmbot.rules.view import SETUP as SETUP_PHASE
 from skirmbot.rules.view import Decision
@@ -189,14 +187,15 @@ class MatchService:
         controls = controls or TimeControls()
         played = _ruleset(rules)
         seats = _seat_count(played, players)
-        default_mission, _ = content.defaults(played.name)
+        default_mission, default_squads = content.defaults(played.name, seats)
         if opponent is not None and opponent.id == creator.id:
             raise ServiceError(
                 "You cannot challenge yourself; leave the opponent out to let anyone join."
             )
         mission_data = _shipped("missions", mission or default_mission, played.name)
         map_data = _shipped("maps", battle_map)
-        check_map_fits(mission_from_json(mission_data), map_from_json(map_data).board, (1, 1))
+        # a squad of one unit per seat at least: squads are chosen later
+        played.check_mission(mission_data, map_from_json(map_data).board, (1,) * seats)
         seated, names = _seated(creator, opponent, practice, seats)
         others = range(1, seats)
         record = MatchRecord(
@@ -216,10 +215,11 @@ class MatchService:
             "clock": Clock(controls).to_json(),
         }
         if practice:
-            squads = _default_squads(played.name, seats)
             for seat in others:
-                setup["squads"][seat] = squads[seat]
-                record.content["squads"][seat] = content.raw("squads", squads[seat], played.name)
+                setup["squads"][seat] = default_squads[seat]
+                record.content["squads"][seat] = content.raw(
+                    "squads", default_squads[seat], played.name
+                )
         from skirmbot.store import ChannelBusy
 
         try:
@@ -271,23 +271,23 @@ class MatchService:
             side = work.seat(member.id)
             if row.status != SETUP:
                 raise ServiceError("Squads are chosen before deployment; this match is past that.")
-            mission = mission_from_json(row.record["content"]["mission"])
             played = ruleset_of(row)
             squad, stored_id = await self.campaigns.resolve(member.id, squad, played)
             data = _shipped("squads", squad, played.name) if isinstance(squad, str) else squad
             try:
-                chosen = played.check_squad(data, mission.ep_limit)
+                limit = played.points_limit(row.record["content"]["mission"])
+                chosen = played.check_squad(data, limit)
             except ContentError as error:
                 raise ServiceError(f"That squad cannot play {played.title}: {error}") from error
             row.record["content"]["squads"][side] = data
             row.setup["squads"][side] = chosen.name
-            row.setup.setdefault("stored_squads", [None, None])[side] = stored_id
+            row.setup.setdefault("stored_squads", [None] * len(row.players))[side] = stored_id
             text = (
                 f"{member.name} fields **{chosen.name}** ({chosen.size} units, {chosen.points} EP)."
             )
-            if all(row.record["content"]["squads"]) and row.players[1] is not None:
+            if all(row.record["content"]["squads"]) and None not in row.players:
                 row.status = DEPLOYING
-                text += "\nBoth squads are in. Deploy with /deploy (or let the bot deploy for you)."
+                text += f"\n{_all_squads(len(row.players))} are in. Deploy with /deploy (or let the bot deploy for you)."
             replies = Reply(text)
             if row.status == DEPLOYING and AUTOMATIC in row.players:
                 replies.followups += self._automatic_deployment(work)
@@ -312,12 +312,7 @@ class MatchService:
             assert stage is not None  # a match deploying is in a set-up stage
             hidden: dict[str, Any] = row.setup.setdefault(hidden_key(stage), {})
             if str(side) in hidden or side not in stage.sides:
-                first = stage.name == DEPLOY
-                raise ServiceError(
-                    "You have already deployed; the bot reveals both deployments once your opponent has."
-                    if first
-                    else f"You have no {stage.what} left to place; waiting for your opponent's."
-                )
+                raise ServiceError(_placed_already(stage, len(row.players)))
             command = (
                 rules.automatic_placement(scratch.state, side)
                 if placements is None
@@ -326,7 +321,8 @@ class MatchService:
             self._hide(row, hidden_key(stage), scratch, command)
             if any(str(other) not in hidden for other in stage.sides):
                 what = "deployed" if stage.name == DEPLOY else f"placed their {stage.what}"
-                return Reply(f"{member.name} has {what} (hidden until your opponent has too).")
+                others = "your opponent has" if len(row.players) == 2 else "the others have"
+                return Reply(f"{member.name} has {what} (hidden until {others} too).")
             return await self.reveal_deployments(work)
 
     def _hide(
@@ -783,9 +779,10 @@ class MatchService:
     # --- the automatic player -------------------------------------------------------------
     def _automatic_deployment(self, work: MatchWork) -> list[Reply]:
         row = work.row
-        side = row.players.index(AUTOMATIC)
-        placement = ruleset_of(row).automatic_placement(work.scratch().state, side)
-        row.setup.setdefault(HIDDEN[DEPLOY], {})[str(side)] = placement.to_json()
+        scratch = work.scratch()
+        for side in _automatic_seats(row):
+            placement = ruleset_of(row).automatic_placement(scratch.state, side)
+            row.setup.setdefault(HIDDEN[DEPLOY], {})[str(side)] = placement.to_json()
         return [Reply("The automatic player has deployed (hidden until you deploy too).")]
 
     async def automatic_turns(self, work: MatchWork) -> list[Reply]:
@@ -866,7 +863,7 @@ class MatchService:
         hidden = row.setup.pop(hidden_key(stage))
         # Earlier stages were told when they were revealed: only this stage's events now.
         shown_already = len(before.log) if stage.name != DEPLOY else 0
-        revealed = [hidden[side] for side in ("0", "1") if side in hidden]
+        revealed = [hidden[str(side)] for side in range(len(row.players)) if str(side) in hidden]
         match = work.rewrite(row.record["commands"] + revealed)
         following = rules.set_up_stage(match.state)
         if following is not None:
@@ -888,14 +885,14 @@ class MatchService:
         row.setup["stage"] = stage.name
         text = clip(f"**{done.heading}.**\n" + describe(match.log))
         text += f"\n{stage.announce}"
-        if AUTOMATIC in row.players and row.players.index(AUTOMATIC) in stage.sides:
-            side = row.players.index(AUTOMATIC)
+        placing = [side for side in _automatic_seats(row) if side in stage.sides]
+        for side in placing:
             placement = ruleset_of(row).automatic_placement(match.state, side)
             row.setup.setdefault(hidden_key(stage), {})[str(side)] = placement.to_json()
-            if set(stage.sides) == {side}:
-                follow = await self.reveal_deployments(work)
-                follow.text = text + "\n" + follow.text
-                return follow
+        if placing and set(stage.sides) == set(placing):
+            follow = await self.reveal_deployments(work)
+            follow.text = text + "\n" + follow.text
+            return follow
         return Reply(text)
 
     async def finish(self, work: MatchWork, command: commands.Command) -> Reply:
@@ -928,8 +925,9 @@ class MatchService:
         row.result = row.result or result_of(row, match, work.now())
         state = match.state
         picture, alt = await self._final_picture(match, row)
-        squads = [squad.name for squad in state.squads]
-        heading = end_heading(row.id, _result(state), _seats(row, squads, mention=True))
+        rules = ruleset_of(row)
+        squads = _squad_names(rules, state)
+        heading = end_heading(row.id, _result(rules, state), _seats(row, squads, mention=True))
         page = await self.links.match(row.guild_id, row.id)
         heading += f"\nReplay: {page}" if page else ""
         heading += dice_revealed(row)
@@ -957,8 +955,9 @@ class MatchService:
                 "it has no result. Start a new one with /match new."
             )
         state = match.state
-        squads = [squad.name for squad in state.squads]
-        heading = end_heading(row.id, _result(state), _seats(row, squads, mention=False))
+        rules = ruleset_of(row)
+        squads = _squad_names(rules, state)
+        heading = end_heading(row.id, _result(rules, state), _seats(row, squads, mention=False))
         picture, alt = await self._final_picture(match, row)
         return Reply(
             f"{heading}\nIts record: /match export. A new match: /match new.",
@@ -1123,8 +1122,14 @@ def result_of(row: MatchRow, match: PlayedMatch, now: float) -> MatchResult | No
     return MatchResult(rules.name, outcome.winner, outcome.reason, now, seats)
 
 
-def _result(state: MatchState) -> str:
-    return state.result.reason if state.result is not None else "The match is over."
+def _result(rules: Ruleset, state: Any) -> str:
+    outcome = rules.outcome(state)
+    return outcome.reason if outcome is not None else "The match is over."
+
+
+def _squad_names(rules: Ruleset, state: Any) -> list[str]:
+    """Each side's squad name, side by side (`_seats`)."""
+    return [side.name for side in rules.view(state).sides]
 
 
 def _seats(row: MatchRow, squads: Sequence[str], *, mention: bool) -> list[tuple[str, str]]:
@@ -1136,6 +1141,22 @@ def _seats(row: MatchRow, squads: Sequence[str], *, mention: bool) -> list[tuple
         for side, seated in enumerate(sides)
         for seat in seated
     ]
+
+
+def _placed_already(stage: SetUpStage, seats: int) -> str:
+    """Why a seat that has placed its units in this set-up stage places none now."""
+    if seats == 2:  # the words of two-player matches
+        if stage.name == DEPLOY:
+            return "You have already deployed; the bot reveals both deployments once your opponent has."
+        return f"You have no {stage.what} left to place; waiting for your opponent's."
+    if stage.name == DEPLOY:
+        return "You have already deployed; the bot reveals every deployment once the others have."
+    return f"You have no {stage.what} left to place; waiting for the others'."
+
+
+def _automatic_seats(row: MatchRow) -> list[int]:
+    """The seats the automatic player plays (every other seat of a practice match)."""
+    return [seat for seat, player in enumerate(row.players) if player == AUTOMATIC]
 
 
 def _seat_player(row: MatchRow, seat: int, mention: bool) -> str:
@@ -1187,13 +1208,6 @@ def _counts(seats: Sequence[int]) -> str:
     return ", ".join(map(str, ordered[:-1])) + f" or {ordered[-1]}"
 
 
-def _default_squads(rules: str, seats: int) -> list[str]:
-    """The shipped squads a quick match of `rules` fields, one per seat: the ruleset's
-    defaults, taken in turn again for seats beyond them."""
-    _, squads = content.defaults(rules)
-    return [squads[seat % len(squads)] for seat in range(seats)]
-
-
 def _seated(
     creator: Member, opponent: Member | None, practice: bool, seats: int
 ) -> tuple[list[int | None], list[str]]:
@@ -1216,6 +1230,10 @@ def _squads_words(first: int, last: int) -> str:
 
 def _everyone(seats: int) -> str:
     return "Both players" if seats == 2 else "Every player"
+
+
+def _all_squads(seats: int) -> str:
+    return "Both squads" if seats == 2 else "All squads"
 
 
 def _seating(creator: Member, opponent: Member | None, practice: bool, seats: int) -> str:
