@@ -424,6 +424,10 @@ class Ruleset(Protocol):
         worth re-rolling that its player may re-roll; () when nothing is in progress."""
         ...
 
+    # How a side's score is named, short and in full for one point: ("MP", "Mission Point") in
+    # Skirm. League standings, their tiebreaks and their picture's column say it in its words.
+    score_words: tuple[str, str]
+
 
 def seats_of_their_own(players: int) -> tuple[tuple[int, ...], ...]:
     """Every seat a side of its own, as in 1 v 1 and every free-for-all (`Ruleset.sides_of`)."""

@@ -131,5 +131,7 @@ class D20:
     def preview(self, state: State, unit: str, square: Square | None = None) -> Preview:
         return d20_preview.preview(state, unit, square)
 
+    score_words = ("VP", "Victory Point")  # as its status line counts them (views.standing)
+
 
 RULESET = D20()

@@ -209,5 +209,7 @@ class Skirm:
     def buttons(self, state: MatchState) -> tuple[str, ...]:
         return skirm_deciding.buttons(state, self.legal_commands)
 
+    score_words = ("MP", "Mission Point")
+
 
 RULESET = Skirm()
