@@ -19,13 +19,14 @@ MOVES_AT_MOST = 2_000  # a shipped scenario ends by its last round long before t
 
 async def play_to_the_end(env: Env, channel_id: int, players: dict[int, Member]) -> None:
     """Deploy both warbands, then send the automatic player's command for every seat the
-    ruleset says must decide, until the match is over."""
+    ruleset says must decide, until the match is over (and no longer in play)."""
     for member in players.values():
         await env.matches.deploy(channel_id, member)
     for _ in range(MOVES_AT_MOST):
-        row, match = await env.matches.view(channel_id)
-        if row.status != "playing" or match is None:
+        if await env.store.active_match_id(channel_id) is None:
             return
+        _, match = await env.matches.view(channel_id)
+        assert match is not None
         deciding = D20.deciding(match.state)
         assert deciding, "a match being played has a seat that must decide"
         seat = deciding[0].side
@@ -35,6 +36,9 @@ async def play_to_the_end(env: Env, channel_id: int, players: dict[int, Member])
 
 
 async def test_a_two_player_d20_match_plays_in_a_league(store: Store) -> None:
+    """Issue 29: a league of the d20 rules pairs its two players, opens their match, and the
+    match's end (its placings and Victory Points) is the game's result in the standings and
+    the ratings."""
     env = Env(store)
     await env.leagues.create(GUILD, HOME, ORG, LEAGUE, "d20", rounds=1, seed=3)
     squads = content.names("squads", "d20")[:2]
@@ -51,17 +55,26 @@ async def test_a_two_player_d20_match_plays_in_a_league(store: Store) -> None:
 
     await play_to_the_end(env, game.channel_id or 0, seats)
 
-    row, match = await env.matches.view(game.channel_id or 0)
-    assert row.status == "ended" and match is not None
-    outcome = D20.outcome(match.state)
-    assert outcome is not None
     [game] = await store.league_games(league_id, 1)
-    assert game.match_status == "ended" and game.match_winner == outcome.winner
+    assert game.match_status == "ended" and game.match_scores is not None
+    first, second = game.match_scores
     table = (await env.leagues.standings_of(GUILD, LEAGUE)).standings
-    points = {s.player: s.points for s in table}
-    assert sorted(points.values()) in ([0, 3], [1, 1])  # a win and a loss, or a draw
+    points = {s.player: (s.points, s.mp_difference) for s in table}
+    if game.match_winner is None:
+        assert points == {game.first: (1, first - second), game.second: (1, second - first)}
+    else:
+        won, lost = (
+            (game.first, game.second)[game.match_winner],
+            (game.second, game.first)[game.match_winner],
+        )
+        assert points[won][0] == 3 and points[lost][0] == 0
+    assert points[game.first][1] == first - second
+    standings = await env.leagues.standings_of(GUILD, LEAGUE)
+    assert f"VP {first - second:+d}" in standings.text and "MP" not in standings.text
     ratings = await env.leagues.league_ratings(GUILD, LEAGUE)
     assert set(ratings) == {game.first, game.second}
+    if game.match_winner is not None:
+        assert ratings[won] > ratings[lost]
 
 
 async def test_a_d20_league_names_its_score_in_the_d20_rules_words(store: Store) -> None:
