@@ -5,11 +5,12 @@ in the d20 rules' own words (Victory Points, not Skirm's Mission Points)."""
 
 from __future__ import annotations
 
+import pytest
 from test_league_service import GUILD, HOME, ORG, PLAYERS, Env
 
 from skirmbot import content
 from skirmbot.rules.ruleset import ruleset
-from skirmbot.service import Member
+from skirmbot.service import Member, ServiceError
 from skirmbot.store import Store
 
 D20 = ruleset("d20")
@@ -87,3 +88,13 @@ async def test_a_d20_league_names_its_score_in_the_d20_rules_words(store: Store)
     assert "Mission Point difference" in skirm.text
     assert (await env.leagues.standings_of(GUILD, LEAGUE)).table.score == "VP"
     assert (await env.leagues.standings_of(GUILD, "Spring")).table.score == "MP"
+
+
+async def test_a_campaign_league_of_the_d20_rules_is_refused(store: Store) -> None:
+    """Campaign leagues field stored squads that gain XP: a ruleset without campaigns (the d20
+    rules keep no campaign progress, our ruling) cannot have one, and no league is made."""
+    env = Env(store)
+    with pytest.raises(ServiceError) as error:
+        await env.leagues.create(GUILD, HOME, ORG, LEAGUE, "d20", rounds=1, campaign=True)
+    assert str(error.value) == "Campaigns are played with Skirm; this match plays d20 Skirmish."
+    assert await store.league(GUILD, LEAGUE) is None

@@ -53,7 +53,14 @@ from skirmbot.leagues import (
 from skirmbot.render.standings import StandingsRow, StandingsTable, standings_png
 from skirmbot.rules import commands
 from skirmbot.rules.errors import ContentError, RulesError
-from skirmbot.rules.ruleset import DEFAULT_RULESET, Ruleset, ruleset, rulesets
+from skirmbot.rules.ruleset import (
+    CAMPAIGNS,
+    DEFAULT_RULESET,
+    Ruleset,
+    lacking,
+    ruleset,
+    rulesets,
+)
 from skirmbot.service.campaigns import CampaignService, is_stored_name, stored_name
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
 from skirmbot.service.matches import (
@@ -192,6 +199,8 @@ class LeagueService:
         if 2 not in played.seats:  # pairings, standings and ratings are one against one
             who = seats_words(played.title, played.seats)
             raise ServiceError(f"A league pairs its players one against one, and {who}.")
+        if campaign and CAMPAIGNS not in played.features:  # stored squads are its campaign's
+            raise ServiceError(str(lacking(played.title, CAMPAIGNS)))
         if format not in FORMATS:
             raise ServiceError(
                 f"'{shown(format)}' is not a league format: use swiss (with a number of rounds) "
