@@ -96,9 +96,9 @@ def parts(text: str | None) -> list[str]:
 
 
 def mission_points(mp_for: int | None, mp_against: int | None) -> tuple[int, int] | None:
-    """Both Mission Points of a game (the named player's, their opponent's), or neither."""
+    """Both scores of a game (the named player's, their opponent's), or neither."""
     if (mp_for is None) != (mp_against is None):
-        raise ServiceError("Give both Mission Points (mp_for and mp_against), or neither.")
+        raise ServiceError("Give both scores (mp_for and mp_against), or neither.")
     return None if mp_for is None or mp_against is None else (mp_for, mp_against)
 
 
@@ -308,8 +308,8 @@ class Leagues(
         member="A player of the game",
         result="The result, from that player's side",
         reason="Why (kept in the league's log)",
-        mp_for="That player's Mission Points (with mp_against)",
-        mp_against="Their opponent's Mission Points (with mp_for)",
+        mp_for="That player's score, MP or VP (with mp_against)",
+        mp_against="Their opponent's score (with mp_for)",
     )
     @app_commands.autocomplete(league=league_names)
     @app_commands.choices(result=RESULT_CHOICES)
@@ -501,8 +501,8 @@ class Leagues(
         member="A player of the unfinished game",
         result="The result, from that player's side",
         reason="Why (kept in the league's log)",
-        mp_for="That player's Mission Points (with mp_against)",
-        mp_against="Their opponent's Mission Points (with mp_for)",
+        mp_for="That player's score, MP or VP (with mp_against)",
+        mp_against="Their opponent's score (with mp_for)",
     )
     @app_commands.autocomplete(league=league_names)
     @app_commands.choices(result=RESULT_CHOICES)

@@ -76,9 +76,14 @@ class StandingsTable:
     subtitle: str  # e.g. "Skirm · Swiss, round 3 of 5" or "after round 2"
     columns: tuple[str, ...]  # which of COLUMNS to show, in this order
     rows: tuple[StandingsRow, ...]  # in standing order
+    score: str = "MP"  # the ruleset's short name for a side's score (`Ruleset.score_words`)
 
 
 # --- words ---------------------------------------------------------------------------------
+def _heading(table: StandingsTable, key: str) -> str:
+    return f"{table.score}±" if key == "mp_difference" else HEADINGS[key]
+
+
 def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
 
@@ -192,7 +197,7 @@ def _columns(
         if key == "name":
             continue
         widest = max(
-            [heading_measure(HEADINGS[key])]
+            [heading_measure(_heading(table, key))]
             + [row_measure(cell_text(key, row, row.rank in shared)) for row in shown]
         )
         widths[key] = float(round(widest + 2 * PAD))
@@ -253,7 +258,7 @@ def standings_layout(table: StandingsTable) -> Layout:
     middle = top + HEADING_HEIGHT / 2
     for column in columns:
         items.append(
-            Text(column.x, middle, HEADINGS[column.key], HEADING_SIZE, colour("label"),
+            Text(column.x, middle, _heading(table, column.key), HEADING_SIZE, colour("label"),
                  column.anchor)
         )  # fmt: skip
     y = top + HEADING_HEIGHT

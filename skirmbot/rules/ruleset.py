@@ -429,6 +429,9 @@ class Ruleset(Protocol):
         with whatever else of the shipped content its rules read (d20: the armory), so that a
         later change to the shipped content never changes an old match. Skirm: as it is."""
         ...
+    # How a side's score is named, short and in full for one point: ("MP", "Mission Point") in
+    # Skirm. League standings, their tiebreaks and their picture's column say it in its words.
+    score_words: tuple[str, str]
 
 
 def seats_of_their_own(players: int) -> tuple[tuple[int, ...], ...]:

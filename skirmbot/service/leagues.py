@@ -53,7 +53,14 @@ from skirmbot.leagues import (
 from skirmbot.render.standings import StandingsRow, StandingsTable, standings_png
 from skirmbot.rules import commands
 from skirmbot.rules.errors import ContentError, RulesError
-from skirmbot.rules.ruleset import DEFAULT_RULESET, Ruleset, ruleset, rulesets
+from skirmbot.rules.ruleset import (
+    CAMPAIGNS,
+    DEFAULT_RULESET,
+    Ruleset,
+    lacking,
+    ruleset,
+    rulesets,
+)
 from skirmbot.service.campaigns import CampaignService, is_stored_name, stored_name
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
 from skirmbot.service.matches import (
@@ -192,6 +199,8 @@ class LeagueService:
         if 2 not in played.seats:  # pairings, standings and ratings are one against one
             who = seats_words(played.title, played.seats)
             raise ServiceError(f"A league pairs its players one against one, and {who}.")
+        if campaign and CAMPAIGNS not in played.features:  # stored squads are its campaign's
+            raise ServiceError(str(lacking(played.title, CAMPAIGNS)))
         if format not in FORMATS:
             raise ServiceError(
                 f"'{shown(format)}' is not a league format: use swiss (with a number of rounds) "
@@ -244,7 +253,7 @@ class LeagueService:
             f"Rounds last {duration(int(round_hours * 3600))}; matches: {controls.describe()}.\n"
             f"Scoring: {scoring.win} for a win (and a bye), {scoring.draw} for a draw, "
             f"{scoring.loss} for a loss; ties broken by "
-            f"{', '.join(TIEBREAK_NAMES[key] for key in order[1:])}.\n"
+            f"{', '.join(_tiebreak_name(key, played) for key in order[1:])}.\n"
             f"Players sign up with a squad; {creator.name} starts the first round."
         )
 
@@ -635,9 +644,9 @@ class LeagueService:
         roles: Collection[int] = (),
     ) -> Reply:
         """An organiser decides an unfinished game of the open round after its deadline:
-        `result` and `mp` (their Mission Points, then their opponent's) from `player`'s side
-        (win, loss, draw or double_loss); its match is called off. The round closes once every
-        game has a result."""
+        `result` and `mp` (their score, then their opponent's: Mission Points in Skirm) from
+        `player`'s side (win, loss, draw or double_loss); its match is called off. The round
+        closes once every game has a result."""
         found = await self._league(guild, league)
         await self._check_organiser(found, organiser, roles)
         number = await self._round(found, None)
@@ -795,7 +804,7 @@ class LeagueService:
         mp: tuple[int, int] | None = None,
         roles: Collection[int] = (),
     ) -> Reply:
-        """An organiser corrects a game's result (`result` and `mp`, their Mission Points then
+        """An organiser corrects a game's result (`result` and `mp`, their score then
         their opponent's, from `player`'s side), with a reason kept in the league's log; a
         dispute on it is settled."""
         found = await self._league(guild, league)
@@ -910,7 +919,9 @@ class LeagueService:
         columns += tuple(k for k in TABLE_COLUMNS if k not in columns)
         rounds = await self.store.league_rounds(found.id)
         after = round if round is not None else len(rounds)
-        subtitle = f"{ruleset(found.ruleset).title} · {_format_text(found.config)}, after round {after}"
+        played = ruleset(found.ruleset)
+        score = played.score_words[0]
+        subtitle = f"{played.title} · {_format_text(found.config)}, after round {after}"
         lines = [f"**{found.name}** standings ({subtitle})"]
         rows = []
         for line in table:
@@ -919,7 +930,7 @@ class LeagueService:
             rank = f"={line.rank}" if line.rank in shared else str(line.rank)
             values = {
                 "points": f"{line.points} pts",
-                "mp_difference": f"MP {line.mp_difference:+d}",
+                "mp_difference": f"{score} {line.mp_difference:+d}",
                 "strength_of_schedule": f"SoS {line.strength_of_schedule}",
                 "rating": f"rating {line.rating:.1f}",
             }
@@ -936,7 +947,7 @@ class LeagueService:
                     dropped,
                 )  # fmt: skip
             )
-        picture = StandingsTable(found.name, subtitle, columns, tuple(rows))
+        picture = StandingsTable(found.name, subtitle, columns, tuple(rows), score)
         return LeagueStandings(table, clip("\n".join(lines)), picture)
 
     async def standings(self, guild: int, league: str, round: int | None = None) -> Reply:
@@ -1142,7 +1153,7 @@ class LeagueService:
         else:
             data = squad
         try:
-            summary = played.check_squad(data, _ep_limit(league))
+            summary = played.check_squad(data, _points_limit(league))
         except ContentError as error:
             raise ServiceError(
                 f"That squad cannot play in {league.name} ({played.title}): {error}"
@@ -1215,8 +1226,15 @@ def _pick(fixed: list[str] | None, number: int, seed: int, kind: str, rules: str
     return random.Random(f"{seed}:{kind}:{number}").choice(known)
 
 
-def _ep_limit(league: LeagueRow) -> int:
-    """The lowest EP limit of the missions the league may play."""
+def _tiebreak_name(key: str, played: Ruleset) -> str:
+    """A tiebreak as players read it, the score difference in the ruleset's words."""
+    if key == "mp_difference":
+        return f"{played.score_words[1]} difference"
+    return TIEBREAK_NAMES[key]
+
+
+def _points_limit(league: LeagueRow) -> int:
+    """The lowest points limit (EP in Skirm) of the missions the league may play."""
     names = league.config.get("missions") or content.names("missions", league.ruleset)
     limits = []
     for name in names:
@@ -1295,7 +1313,7 @@ def game_result(game: LeagueGameRow) -> GameResult | None:
 def _from_sides(
     game: LeagueGameRow, player: int, mp: tuple[int, int] | None
 ) -> tuple[int, int] | None:
-    """Mission Points given as (the named player's, their opponent's), as the game stores them:
+    """Scores given as (the named player's, their opponent's), as the game stores them:
     (first's, second's)."""
     if mp is None or player == game.first:
         return mp

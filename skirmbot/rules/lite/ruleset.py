@@ -139,5 +139,7 @@ class Lite(Skirm):
         """/odds by hand knows only Skirm's combat."""
         raise lacking(self.title, HAND_ODDS)
 
+    score_words = ("MP", "Mission Point")  # Lite's End of Turn scores them as Skirm does
+
 
 RULESET = Lite()
