@@ -459,8 +459,15 @@ def test_a_seat_that_asks_to_be_prompted_decides_its_defence_itself() -> None:
     match.apply(StandingOrders(1, defend=1, prompt=True))
     match.state.seats[1].bonus = 3
     match.apply(Attack(0, "Ann", "Bo", "Rifle"))
+    turn = RULESET.deciding(match.state)[0].key.rsplit(":", 1)[0]
     assert RULESET.deciding(match.state) == (
-        Decision(1, "Ann attacks Bo: choose bonus dice to defend", (Defend(1, 1),), turn=False),
+        Decision(
+            1,
+            "Ann attacks Bo: choose bonus dice to defend",
+            (Defend(1, 1),),
+            key=f"{turn}:d{match.state.acted}",
+            turn=False,
+        ),
     )
     refused(match, EndTurn(0), "Waiting for Band 2")
     refused(match, Defend(1, 4), "holds 3 bonus dice")
@@ -562,9 +569,14 @@ def test_a_defender_that_wins_a_melee_takes_its_free_move_only_when_it_asked_to_
     match.apply(StandingOrders(1, defend=0, prompt=True))
     script(match, 2, 9)
     match.apply(Attack(0, "Ann", "Bo", "Knife"))
+    turn = RULESET.deciding(match.state)[0].key.rsplit(":", 1)[0]
     assert RULESET.deciding(match.state) == (
         Decision(
-            1, "Bo won the melee: take its free move, or stay", (Shift(1, "Bo", None),), turn=False
+            1,
+            "Bo won the melee: take its free move, or stay",
+            (Shift(1, "Bo", None),),
+            key=f"{turn}:m{match.state.acted}",
+            turn=False,
         ),
     )
     refused(match, EndTurn(0), "Waiting for Bo's free move")
@@ -578,3 +590,22 @@ def test_a_defender_that_wins_a_melee_without_asking_stays() -> None:
     script(match, 2, 9)
     match.apply(Attack(0, "Ann", "Bo", "Knife"))
     assert match.state.free_move is None and square(match, "Bo") == Square.parse("F6")
+
+
+def test_every_turn_and_every_reaction_has_a_deadline_of_its_own() -> None:
+    """Decisions in another's turn never stall a match (ours): the clock gives a new key fresh
+    time, so each seat's turn, and a reaction within it, is keyed apart from the last."""
+    match = d20(*TROOPERS)
+    put(match, Ann="F5", Bo="F9")
+    first = RULESET.deciding(match.state)[0]
+    match.apply(StandingOrders(1, defend=1, prompt=True))
+    match.state.seats[1].bonus = 3
+    match.apply(Attack(0, "Ann", "Bo", "Rifle"))
+    reaction = RULESET.deciding(match.state)[0]
+    script(match, 9, 2, 4, 4)
+    match.apply(Defend(1, 1))
+    script(match, 12)
+    match.apply(EndTurn(0))
+    following = RULESET.deciding(match.state)[0]
+    assert first.key and reaction.key.startswith(first.key + ":") and reaction.key != first.key
+    assert following.side == 1 and following.key != first.key

@@ -141,15 +141,23 @@ def deciding(state: State) -> tuple[Decision, ...]:
         seat = state.seats[target.side]
         dice = min(seat.defend, seat.bonus)
         why = f"{state.pending.attacker} attacks {target.id}: choose bonus dice to defend"
-        return (Decision(target.side, why, (Defend(target.side, dice),), turn=False),)
+        key = f"{_turn_key(state)}:d{state.acted}"
+        return (Decision(target.side, why, (Defend(target.side, dice),), key=key, turn=False),)
     if state.free_move is not None:
         winner = state.models[state.free_move.lower()]
         why = f"{winner.id} won the melee: take its free move, or stay"
         stay: tuple[Command, ...] = (Shift(winner.side, winner.id, None),)
-        return (Decision(winner.side, why, stay, turn=winner.side == state.to_act),)
+        key = f"{_turn_key(state)}:m{state.acted}"
+        return (Decision(winner.side, why, stay, key=key, turn=winner.side == state.to_act),)
     seat = state.seats[state.to_act]
     why = f"{seat.name}'s turn: {seat.ap} AP to spend"
-    return (Decision(state.to_act, why, (EndTurn(state.to_act),)),)
+    return (Decision(state.to_act, why, (EndTurn(state.to_act),), key=_turn_key(state)),)
+
+
+def _turn_key(state: State) -> str:
+    """What a turn's deadline belongs to: each turn of each seat gets its own time (the clock
+    keeps a key's time and starts afresh on a new one), a reaction within it its own."""
+    return f"r{state.round}:t{state.turns}:s{state.to_act}"
 
 
 def buttons(state: State) -> tuple[str, ...]:
