@@ -137,25 +137,26 @@ class Timers(
 
     @app_commands.command(
         name="server",
-        description="Moderators: vacation days a year, and whether clocks stop at weekends",
+        description="Moderators: vacation days, weekends, how long a reaction in another's turn waits",
     )
     @app_commands.describe(
         vacation_days="Each player's vacation days a year in this server (default 20)",
         weekends="True: clocks stand still from Saturday 00:00 to Monday 00:00 UTC",
+        reaction_minutes="Minutes a decision in another player's turn waits (default 10)",
     )
     async def server(
         self,
         interaction: discord.Interaction[Any],
         vacation_days: app_commands.Range[int, 0, 60] | None = None,
         weekends: bool | None = None,
+        reaction_minutes: app_commands.Range[int, 1, 30] | None = None,
     ) -> None:
         member = await player(interaction)
         guild = interaction.guild_id or 0
-        await answer(
-            interaction,
-            timing.set_clock_rules(service_of(interaction), guild, member, vacation_days, weekends),
-            private=True,
+        rules = timing.set_clock_rules(
+            service_of(interaction), guild, member, vacation_days, weekends, reaction_minutes
         )
+        await answer(interaction, rules, private=True)
 
     @commands.Cog.listener()
     async def on_skirm_timer(self, match_id: int, channel_id: int, reply: Reply) -> None:

@@ -128,6 +128,8 @@ async def test_fischer_vacation_calendar_and_settings_over_the_wire(
         mo = User(snowflake(), "mo", permissions=MEMBER_PERMISSIONS | MANAGE_GUILD)
         settings = await say(bot, "timer server", user=mo, vacation_days=30)
         assert private(settings) and "30 vacation days a year" in settings.text, settings.text
+        quick = await say(bot, "timer server", user=mo, reaction_minutes=5)
+        assert "another player's turn waits 5 minutes" in quick.text, quick.text
         assert not fake.unknown, f"routes the fake does not know: {fake.unknown}"
         clean(bot.log())
 
