@@ -6,6 +6,8 @@ play on, the bot restarted midway, to the end: a placing per seat, and ratings f
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD
 
@@ -131,6 +133,7 @@ async def test_four_players_start_when_the_last_seat_joins_and_every_squad_is_in
     assert "The dice are now fixed" in (await service.join(CHANNEL, dan)).text
     for member, squad in zip((ALICE, BOB, EVE, dan), (*SQUADS, "gold-breakers"), strict=True):
         chosen = await service.choose_squad(CHANNEL, member, squad)
+        assert re.search(r"\(\d+ units, \d+ points\)", chosen.text), chosen.text  # not Skirm's EP
     assert "All squads are in." in chosen.text
     for member in (ALICE, BOB, EVE, dan):
         await service.deploy(CHANNEL, member)

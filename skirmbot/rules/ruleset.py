@@ -432,6 +432,8 @@ class Ruleset(Protocol):
     # How a side's score is named, short and in full for one point: ("MP", "Mission Point") in
     # Skirm. League standings, their tiebreaks and their picture's column say it in its words.
     score_words: tuple[str, str]
+    # What a squad's cost is counted in, after the number: "EP" (Skirm's Equipment Points).
+    points_word: str
 
 
 def seats_of_their_own(players: int) -> tuple[tuple[int, ...], ...]:

@@ -194,6 +194,7 @@ class D20:
 
     def match_content(self, content: dict[str, Any]) -> dict[str, Any]:
         return with_armory(content)
+    points_word = "points"  # the warband's cost in the armory's points (ours)
     score_words = ("VP", "Victory Point")  # as its status line counts them (views.standing)
 
 
