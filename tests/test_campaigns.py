@@ -353,6 +353,6 @@ async def test_a_stored_squad_is_refused_in_a_ruleset_without_campaigns(store: S
     await service.create(GUILD, CHANNEL, ALICE, rules="lite")
     with pytest.raises(ServiceError) as error:
         await service.choose_squad(CHANNEL, ALICE, "my:wardens")
-    assert str(error.value) == "Campaigns are played with Skirm; this match plays Skirm Lite."
+    assert str(error.value) == "Campaigns are played with Skirm, not Skirm Lite."
     row = await store.active_match(CHANNEL)
     assert row is not None and row.record["content"]["squads"][0] is None

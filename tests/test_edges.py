@@ -79,8 +79,8 @@ def test_a_ruleset_without_campaigns_or_hand_odds_refuses_them_in_words() -> Non
     assert CAMPAIGNS not in lite.features and CAMPAIGNS in ruleset("skirm").features
     with pytest.raises(RulesError) as error:
         lite.campaign()
-    assert str(error.value) == "Campaigns are played with Skirm; this match plays Skirm Lite."
-    with pytest.raises(RulesError, match="^/odds by hand works out the attacks of Skirm;"):
+    assert str(error.value) == "Campaigns are played with Skirm, not Skirm Lite."
+    with pytest.raises(RulesError, match=r"^/odds by hand works out the attacks of Skirm, not Skirm Lite\.$"):
         lite.hand_dice()
 
 

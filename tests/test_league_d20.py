@@ -96,5 +96,5 @@ async def test_a_campaign_league_of_the_d20_rules_is_refused(store: Store) -> No
     env = Env(store)
     with pytest.raises(ServiceError) as error:
         await env.leagues.create(GUILD, HOME, ORG, LEAGUE, "d20", rounds=1, campaign=True)
-    assert str(error.value) == "Campaigns are played with Skirm; this match plays d20 Skirmish."
+    assert str(error.value) == "Campaigns are played with Skirm, not d20 Skirmish."
     assert await store.league(GUILD, LEAGUE) is None

@@ -443,9 +443,9 @@ def seats_of_their_own(players: int) -> tuple[tuple[int, ...], ...]:
 
 def lacking(title: str, feature: str) -> RulesError:
     """The refusal of a feature to a ruleset (`title`) without it, in words: "Campaigns are
-    played with Skirm; this match plays Skirm Lite."."""
+    played with Skirm, not Skirm Lite." (said of a match or of a league)."""
     having = " or ".join(r.title for r in rulesets().values() if feature in r.features)
-    return RulesError(f"{FEATURE_WORDS[feature]} {having}; this match plays {title}.")
+    return RulesError(f"{FEATURE_WORDS[feature]} {having}, not {title}.")
 
 
 _REGISTRY: dict[str, Ruleset] = {}
