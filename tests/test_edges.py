@@ -80,7 +80,9 @@ def test_a_ruleset_without_campaigns_or_hand_odds_refuses_them_in_words() -> Non
     with pytest.raises(RulesError) as error:
         lite.campaign()
     assert str(error.value) == "Campaigns are played with Skirm, not Skirm Lite."
-    with pytest.raises(RulesError, match=r"^/odds by hand works out the attacks of Skirm, not Skirm Lite\.$"):
+    with pytest.raises(
+        RulesError, match=r"^/odds by hand works out the attacks of Skirm, not Skirm Lite\.$"
+    ):
         lite.hand_dice()
 
 
