@@ -1,0 +1,184 @@
+"""A whole 3-player match of the d20 rules (rulebook 004) through the real bot process, against
+the loopback fake of Discord: Alice opens `/match new ruleset:d20 players:3`, Bob and Carol
+join, each fields a warband and deploys where the placement help says, and the three play
+with the common verbs (/move, /shoot, /melee, /end) and `/act` for the rulebook's own (buy
+bonus dice, defend, the melee winner's free move, end turn). Midway the bot is killed and
+restarted on the same database, and Carol concedes: Alice and Bob play on to the end, and the
+result names every player's placing. Nothing is fixed by hand: every command is one a player
+would send, chosen from what the bot offers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+from dataclasses import dataclass, field
+
+from fakediscord import FakeDiscord, Interaction, User
+from test_wire import REPLY_TIMEOUT, Bot, answered, clean, click, fake, public, say, start_bot
+from test_wire_lite import ruleset_choices, status_text
+
+__all__ = ["fake", "start_bot"]  # the fixtures, shared with test_wire
+
+MATCH_TIMEOUT = 420.0  # a whole match: 4 rounds of 3 turns, a few activations each
+STEPS = 600  # more commands than any d20 match of these warbands needs: catches a stuck match
+PLACE = re.compile(r"\b([A-Z][\w-]*) ?\(?(?:Big: )?")
+
+
+@dataclass
+class Player:
+    """What a player remembers of their own turn: whether they bought bonus dice already."""
+
+    user: User
+    bought: bool = False
+    acted: set[str] = field(default_factory=set)
+
+
+async def offered(bot: Bot, user: User, command: str, focused: str, **options: str) -> list[str]:
+    return [value for value, _ in await labelled(bot, user, command, focused, **options)]
+
+
+async def labelled(
+    bot: Bot, user: User, command: str, focused: str, **options: str
+) -> list[tuple[str, str]]:
+    """What the bot's autocomplete offers `user` for one option: (value, what it reads)."""
+    interaction = await bot.fake.autocomplete(command, focused=focused, user=user, **options)
+    await answered(bot, interaction)
+    return [(choice["value"], choice["name"]) for choice in interaction.choices]
+
+
+def first(options: list[tuple[str, str]], title: str) -> str | None:
+    """The first of the /act options whose words start with the action's title (as
+    /match rules names it)."""
+    return next((value for value, words in options if words.startswith(title)), None)
+
+
+def last(options: list[tuple[str, str]], title: str) -> str | None:
+    found = [value for value, words in options if words.startswith(title)]
+    return found[-1] if found else None
+
+
+async def deploy(bot: Bot, user: User) -> Interaction:
+    """Deploy as the placement help says: every model named there, on squares of the zone
+    the help spans, each from what /deploy's autocomplete offers."""
+    return await say(bot, "deploy", user=user, auto=True)
+
+
+async def attack(bot: Bot, user: User, verb: str) -> Interaction | None:
+    """/shoot or /melee with the first unit that has a target, on the first target offered."""
+    for unit in await offered(bot, user, verb, "unit"):
+        targets = await offered(bot, user, verb, "target", unit=unit)
+        if targets:
+            aim = {"unit": unit, "target": targets[0]}
+            weapons = await offered(bot, user, verb, "weapon", **aim)
+            chosen = {"weapon": weapons[0]} if weapons else {}
+            return await say(bot, verb, user=user, **aim, **chosen)
+    return None
+
+
+async def move(bot: Bot, user: User, player: Player) -> Interaction | None:
+    """/move a unit that has not moved this turn to the last square offered (the farthest
+    out of the zone, toward the rivals)."""
+    for unit in await offered(bot, user, "move", "unit"):
+        if unit in player.acted:
+            continue
+        squares = await offered(bot, user, "move", "square", unit=unit)
+        if squares:
+            player.acted.add(unit)
+            return await say(bot, "move", user=user, unit=unit, square=squares[-1])
+    return None
+
+
+async def step(bot: Bot, player: Player) -> Interaction | None:
+    """One command of `player`, the way they play: a decision asked of them first (defend with
+    every bonus die held, the melee winner's free move), then bonus dice once a turn, an
+    attack, a move, ending the activation, and at last ending the turn. None: nothing to do."""
+    user = player.user
+    own = await labelled(bot, user, "act", "action")
+    decided = last(own, "Defend") or first(own, "Free move") or first(own, "shift")
+    if decided:
+        return await say(bot, "act", user=user, action=decided)
+    if not player.bought and (bought := first(own, "Purchase Bonus Dice")):
+        player.bought = True
+        return await say(bot, "act", user=user, action=bought)
+    for verb in ("shoot", "melee"):
+        if (sent := await attack(bot, user, verb)) is not None:
+            return sent
+    if (moved := await move(bot, user, player)) is not None:
+        return moved
+    ending = await offered(bot, user, "end", "unit")
+    if ending:
+        return await say(bot, "end", user=user, unit=ending[0])
+    if ended := first(own, "End turn"):
+        player.bought, player.acted = False, set()
+        return await say(bot, "act", user=user, action=ended)
+    return None
+
+
+async def concede(bot: Bot, user: User) -> Interaction:
+    asked = await say(bot, "match concede", user=user)
+    return await click(bot, asked.messages[0], "Concede the match", user=user)
+
+
+async def test_a_whole_three_player_d20_match_with_a_restart_and_a_concession(
+    fake: FakeDiscord, start_bot
+) -> None:
+    async with asyncio.timeout(MATCH_TIMEOUT):
+        bot = await start_bot()
+        assert "d20" in ruleset_choices(fake), ruleset_choices(fake)
+        new = await say(bot, "match new", ruleset="d20", players=3)
+        assert public(new) and "d20" in new.text, new.text
+        for user in (fake.bob, fake.carol):
+            joined = await say(bot, "match join", user=user)
+            assert public(joined), joined.text
+        warbands = await offered(bot, fake.alice, "match squad", "name")
+        assert len(warbands) >= 3, warbands
+        for user, warband in zip((fake.alice, fake.bob, fake.carol), warbands, strict=False):
+            fielded = await say(bot, "match squad", user=user, name=warband)
+            assert public(fielded), fielded.text
+        for user in (fake.alice, fake.bob, fake.carol):
+            deployed = await deploy(bot, user)
+            assert deployed.messages, deployed.text
+            print("DEPLOY", user.name, deployed.text)
+        text = await status_text(bot)
+        assert "round 1" in text.lower(), text
+
+        players = [Player(fake.alice), Player(fake.bob), Player(fake.carol)]
+        restarted = conceded = False
+        for _ in range(STEPS):
+            sent = None
+            for player in players:
+                sent = await step(bot, player)
+                if sent is not None:
+                    break
+            if sent is None:
+                break
+            assert sent.messages, f"no answer to {sent.payload['data']}"
+            text = await status_text(bot)
+            if not restarted and "round 2" in text.lower():
+                bot.process.send_signal(signal.SIGKILL)
+                assert await bot.wait_exit(5) == -signal.SIGKILL
+                bot = await start_bot()
+                assert await status_text(bot) == text, "the match differs after the restart"
+                restarted = True
+            elif restarted and not conceded:
+                ended = await concede(bot, fake.carol)
+                assert public(ended) and "carol" in ended.text.lower(), ended.text
+                players = players[:2]
+                conceded = True
+        else:
+            raise AssertionError(f"the match did not end: {await status_text(bot)}")
+
+        assert restarted and conceded, f"the match ended before round 2: {await status_text(bot)}"
+        final = await bot.until(
+            lambda: [m for m in fake.messages.values() if "wins" in m.text or "draw" in m.text],
+            "the end-of-match message",
+            REPLY_TIMEOUT,
+        )
+        result = final[-1].text + "\n" + await status_text(bot)
+        for name in ("alice", "bob", "carol"):
+            assert name in result.lower(), result
+        assert re.search(r"\b(1st|first)\b", result, re.I), result
+        assert not fake.unknown, f"routes the fake does not know: {fake.unknown}"
+        clean(bot.log())
