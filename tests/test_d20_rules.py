@@ -544,7 +544,7 @@ def test_every_command_reads_back_from_its_record_form(command: object) -> None:
         ({"type": "buy", "side": True, "dice": 1}, "'side' from 0 to 3"),
         ({"type": "move", "side": 0, "unit": None, "square": "C4"}, "'unit' cannot be None"),
         ({"type": "buy", "side": 0, "dice": 1, "orders": 2}, "no field orders"),
-        ({"type": "shoot", "side": 0}, "not a d20 command"),
+        ({"type": "leap", "side": 0}, "not a d20 command"),
     ],
 )
 def test_a_malformed_command_is_refused_in_words(data: dict[str, object], words: str) -> None:

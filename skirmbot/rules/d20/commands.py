@@ -1,7 +1,10 @@
 """The d20 rules' commands, and their JSON form (parsed here: seats 0 to 3).
 
 Deployment, ending an activation and conceding are the kernel's common verbs (`Deploy`,
-`EndActivation`, `Concede`); the rest are this rulebook's own.
+`EndActivation`, `Concede`); the rest are this rulebook's own. The kernel's Move, Shoot and
+Melee (what /move, /shoot and /melee send in every ruleset) are read as they were sent, so a
+record replays them as it keeps them; the engine plays them as this rulebook's Move and Attack
+(`engine.own_form`).
 """
 
 from __future__ import annotations
@@ -9,7 +12,18 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from skirmbot.rules.commands import Command, Concede, Deploy, EndActivation, UnitCommand
+from skirmbot.rules.commands import (
+    Command,
+    Concede,
+    Deploy,
+    EndActivation,
+    Melee,
+    Shoot,
+    UnitCommand,
+    command_from_json,
+    table_of,
+)
+from skirmbot.rules.commands import Move as KernelMove
 from skirmbot.rules.errors import RulesError
 
 MAX_SEATS = 4
@@ -91,6 +105,11 @@ COMMANDS: dict[str, type[Command]] = {
         Concede,
     )
 }
+# The kernel's verbs the common slash commands send; a kernel Move is told from this
+# rulebook's by its `orders` field.
+KERNEL_VERBS = table_of(KernelMove, Shoot, Melee)
+# Every type a d20 record may hold (`Ruleset.command_types`).
+COMMAND_TYPES: dict[str, type[Command]] = {**KERNEL_VERBS, **COMMANDS}
 _TYPES: dict[str, tuple[type, ...]] = {
     "side": (int,), "unit": (str,), "square": (str, type(None)), "target": (str,),
     "weapon": (str, type(None)), "bonus": (int,), "dice": (int,), "facing": (str, type(None)),
@@ -99,7 +118,10 @@ _TYPES: dict[str, tuple[type, ...]] = {
 
 
 def parse_command(data: Any) -> Command:
-    """A d20 command from its JSON form; RulesError names what is wrong."""
+    """A d20 command (or a kernel verb it plays) from its JSON form; RulesError names what is
+    wrong."""
+    if _kernel_verb(data):
+        return command_from_json(data, KERNEL_VERBS, seats=MAX_SEATS, ruleset="d20 Skirmish")
     if not isinstance(data, dict) or data.get("type") not in COMMANDS:
         raise RulesError(
             f"{data!r} is not a d20 command; its 'type' is one of {', '.join(COMMANDS)}."
@@ -120,3 +142,9 @@ def parse_command(data: Any) -> Command:
         if kinds is not None and (not isinstance(value, kinds) or wrong_bool):
             raise RulesError(f"A {cls.type} command's '{key}' cannot be {value!r}.")
     return cls(**{key: value for key, value in data.items() if key != "type"})
+
+
+def _kernel_verb(data: Any) -> bool:
+    if not isinstance(data, dict) or data.get("type") not in KERNEL_VERBS:
+        return False
+    return data["type"] != KernelMove.type or "orders" in data

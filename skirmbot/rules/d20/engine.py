@@ -30,6 +30,7 @@ from skirmbot.rules.d20.state import (
     PendingAttack,
     State,
 )
+from skirmbot.rules.d20.verbs import own_form
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import IllegalCommand, RulesError
 from skirmbot.rules.events import Event
@@ -66,13 +67,15 @@ class D20Match:
         """The d20 rules came with record version 4 and have not changed since."""
 
     def apply(self, command: Command) -> list[Event]:
-        handler = self._handlers.get(type(command))
-        if handler is None:
-            raise IllegalCommand(f"The d20 rules have no '{command.type}' command.")
+        """The command's events; a kernel verb is played (and kept) as its d20 form."""
         # The board never changes in the d20 rules (no doors open): shared, not copied.
         before = copy.deepcopy(self.state, {id(self.state.board): self.state.board})
         try:
             self._check_seat(command.side)
+            command = own_form(self.state, command)
+            handler = self._handlers.get(type(command))
+            if handler is None:
+                raise IllegalCommand(f"The d20 rules have no '{command.type}' command.")
             events = handler(command)
         except RulesError:
             self.state = before
