@@ -23,7 +23,6 @@ __all__ = ["fake", "start_bot"]  # the fixtures, shared with test_wire
 
 MATCH_TIMEOUT = 420.0  # a whole match: 4 rounds of 3 turns, a few activations each
 STEPS = 600  # more commands than any d20 match of these warbands needs: catches a stuck match
-PLACE = re.compile(r"\b([A-Z][\w-]*) ?\(?(?:Big: )?")
 
 
 @dataclass
@@ -60,9 +59,16 @@ def last(options: list[tuple[str, str]], title: str) -> str | None:
 
 
 async def deploy(bot: Bot, user: User) -> Interaction:
-    """Deploy as the placement help says: every model named there, on squares of the zone
-    the help spans, each from what /deploy's autocomplete offers."""
-    return await say(bot, "deploy", user=user, auto=True)
+    """Deploy the way a player does: /deploy alone tells them, privately, where their models
+    may go; its list offers a whole deployment, which they send."""
+    helped = await say(bot, "deploy", user=user)
+    assert [m.ephemeral for m in helped.messages] == [True], helped.text
+    offers = await offered(bot, user, "deploy", "placements")
+    assert len(offers) == 1, offers
+    for placement in offers[0].split(", "):
+        model, _ = placement.rsplit(" ", 1)
+        assert model in helped.text, f"{model} is not in the placement help: {helped.text}"
+    return await say(bot, "deploy", user=user, placements=offers[0])
 
 
 async def attack(bot: Bot, user: User, verb: str) -> Interaction | None:
@@ -140,9 +146,8 @@ async def test_a_whole_three_player_d20_match_with_a_restart_and_a_concession(
         for user in (fake.alice, fake.bob, fake.carol):
             deployed = await deploy(bot, user)
             assert deployed.messages, deployed.text
-            print("DEPLOY", user.name, deployed.text)
         text = await status_text(bot)
-        assert "round 1" in text.lower(), text
+        assert "turn 1 of" in text.lower(), text
 
         players = [Player(fake.alice), Player(fake.bob), Player(fake.carol)]
         restarted = conceded = False
@@ -154,9 +159,9 @@ async def test_a_whole_three_player_d20_match_with_a_restart_and_a_concession(
                     break
             if sent is None:
                 break
-            assert sent.messages, f"no answer to {sent.payload['data']}"
+            assert public(sent), f"{sent.payload['data']} refused: {sent.text}"
             text = await status_text(bot)
-            if not restarted and "round 2" in text.lower():
+            if not restarted and "turn 2 of" in text.lower():
                 bot.process.send_signal(signal.SIGKILL)
                 assert await bot.wait_exit(5) == -signal.SIGKILL
                 bot = await start_bot()

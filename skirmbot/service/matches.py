@@ -695,6 +695,15 @@ class MatchService:
         side = self.side_of(row, member) if member is not None else None
         return Situation(match.state, side, ruleset_of(row))
 
+    async def placing(self, channel_id: int, member: Member) -> Situation:
+        """The channel's match in a set-up stage as `member` sees it, for /deploy's help and
+        autocomplete; ServiceError when no match here is deploying."""
+        row = await self.live.find(channel_id)
+        if row.status != DEPLOYING:
+            raise ServiceError("No match here is deploying: /deploy is for the set-up.")
+        match = await self.live.match(row)
+        return Situation(match.state, self.side_of(row, member), ruleset_of(row))
+
     async def rules_text(self, channel_id: int) -> str:
         """The actions of the ruleset of the channel's match (the default ruleset when there
         is none), with their costs, as /match rules shows them."""
