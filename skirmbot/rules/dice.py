@@ -127,7 +127,7 @@ class KeyedDice:
 
 
 class SaltedDice(KeyedDice):
-    """Keyed dice whose HMAC key comes from the secret key and both players' salts
+    """Keyed dice whose HMAC key comes from the secret key and every player's salt
     (`salted_key`). No die is rolled while a salt is missing: the dice are not fixed yet."""
 
     def __init__(self, key: str, salts: Sequence[str | None]) -> None:
@@ -135,16 +135,13 @@ class SaltedDice(KeyedDice):
         self.salts = list(salts)
         self._salted = (
             salted_key(key, [salt for salt in self.salts if salt is not None])
-            if len(self.salts) == 2 and None not in self.salts
+            if len(self.salts) >= 2 and None not in self.salts
             else None
         )
 
     def roll(self, sides: int = 6) -> int:
         if self._salted is None:
-            raise RulesError(
-                "No die can be rolled before both players' salts are fixed: the second player "
-                "has not joined yet."
-            )
+            raise RulesError(unsalted_words(len(self.salts)))
         return self._draw(self._salted, sides)
 
     def to_json(self) -> dict[str, object]:
@@ -152,10 +149,21 @@ class SaltedDice(KeyedDice):
 
 
 def salted_key(key: str, salts: Sequence[str]) -> bytes:
-    """The dice's HMAC key: HMAC-SHA256 of the seed and the two salts, one a line (a salt holds
-    no line break, so two pairs of salts never give the same text)."""
+    """The dice's HMAC key: HMAC-SHA256 of the seed and the salts in seat order, one a line (a
+    salt holds no line break, so two lists of salts never give the same text; two seats give
+    the bytes of every record made before matches had more)."""
     text = "\n".join(["skirmbot dice", *salts]).encode()
     return hmac.new(key_bytes(key), text, hashlib.sha256).digest()
+
+
+def unsalted_words(seats: int) -> str:
+    """Why no die rolls yet: a salt is missing (a seat not joined yet)."""
+    if seats == 2:  # the words of two-player matches since issue 21
+        return (
+            "No die can be rolled before both players' salts are fixed: the second player "
+            "has not joined yet."
+        )
+    return "No die can be rolled before every player's salt is fixed: a seat is still open."
 
 
 def commitment_of(key: str) -> str:

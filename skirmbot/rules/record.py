@@ -30,7 +30,7 @@ RECORD_VERSION = 4
 # takes none), and so did versions 2 and 3 until issue 28: a new command with one is refused,
 # a recorded one replays as it was played (`_play_on`).
 # Version 3 (issue 21) is a record with verifiable dice: beside its `{"key": HEX}` dice it has
-# the commitment to the key and the two players' salts, from which the dice come (a version-2
+# the commitment to the key and each player's salt, from which the dice come (a version-2
 # reader would roll them from the key alone, wrongly). Records without them are still version 2.
 # Version 4 (issue 28) plays Skirm Lite as its rulebook says: High Ground and a blast leave a
 # target its Cover. A Lite record of an earlier version replays with the full game's cover, as
@@ -152,14 +152,14 @@ def _with_verifiable_dice(record: MatchRecord, data: dict[str, Any]) -> MatchRec
     rolls, result = data.get("rolls"), data.get("result")
     if (
         not isinstance(commitment, str)
-        or not _pair_of_texts(salts)
-        or not _pair_of_texts(seals)
+        or not _texts_per_seat(salts, len(record.players))
+        or not _texts_per_seat(seals, len(record.players))
         or (rolls is not None and not _faces(rolls))
         or (result is not None and not isinstance(result, dict))
     ):
         raise RulesError(
-            "A record's verifiable dice need a 'commitment' (hexadecimal), two 'salts' and "
-            "two 'seals' (text or null), and, when given, 'rolls' (whole numbers) and a "
+            "A record's verifiable dice need a 'commitment' (hexadecimal), 'salts' and "
+            "'seals' (text or null), one of each per player, and, when given, 'rolls' (whole numbers) and a "
             "'result' object."
         )
     return replace(
@@ -172,10 +172,11 @@ def _with_verifiable_dice(record: MatchRecord, data: dict[str, Any]) -> MatchRec
     )
 
 
-def _pair_of_texts(value: object) -> bool:
+def _texts_per_seat(value: object, seats: int) -> bool:
+    """One text (or null) for each of the match's seats."""
     return (
         isinstance(value, list)
-        and len(value) == 2
+        and len(value) == seats
         and all(item is None or isinstance(item, str) for item in value)
     )
 
@@ -187,7 +188,7 @@ def _faces(value: object) -> bool:
 
 
 def dice_of(record: MatchRecord) -> Dice:
-    """The dice source the record rolls: its keyed dice with both players' salts when it has
+    """The dice source the record rolls: its keyed dice with every player's salt when it has
     a commitment (a match with verifiable dice), else what its `dice` name."""
     key = record.dice.get("key")
     if record.salts is not None and isinstance(key, str):

@@ -3,7 +3,8 @@ an exported record that `skirmbot verify` runs.
 
 The scheme (skirmbot.rules.dice, `SaltedDice`): at the start the bot posts the commitment,
 SHA-256 of the match's secret seed; each player's salt is posted when it is fixed (at
-/match new and /match join); the dice are HMAC-SHA256 of the seed and both salts; at the end
+/match new and /match join); the dice are HMAC-SHA256 of the seed and every player's salt (both
+salts, with two players); at the end
 the record reveals the seed. `verify` checks, in this order, and names what does not match:
 
 1. the seed hashes to the commitment (and, when the user gives it, the commitment is the one
@@ -172,7 +173,7 @@ def _check_salts(record: MatchRecord, commitment: str, verdict: Verdict) -> bool
         salts = ", ".join(
             f"{_player(record, side)}: {salt}" for side, salt in enumerate(record.salts)
         )
-        verdict.checked.append(f"Both salts match their seals ({salts}).")
+        verdict.checked.append(f"{_all_salts(record).capitalize()} match their seals ({salts}).")
     return sound
 
 
@@ -209,7 +210,7 @@ def _check_rolls_and_result(record: MatchRecord, verdict: Verdict) -> None:
     if not changed and len(recorded) == len(derived):
         verdict.checked.append(
             f"All {plural(len(derived), 'roll')} of the match, derived again from the seed and "
-            "both salts, are the ones recorded, in order."
+            f"{_all_salts(record)}, are the ones recorded, in order."
         )
     replayed = ruleset(record.ruleset).recorded_result(match.state)
     if replayed != record.result:
@@ -247,11 +248,10 @@ def commitment_words(record: MatchRecord) -> str | None:
         for side, salt in enumerate(record.salts)
         if salt is not None
     ]
-    waiting = "; the second salt comes when the opponent joins" if None in record.salts else ""
     return (
         f"Dice: the commitment to this match's secret seed is SHA-256 {record.commitment}. "
-        f"{'; '.join(salts)}{waiting}. The dice come from the seed and both salts; the seed "
-        "is revealed when the match ends."
+        f"{'; '.join(salts)}{_salts_to_come(record)}. The dice come from the seed and "
+        f"{_all_salts(record)}; the seed is revealed when the match ends."
     )
 
 
@@ -262,10 +262,29 @@ def salt_words(record: MatchRecord, side: int) -> str | None:
     both = ", ".join(
         f"{_player(record, other)} {salt}" for other, salt in enumerate(record.salts) if salt
     )
+    salt = f"{_player(record, side)}'s salt is {record.salts[side]}."
+    if None in record.salts:  # a match of more than two with a seat still open
+        return f"{salt} The dice are fixed when every player's salt is in ({both} so far)."
     return (
-        f"{_player(record, side)}'s salt is {record.salts[side]}. The dice are now fixed by the "
-        f"committed seed and both salts ({both}): neither the bot nor a player chose them alone."
+        f"{salt} The dice are now fixed by the committed seed and {_all_salts(record)} "
+        f"({both}): neither the bot nor a player chose them alone."
     )
+
+
+def _all_salts(record: MatchRecord) -> str:
+    """The salts the dice come from, in words: two players' words kept since issue 21."""
+    assert record.salts is not None
+    return "both salts" if len(record.salts) == 2 else "every player's salt"
+
+
+def _salts_to_come(record: MatchRecord) -> str:
+    """What the opening message says of the salts still to come (none: "")."""
+    assert record.salts is not None
+    if None not in record.salts:
+        return ""
+    if len(record.salts) == 2:
+        return "; the second salt comes when the opponent joins"
+    return "; the others come as the players join"
 
 
 def reveal_words(record: MatchRecord) -> str | None:

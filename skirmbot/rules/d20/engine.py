@@ -40,6 +40,9 @@ MOVE_COSTS = (1, 3, 5)  # "1st Movement is 1 AP, 2nd Movement is 3 AP, 3rd Movem
 # Bonus Dice | Action Point Cost: what holding 0 to 6 bonus dice has cost (our ruling: a
 # purchase costs the difference, so the first die costs 1 AP as the text says).
 BONUS_PRICES = (0, 1, 2, 4, 7, 12, 20)
+# What the seat whose turn it is does in it (not a defender's decision, nor standing orders,
+# which may be set at any time): what undo may take back.
+TURN_ACTIONS = frozenset({"buy", "move", "attack", "shift", "end"})
 
 
 def price(held: int, buying: int) -> int:
@@ -76,7 +79,10 @@ class D20Match:
             handler = self._handlers.get(type(command))
             if handler is None:
                 raise IllegalCommand(f"The d20 rules have no '{command.type}' command.")
+            turns = self.state.turns
             events = handler(command)
+            if self.state.turns == turns and command.type in TURN_ACTIONS:
+                self.state.acted += 1
         except RulesError:
             self.state = before
             raise

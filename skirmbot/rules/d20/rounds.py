@@ -70,6 +70,7 @@ def next_turn(state: State, dice: Dice) -> list[Event]:
     player = state.seats[seat]
     player.ap = 0 if face == ROUND_ENDS_ON else face
     state.step, state.active = BEFORE, None
+    state.turns, state.acted = state.turns + 1, 0
     for model in models_of(state, seat):
         model.moves, model.fought, model.moved_then_fought = 0, False, False
         if model.status == ACTIVATED:

@@ -3,22 +3,33 @@ for themselves. Each member delegates to a module of this package."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
-from skirmbot.rules.commands import Command, Deploy
-from skirmbot.rules.d20 import autoplayer, engine, legal, views
+from skirmbot.rules.board import Board
+from skirmbot.rules.commands import Command, CommandTable, Deploy
+from skirmbot.rules.d20 import autoplayer, engine, export, legal, undo, views
 from skirmbot.rules.d20 import preview as d20_preview
-from skirmbot.rules.d20.commands import parse_command
-from skirmbot.rules.d20.scenarios import EDGES
-from skirmbot.rules.d20.setup import SEATS, armory_of, new_state
+from skirmbot.rules.d20.choices import D20Choices
+from skirmbot.rules.d20.commands import COMMAND_TYPES, parse_command
+from skirmbot.rules.d20.scenarios import EDGES, Scenario, scenario_from_json
+from skirmbot.rules.d20.setup import SEATS, armory_of, check_zones, new_state
 from skirmbot.rules.d20.state import Model, State
-from skirmbot.rules.d20.warbands import check_points, warband_from_json
+from skirmbot.rules.d20.warbands import Warband, check_points, warband_from_json
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
 from skirmbot.rules.preview import Preview
-from skirmbot.rules.ruleset import ActionRule, Outcome, PlayedMatch, SetUpStage, SquadSummary
+from skirmbot.rules.ruleset import (
+    CAMPAIGNS,
+    HAND_ODDS,
+    ActionRule,
+    Outcome,
+    PlayedMatch,
+    SetUpStage,
+    SquadSummary,
+    lacking,
+)
 from skirmbot.rules.squares import Square
 from skirmbot.rules.view import CardView, Decision, MatchView
 
@@ -63,9 +74,7 @@ class D20:
 
     def check_squad(self, data: Any, ep_limit: int) -> SquadSummary:
         """A warband against the armory; `ep_limit` is the points limit (0: none)."""
-        warband = warband_from_json(data, armory_of({}))
-        if ep_limit:
-            check_points(warband, ep_limit)
+        warband = self.load_squad(data, ep_limit)
         return SquadSummary(warband.name, len(warband.models), warband.points)
 
     def parse_command(self, data: Any) -> Command:
@@ -130,6 +139,58 @@ class D20:
 
     def preview(self, state: State, unit: str, square: Square | None = None) -> Preview:
         return d20_preview.preview(state, unit, square)
+
+    # The kernel's Move, Shoot and Melee (what /move, /shoot, /melee send) and d20's own.
+    command_types: CommandTable = COMMAND_TYPES
+
+    def choices(self, state: State, side: int | None) -> D20Choices:
+        return D20Choices(state, side)
+
+    def load_mission(self, data: Any) -> Scenario:
+        return scenario_from_json(data)
+
+    def load_squad(self, data: Any, points_limit: int) -> Warband:
+        """A warband against the shipped armory, within `points_limit` (0: none)."""
+        warband = warband_from_json(data, armory_of({}))
+        if points_limit:
+            check_points(warband, points_limit)
+        return warband
+
+    def points_limit(self, mission: Any) -> int:
+        return self.load_mission(mission).points_limit
+
+    def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
+        self.load_mission(mission)
+        check_zones(board, squad_sizes)
+
+    def state_json(self, state: State) -> dict[str, Any]:
+        return export.state_json(state)
+
+    def campaign(self) -> NoReturn:
+        """The d20 rules keep no campaign progress (our ruling)."""
+        raise lacking(self.title, CAMPAIGNS)
+
+    def hand_dice(self) -> NoReturn:
+        """/odds by hand knows only Skirm's combat."""
+        raise lacking(self.title, HAND_ODDS)
+
+    def recorded_result(self, state: State) -> dict[str, Any] | None:
+        return export.recorded_result(state)
+
+    def held_in_secret(self, state: State) -> tuple[object, ...]:
+        return ()  # no die draws a secret: every warband's dice and AP are on the table
+
+    def keeps_secret(self, state: State, side: int) -> bool:
+        return False
+
+    def undo_point(self, state: State, recorded: list[dict[str, Any]], side: int) -> int:
+        return undo.undo_point(state, recorded, side)
+
+    def secret_note(self, state: State, side: int) -> str:
+        raise RulesError("The d20 rules keep nothing secret: no card is drawn or held.")
+
+    def buttons(self, state: State) -> tuple[str, ...]:
+        return views.buttons(state)
 
 
 RULESET = D20()

@@ -49,6 +49,21 @@ def new_state(content: dict[str, Any], *, strict: bool = True) -> State:
     )
 
 
+def check_zones(board: Board, squad_sizes: tuple[int, ...]) -> None:
+    """Whether the map has a zone for each seat that holds its warband's models (Small Models
+    here: a Big Model's four squares are counted when the warbands are known, `new_state`)."""
+    if len(squad_sizes) not in SEATS:
+        raise ContentError("A d20 match has 2, 3 or 4 warbands, one per player.")
+    for seat, (size, area) in enumerate(
+        zip(squad_sizes, zones(board, len(squad_sizes)), strict=True)
+    ):
+        if size > len(area):
+            raise ContentError(
+                f"Seat {seat + 1}'s zone on this map has {len(area)} squares; "
+                f"its warband needs {size}."
+            )
+
+
 def _models(warbands: list[Warband]) -> dict[str, Model]:
     """Every model by its name in lower case; a name two warbands share gets its seat's number."""
     models: dict[str, Model] = {}

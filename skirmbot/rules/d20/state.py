@@ -95,6 +95,8 @@ class State:
     over: bool = False
     reason: str = ""
     went_out: int = 0  # seats gone out so far
+    turns: int = 0  # turns begun so far
+    acted: int = 0  # actions taken in the turn in progress: taking one back goes no further
 
     def model(self, name: str) -> Model:
         found = self.models.get(name.lower()) if isinstance(name, str) else None

@@ -127,3 +127,12 @@ def deciding(state: State) -> tuple[Decision, ...]:
     seat = state.seats[state.to_act]
     why = f"{seat.name}'s turn: {seat.ap} AP to spend"
     return (Decision(state.to_act, why, (EndTurn(state.to_act),)),)
+
+
+def buttons(state: State) -> tuple[str, ...]:
+    """End and Preview while a model activates and nothing waits on another seat; no roll
+    waits for a re-roll in the d20 rules, and a defender's bonus dice are typed (/act)."""
+    waiting = state.pending is not None or state.free_move is not None
+    if state.over or state.active is None or waiting:
+        return ()
+    return ("end", "preview")
