@@ -140,14 +140,21 @@ async def test_a_whole_three_player_d20_match_with_a_restart_and_a_concession(
             assert public(joined), joined.text
         warbands = await offered(bot, fake.alice, "match squad", "name")
         assert len(warbands) >= 3, warbands
+        fielded_by: dict[str, str] = {}  # each player's warband, as the bot names it
         for user, warband in zip((fake.alice, fake.bob, fake.carol), warbands, strict=False):
             fielded = await say(bot, "match squad", user=user, name=warband)
             assert public(fielded), fielded.text
+            fielded_by[user.name] = re.findall(r"\*\*(.+?)\*\*", fielded.text)[0]
         for user in (fake.alice, fake.bob, fake.carol):
             deployed = await deploy(bot, user)
             assert deployed.messages, deployed.text
         text = await status_text(bot)
         assert "turn 1 of" in text.lower(), text
+        # Standing orders for defence rolls in others' turns: Alice wants to be asked (she
+        # answers with /act), Bob adds a bonus die without being asked, Carol none.
+        for user, orders in ((fake.alice, {"prompt": True}), (fake.bob, {"defend": 1})):
+            given = await say(bot, "match standing", user=user, **orders)
+            assert [m.ephemeral for m in given.messages] == [True], given.text
 
         players = [Player(fake.alice), Player(fake.bob), Player(fake.carol)]
         restarted = conceded = False
@@ -169,7 +176,7 @@ async def test_a_whole_three_player_d20_match_with_a_restart_and_a_concession(
                 restarted = True
             elif restarted and not conceded:
                 ended = await concede(bot, fake.carol)
-                assert public(ended) and "carol" in ended.text.lower(), ended.text
+                assert public(ended) and f"{fielded_by['carol']} concedes" in ended.text, ended.text
                 players = players[:2]
                 conceded = True
         else:
@@ -177,13 +184,17 @@ async def test_a_whole_three_player_d20_match_with_a_restart_and_a_concession(
 
         assert restarted and conceded, f"the match ended before round 2: {await status_text(bot)}"
         final = await bot.until(
-            lambda: [m for m in fake.messages.values() if "wins" in m.text or "draw" in m.text],
+            lambda: [m for m in fake.messages.values() if "is over" in m.text],
             "the end-of-match message",
             REPLY_TIMEOUT,
         )
         result = final[-1].text + "\n" + await status_text(bot)
-        for name in ("alice", "bob", "carol"):
-            assert name in result.lower(), result
-        assert re.search(r"\b(1st|first)\b", result, re.I), result
+        # Each player named with their placing; Carol, who conceded, last.
+        placed = {
+            name: re.search(rf"{name}\b[^·\n]*?\b(1st|2nd|3rd)\b", result, re.I)
+            for name in ("Alice", "Bob", "Carol")
+        }
+        assert all(placed.values()), result
+        assert placed["Carol"] and placed["Carol"][1] == "3rd", result
         assert not fake.unknown, f"routes the fake does not know: {fake.unknown}"
         clean(bot.log())
