@@ -1,15 +1,18 @@
 """Fairness of the shipped squads under the automatic player, per ruleset: seeded automatic
-matches of each ruleset's two default squads on the default map, with the squads swapping sides
-every other match.
+matches of each ruleset's default squads, one per seat, on the default map, with the squads
+taking the seats in turn.
 
 Run: `python benchmarks/fairness.py [--matches N] [--first-seed S] [--processes P]
-[--ruleset NAME] [--missions all]`. Each ruleset (Skirm, then Skirm Lite; `--ruleset` for one)
-plays N matches on its default mission, or on each of its shipped missions with `--missions
-all`. Match k (0-based) uses dice seed S + k; in odd-numbered matches the second squad is side 0
-(the side listed first in the match, which deploys first). No pictures are drawn. Each table
-gives the wins of each squad, the wins of each side and the draws, and `share:` the share of the
-decided games won by the squad that won more of them (0.5 is even; the goal is 0.6 or less). The
-last line, `ratio: X`, is the highest share of all the tables.
+[--ruleset NAME] [--missions all] [--players P]`. Each ruleset played by P players (2 unless
+told: Skirm, Skirm Lite and d20 Skirmish; 3 or 4: d20 Skirmish alone, a free-for-all; `--ruleset`
+for one) plays N matches on its default mission, or on each of its shipped missions with
+`--missions all`. Match k (0-based) uses dice seed S + k, and its squads sit k seats round: with
+two players, in odd-numbered matches the second squad is side 0 (the side listed first in the
+match, which deploys first). No pictures are drawn. Each table gives the wins of each squad
+(each seat's column: its wins from that seat), the wins of each seat and the draws (first place
+shared), and `share:` the share of the decided games won by the squad that won most of them
+(even is 1/P; with two players the goal is 0.6 or less). The last line, `ratio: X`, is the
+highest share of all the tables.
 """
 
 from __future__ import annotations
@@ -27,34 +30,42 @@ from skirmbot.rules.ruleset import ruleset, rulesets
 
 
 class Job(NamedTuple):
-    """One automatic match: its ruleset, mission and dice seed, and whether the squads swap."""
+    """One automatic match: its ruleset, mission and dice seed, and how many seats round the
+    squads sit."""
 
     rules: str
     mission: str
     seed: int
-    swapped: bool
+    turned: int
+    players: int = 2
 
     @property
-    def squads(self) -> tuple[str, str]:
-        """The ruleset's default squads, side 0 first."""
-        first, second = content.defaults(self.rules)[1]
-        return (second, first) if self.swapped else (first, second)
+    def squads(self) -> tuple[str, ...]:
+        """The ruleset's default squads, seat 0 first."""
+        return turned(content.defaults(self.rules, self.players)[1], self.turned)
 
 
 class Played(NamedTuple):
     job: Job
-    winner: int | None  # the winning side; None: a draw
+    winner: int | None  # the winning seat; None: a draw (first place shared)
     seconds: float
 
 
 def play(job: Job) -> Played:
     start = time.perf_counter()
-    data = default_content(mission_name=job.mission, squad_names=job.squads, rules=job.rules)
-    match, _ = new_demo_match(job.seed, data, job.rules)
+    data = default_content(
+        mission_name=job.mission, squad_names=job.squads, rules=job.rules, players=job.players
+    )
+    match, _ = new_demo_match(job.seed, data, job.rules, job.players)
     play_out(match, job.rules)
     outcome = ruleset(job.rules).outcome(match.state)
     assert outcome is not None
     return Played(job, outcome.winner, time.perf_counter() - start)
+
+
+def turned(squads: tuple[str, ...], seats: int) -> tuple[str, ...]:
+    """The squads `seats` seats round: the second first after one turn."""
+    return squads[seats % len(squads) :] + squads[: seats % len(squads)]
 
 
 def missions_of(rules: str, every: bool) -> list[str]:
@@ -66,10 +77,11 @@ def squad_title(rules: str, name: str) -> str:
     return str(content.raw("squads", name, rules)["name"])
 
 
-def report(rules: str, mission: str, results: list[Played]) -> float:
+def report(rules: str, mission: str, results: list[Played], players: int = 2) -> float:
     """Print one ruleset's table on one mission; the share of the decided games won by the
-    squad that won more of them."""
-    squads = content.defaults(rules)[1]
+    squad that won most of them."""
+    squads = content.defaults(rules, players)[1]
+    seats = range(players)
     squad_wins: Counter[str] = Counter()
     side_wins: Counter[int] = Counter()
     squad_side_wins: Counter[tuple[str, int]] = Counter()
@@ -89,14 +101,12 @@ def report(rules: str, mission: str, results: list[Played]) -> float:
         f"{ruleset(rules).title}: {len(results)} automatic matches, "
         f"{mission} on {content.DEFAULT_MAP}"
     )
-    print(f"{'':{width}}  {'wins':>5}  {'as side 0':>9}  {'as side 1':>9}")
-    for name in squads:
-        print(
-            f"{titles[name]:{width}}  {squad_wins[name]:>5}  "
-            f"{squad_side_wins[(name, 0)]:>9}  {squad_side_wins[(name, 1)]:>9}"
-        )
-    print(f"{'side 0':{width}}  {side_wins[0]:>5}")
-    print(f"{'side 1':{width}}  {side_wins[1]:>5}")
+    print(f"{'':{width}}  {'wins':>5}" + "".join(f"  {f'as side {n}':>9}" for n in seats))
+    for name in dict.fromkeys(squads):
+        by_seat = "".join(f"  {squad_side_wins[(name, n)]:>9}" for n in seats)
+        print(f"{titles[name]:{width}}  {squad_wins[name]:>5}{by_seat}")
+    for n in seats:
+        print(f"{f'side {n}':{width}}  {side_wins[n]:>5}")
     print(f"{'draws':{width}}  {draws:>5}")
     share = max(squad_wins.values(), default=0) / decided if decided else 0.5
     print(f"share: {share:.3f}")
@@ -113,14 +123,23 @@ def main(argv: list[str] | None = None) -> int:
         "--missions", choices=["default", "all"], default="default",
         help="each ruleset's default mission, or all its shipped ones",
     )  # fmt: skip
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=2,
+        help="seats a match (2); rulesets not so played are left out",
+    )
     args = parser.parse_args(argv)
     sections = [
         (rules, mission)
         for rules in ([args.ruleset] if args.ruleset else list(rulesets()))
+        if args.players in ruleset(rules).seats
         for mission in missions_of(rules, args.missions == "all")
     ]
+    if not sections:
+        parser.error(f"no ruleset chosen is played by {args.players} players")
     jobs = [
-        Job(rules, mission, args.first_seed + k, k % 2 == 1)
+        Job(rules, mission, args.first_seed + k, k % args.players, args.players)
         for rules, mission in sections
         for k in range(args.matches)
     ]
@@ -135,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     shares = []
     for rules, mission in sections:
         section = [p for p in results if (p.job.rules, p.job.mission) == (rules, mission)]
-        shares.append(report(rules, mission, section))
+        shares.append(report(rules, mission, section, args.players))
         print()
     seconds = [played.seconds for played in results]
     print(

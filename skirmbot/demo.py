@@ -53,6 +53,7 @@ def new_demo_match(
 ) -> tuple[PlayedMatch, dict[str, object]]:
     check_players(rules, players)
     data = match_content or default_content(rules=rules, players=players)
+    data = ruleset(rules).match_content(data)
     record = MatchRecord(content=data, dice={"seed": seed}, ruleset=rules)
     return start_match(record), data
 

@@ -58,7 +58,7 @@ def test_initiative_orders_the_seats_by_their_d20_highest_first() -> None:
     assert match.state.order == [1, 2, 0]
     view = RULESET.view(match.state)
     assert view.to_act == 1 and view.turn == 1 and view.turn_word == "Round"
-    assert view.notes == ("Next: Band 3",)
+    assert view.notes == ("Then: Band 3",)
 
 
 def test_tied_initiative_rolls_are_rolled_again_between_the_tied_seats() -> None:

@@ -20,7 +20,8 @@ from skirmbot.rules.errors import ContentError, IllegalCommand, RulesError
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.record import MatchRecord, record_of, replay
 from skirmbot.rules.ruleset import Ruleset, rulesets
-from skirmbot.service.actions import decode, encode, ruleset_command
+from skirmbot.service.actions import COMMON_KINDS, decode, encode, ruleset_command
+from skirmbot.service.choices import Situation
 
 
 def protocol_members() -> set[str]:
@@ -204,3 +205,38 @@ def test_state_json_and_the_recorded_result() -> None:
     match.apply(Concede(1))
     result = RULESET.recorded_result(match.state)
     assert result is not None and result["winner"] == 0 and result["placings"] == [1, 2]
+
+
+# --- the record (rulings: a record replays as it was played) ----------------------------------
+def test_a_new_match_keeps_the_armory_so_a_later_armory_never_changes_it() -> None:
+    data = content([warband("Red", ("A", "Trooper")), warband("Blue", ("B", "Trooper"))])
+    kept = RULESET.match_content(data)
+    assert kept["armory"]["profiles"][0]["name"] == "Trooper" and "armory" not in data
+    kept["armory"]["profiles"][0]["points"] = 99
+    assert RULESET.match_content(kept) is kept  # a record's own armory stays its own
+    assert rulesets()["skirm"].match_content(data) is data
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_record_lists_one_player_per_seat(players: int) -> None:
+    record = record_of(d20(*[[("A", "Trooper")]] * players), {}, ["P"] * players, "d20")
+    assert len(MatchRecord.from_json(record.to_json()).players) == players
+    too_many = {**record.to_json(), "players": ["P"] * 5}
+    with pytest.raises(RulesError, match="2 to 4 players"):
+        MatchRecord.from_json(too_many)
+
+
+def test_act_offers_purchases_end_turn_and_attacks_with_bonus_dice_first() -> None:
+    """Spend Action Points on Bonus Dice: /act sends what no other slash command does, the
+    purchases and the end of the turn first, then attacks adding the bonus dice held."""
+    match = two_troopers()
+    match.apply(Buy(0, 2))
+    offered = Situation(match.state, 0, RULESET).own_actions(COMMON_KINDS)
+    kinds = [decode(value, RULESET).type for value, _ in offered]
+    assert kinds[:4] == ["buy", "buy", "buy", "end_turn"]
+    first_attack = decode(offered[4][0], RULESET)
+    assert isinstance(first_attack, Attack) and first_attack.bonus == 1
+    script(match, 9, 1, 2)  # Ann's d10 and bonus die, Bo's d10
+    match.apply(ruleset_command(decode(offered[4][0]), 0, RULESET))
+    assert match.commands[-1] == Attack(0, "Ann", "Bo", "Rifle", 1)
+    assert match.state.seats[0].bonus == 1

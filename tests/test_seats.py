@@ -68,7 +68,9 @@ async def test_a_ruleset_is_played_by_as_many_players_as_it_seats(
     service = service_on(store)
     with pytest.raises(ServiceError) as refused:
         await service.create(GUILD, CHANNEL, ALICE, players=3)
-    assert str(refused.value) == "Skirm is played by 2 players; Free For All by 2 to 4."
+    assert str(refused.value) == (
+        "Skirm is played by 2 players; d20 Skirmish by 2 to 4; Free For All by 2 to 4."
+    )
     with pytest.raises(ServiceError, match=r"^Skirm Lite is played by 2 players\.$"):
         await service.create(GUILD, CHANNEL, ALICE, players=5, rules="lite")
     assert await store.active_matches() == []

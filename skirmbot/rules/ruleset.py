@@ -424,6 +424,12 @@ class Ruleset(Protocol):
         worth re-rolling that its player may re-roll; () when nothing is in progress."""
         ...
 
+    def match_content(self, content: dict[str, Any]) -> dict[str, Any]:
+        """The content a new match's record keeps, from the map, mission and squads chosen:
+        with whatever else of the shipped content its rules read (d20: the armory), so that a
+        later change to the shipped content never changes an old match. Skirm: as it is."""
+        ...
+
 
 def seats_of_their_own(players: int) -> tuple[tuple[int, ...], ...]:
     """Every seat a side of its own, as in 1 v 1 and every free-for-all (`Ruleset.sides_of`)."""

@@ -109,6 +109,9 @@ class MatchView:
     outcome: str = ""  # when over, in a few words: "Iron Wardens wins", "Draw"
     out_word: str = "Taken Out"  # what the rulebook calls a piece removed from play
     activations: int = 0  # activations (moves) done so far in the match: the turn clock's key
+    # the unit whose roll waits for its own player's decision (accept it, re-roll a die); None:
+    # no roll waits (a ruleset without such decisions leaves it None)
+    rolling: str | None = None
 
     def piece(self, unit: str) -> PieceView | None:
         """The piece called `unit`, if any."""

@@ -21,7 +21,7 @@ from icalendar import Alarm, Calendar, Event
 from skirmbot.service.links import PageLinks
 from skirmbot.service.replies import FileReply, when
 from skirmbot.service.timing import waiting_for
-from skirmbot.service.work import waiting_side
+from skirmbot.service.work import DEPLOYING
 from skirmbot.store import MatchRow, Store
 from skirmbot.timers.clock import Clock
 
@@ -133,8 +133,8 @@ def _due(row: MatchRow, user_id: int) -> list[Due]:
     if not sides or clock.paused is not None:
         return []
     side = sides[0]
-    opponent = row.names[1 - side] or "an open seat"
-    what = "deploy" if waiting_side(clock.key) is None else "activate"
+    opponent = _opponents(row, side)
+    what = "deploy" if row.status == DEPLOYING else "activate"
     # The alarm goes off when the bot's own reminder does (it may have moved out of a weekend
     # or a vacation, or after an extension); once sent, at the usual lead.
     pending = not clock.reminded and clock.remind < clock.deadline
@@ -148,6 +148,12 @@ def _due(row: MatchRow, user_id: int) -> list[Due]:
             "A missed deadline uses an excused miss; with none left, it forfeits.",
         )
     ]
+
+
+def _opponents(row: MatchRow, side: int) -> str:
+    """The other seats' players, in words: "Bob", "Bob and Eve"."""
+    names = [name or "an open seat" for seat, name in enumerate(row.names) if seat != side]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def ical(found: list[Due], now: float) -> bytes:

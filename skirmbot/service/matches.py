@@ -41,8 +41,6 @@ from skirmbot.rules.ruleset import (
     ruleset,
     rulesets,
 )
-from skirmbot.rules.skirm.missions import check_map_fits, mission_from_json
-from skirmbot.rules.skirm.state import MatchState
 from skirmbot.rules.verify import commitment_words, reveal_words, salt_words
 from skirmbot.rules.view import SETUP as SETUP_PHASE
 from skirmbot.rules.view import Decision
@@ -189,18 +187,21 @@ class MatchService:
         controls = controls or TimeControls()
         played = _ruleset(rules)
         seats = _seat_count(played, players)
-        default_mission, _ = content.defaults(played.name)
+        default_mission, default_squads = content.defaults(played.name, seats)
         if opponent is not None and opponent.id == creator.id:
             raise ServiceError(
                 "You cannot challenge yourself; leave the opponent out to let anyone join."
             )
         mission_data = _shipped("missions", mission or default_mission, played.name)
         map_data = _shipped("maps", battle_map)
-        check_map_fits(mission_from_json(mission_data), map_from_json(map_data).board, (1, 1))
+        # a squad of one unit per seat at least: squads are chosen later
+        played.check_mission(mission_data, map_from_json(map_data).board, (1,) * seats)
         seated, names = _seated(creator, opponent, practice, seats)
         others = range(1, seats)
         record = MatchRecord(
-            content={"map": map_data, "mission": mission_data, "squads": [None] * seats},
+            content=played.match_content(
+                {"map": map_data, "mission": mission_data, "squads": [None] * seats}
+            ),
             dice=self._dice(),
             players=names,
             ruleset=played.name,
@@ -214,10 +215,11 @@ class MatchService:
             "clock": Clock(controls).to_json(),
         }
         if practice:
-            squads = _default_squads(played.name, seats)
             for seat in others:
-                setup["squads"][seat] = squads[seat]
-                record.content["squads"][seat] = content.raw("squads", squads[seat], played.name)
+                setup["squads"][seat] = default_squads[seat]
+                record.content["squads"][seat] = content.raw(
+                    "squads", default_squads[seat], played.name
+                )
         from skirmbot.store import ChannelBusy
 
         try:
@@ -269,23 +271,23 @@ class MatchService:
             side = work.seat(member.id)
             if row.status != SETUP:
                 raise ServiceError("Squads are chosen before deployment; this match is past that.")
-            mission = mission_from_json(row.record["content"]["mission"])
             played = ruleset_of(row)
             squad, stored_id = await self.campaigns.resolve(member.id, squad, played)
             data = _shipped("squads", squad, played.name) if isinstance(squad, str) else squad
             try:
-                chosen = played.check_squad(data, mission.ep_limit)
+                limit = played.points_limit(row.record["content"]["mission"])
+                chosen = played.check_squad(data, limit)
             except ContentError as error:
                 raise ServiceError(f"That squad cannot play {played.title}: {error}") from error
             row.record["content"]["squads"][side] = data
             row.setup["squads"][side] = chosen.name
-            row.setup.setdefault("stored_squads", [None, None])[side] = stored_id
+            row.setup.setdefault("stored_squads", [None] * len(row.players))[side] = stored_id
             text = (
                 f"{member.name} fields **{chosen.name}** ({chosen.size} units, {chosen.points} EP)."
             )
-            if all(row.record["content"]["squads"]) and row.players[1] is not None:
+            if all(row.record["content"]["squads"]) and None not in row.players:
                 row.status = DEPLOYING
-                text += "\nBoth squads are in. Deploy with /deploy (or let the bot deploy for you)."
+                text += f"\n{_all_squads(len(row.players))} are in. Deploy with /deploy (or let the bot deploy for you)."
             replies = Reply(text)
             if row.status == DEPLOYING and AUTOMATIC in row.players:
                 replies.followups += self._automatic_deployment(work)
@@ -935,8 +937,9 @@ class MatchService:
         row.result = row.result or result_of(row, match, work.now())
         state = match.state
         picture, alt = await self._final_picture(match, row)
-        squads = [squad.name for squad in state.squads]
-        heading = end_heading(row.id, _result(state), _seats(row, squads, mention=True))
+        rules = ruleset_of(row)
+        squads = _squad_names(rules, state)
+        heading = end_heading(row.id, _result(rules, state), _seats(row, squads, mention=True))
         page = await self.links.match(row.guild_id, row.id)
         heading += f"\nReplay: {page}" if page else ""
         heading += dice_revealed(row)
@@ -964,8 +967,9 @@ class MatchService:
                 "it has no result. Start a new one with /match new."
             )
         state = match.state
-        squads = [squad.name for squad in state.squads]
-        heading = end_heading(row.id, _result(state), _seats(row, squads, mention=False))
+        rules = ruleset_of(row)
+        squads = _squad_names(rules, state)
+        heading = end_heading(row.id, _result(rules, state), _seats(row, squads, mention=False))
         picture, alt = await self._final_picture(match, row)
         return Reply(
             f"{heading}\nIts record: /match export. A new match: /match new.",
@@ -1130,8 +1134,14 @@ def result_of(row: MatchRow, match: PlayedMatch, now: float) -> MatchResult | No
     return MatchResult(rules.name, outcome.winner, outcome.reason, now, seats)
 
 
-def _result(state: MatchState) -> str:
-    return state.result.reason if state.result is not None else "The match is over."
+def _result(rules: Ruleset, state: Any) -> str:
+    outcome = rules.outcome(state)
+    return outcome.reason if outcome is not None else "The match is over."
+
+
+def _squad_names(rules: Ruleset, state: Any) -> list[str]:
+    """Each side's squad name, side by side (`_seats`)."""
+    return [side.name for side in rules.view(state).sides]
 
 
 def _seats(row: MatchRow, squads: Sequence[str], *, mention: bool) -> list[tuple[str, str]]:
@@ -1194,13 +1204,6 @@ def _counts(seats: Sequence[int]) -> str:
     return ", ".join(map(str, ordered[:-1])) + f" or {ordered[-1]}"
 
 
-def _default_squads(rules: str, seats: int) -> list[str]:
-    """The shipped squads a quick match of `rules` fields, one per seat: the ruleset's
-    defaults, taken in turn again for seats beyond them."""
-    _, squads = content.defaults(rules)
-    return [squads[seat % len(squads)] for seat in range(seats)]
-
-
 def _seated(
     creator: Member, opponent: Member | None, practice: bool, seats: int
 ) -> tuple[list[int | None], list[str]]:
@@ -1223,6 +1226,10 @@ def _squads_words(first: int, last: int) -> str:
 
 def _everyone(seats: int) -> str:
     return "Both players" if seats == 2 else "Every player"
+
+
+def _all_squads(seats: int) -> str:
+    return "Both squads" if seats == 2 else "All squads"
 
 
 def _seating(creator: Member, opponent: Member | None, practice: bool, seats: int) -> str:

@@ -526,7 +526,8 @@ def offering(step: str, orders: int) -> str:
 def _moment(situation: Situation) -> tuple[int, int]:
     """Where the match stands: its turn, and how many activations have ended in it (numbers,
     not the live state, which the next command changes in place)."""
-    return situation.state.turn, situation.state.activations_done
+    view = situation.rules.view(situation.state)
+    return view.turn, view.activations
 
 
 def _moved_on(before: tuple[int, int], now: Situation) -> str:
@@ -535,10 +536,10 @@ def _moved_on(before: tuple[int, int], now: Situation) -> str:
     player played an activation in the meantime (rulings: One-line orders)."""
     if not _deciding(now):
         return "it is your opponent's turn now"
-    state = now.state
-    if state.turn != before[0]:
-        return f"turn {state.turn} has begun; look at the map before going on"
-    if state.activations_done > before[1] + 1:
+    turn, activations = _moment(now)
+    if turn != before[0]:
+        return f"turn {turn} has begun; look at the map before going on"
+    if activations > before[1] + 1:
         return "your opponent has played since; look at the map before going on"
     return ""
 
@@ -589,8 +590,8 @@ def _step(number: int, text: str, why: str) -> str:
 def _waiting(situation: Situation) -> str:
     """What the match waits for after a step, in words ("" if nothing): a roll waiting for
     its player's decision (Reply.choices then offers Accept and the Re-roll buttons)."""
-    activation = situation.state.activation
-    if activation is None or activation.pending is None:
+    rolling = situation.rules.view(situation.state).rolling
+    if rolling is None:
         return ""
     side = situation.side
     legal = situation.rules.legal_commands(situation.state, side) if side is not None else []
@@ -600,7 +601,7 @@ def _waiting(situation: Situation) -> str:
         ways.append("re-roll a die (reroll DIE)")
     if "modify" in decisions:
         ways.append("change one by 1 (modify DIE +1|-1)")
-    return f"{activation.pending.unit}'s roll waits for your decision: {' or '.join(ways)}"
+    return f"{rolling}'s roll waits for your decision: {' or '.join(ways)}"
 
 
 def _so_far(done: int, total: int) -> str:
@@ -648,7 +649,7 @@ def line_choices(situation: Situation, current: str) -> list[str]:
     what it may do now ("Halden move", "Halden shoot"), or, with a roll waiting, its
     decisions. Only the asker's, at their turn; nothing when the last step has its action."""
     side, state = situation.side, situation.state
-    if side is None or state.to_act != side:
+    if side is None or situation.rules.view(state).to_act != side:
         return []
     done, _, last = current.rpartition(";")
     before = f"{done}; " if done else ""

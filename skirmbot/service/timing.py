@@ -34,13 +34,13 @@ from skirmbot.service.recap import with_recap
 from skirmbot.service.replies import Reply, person, when
 from skirmbot.service.work import (
     REACTION_MINUTES,
+    SEATS_DECIDING,
     WEEKENDS,
     MatchWork,
     clock_stops,
     deciding,
     ruleset_of,
     waiting_key,
-    waiting_side,
 )
 from skirmbot.store import Deadline, MatchRow
 from skirmbot.store.database import VacationRow
@@ -643,17 +643,16 @@ def _mark(clock: Clock) -> tuple[str | None, float, float | None]:
 
 
 def waiting_for(row: MatchRow) -> list[int]:
-    """The sides the match's clock waits for now (both still to deploy, or the side whose
-    activation it is), from the stored row alone."""
+    """The sides the match's clock waits for now (those still to deploy, or the side whose
+    activation it is, or the seats of a turn taken by several at once), from the stored row
+    alone."""
     clock = Clock.from_json(row.setup.get("clock"))
     if not row.active or clock.key is None:
         return []
     if clock.waiting is not None:
         return [clock.waiting]
-    # A turn's key joins its seats' keys ("t1:a0:s1"); a deployment's key names no seat.
-    sides = [waiting_side(key) for key in clock.key.split("+")]
-    if all(side is not None for side in sides):
-        return [side for side in sides if side is not None]
+    if row.status != DEPLOYING:
+        return [int(side) for side in row.setup.get(SEATS_DECIDING, [])]
     stage = row.setup.get("stage", DEPLOY)
     placed = row.setup.get(hidden_key(stage), {})
     return [

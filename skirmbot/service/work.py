@@ -64,7 +64,7 @@ __all__ = [
     "ruleset_of",
     "seat",
     "waiting_key",
-    "waiting_side",
+    "SEATS_DECIDING",
 ]
 
 AUTOMATIC = 0  # the automatic player's "user id" in a match's players
@@ -345,12 +345,22 @@ class MatchWork:
         key = waiting_key(self.row, match)
         if key != clock.key:
             clock.follow(key, self.now(), _waiting(key, found), await self.stops())
+            self._keep_seats_deciding(key, found)
         reactions = {d.key: d.side for d in found if not d.turn}
         if reactions or clock.reactions:
             clock.react(reactions, self.now(), await self.reaction_seconds())
         if clock.to_json() != before:  # a clock read back unchanged is not saved again
             self.keep_clock(clock)
         return clock.next_deadline()
+
+    def _keep_seats_deciding(self, key: str | None, found: tuple[Decision, ...]) -> None:
+        """The seats a turn's clock waits for when it waits for several at once (the clock
+        keeps one seat only), for `timing.waiting_for` to read from the stored row."""
+        sides = sorted({d.side for d in found if d.turn})
+        if key is not None and len(sides) > 1:
+            self.row.setup[SEATS_DECIDING] = sides
+        else:
+            self.row.setup.pop(SEATS_DECIDING, None)
 
     async def reaction_seconds(self) -> float:
         """How long a decision in another player's turn waits (the server's setting)."""
@@ -427,6 +437,10 @@ def deciding(row: MatchRow, match: PlayedMatch | None) -> tuple[Decision, ...]:
     return tuple(d for d in found if row.players[d.side] != AUTOMATIC)
 
 
+# The setup's entry for the seats a turn's clock waits for, when it waits for several at once.
+SEATS_DECIDING = "seats_deciding"
+
+
 def waiting_key(row: MatchRow, match: PlayedMatch | None) -> str | None:
     """What the match's clock waits for now, as a key: a deployment, or the decisions of a
     turn (one side's activation: its ruleset's key for it). None: nothing a person must do in
@@ -448,13 +462,6 @@ def activation_key(turn: int, done_before: int, side: int) -> str:
     """The clock's key for one activation: the turn, the activations done before it in that
     turn, the side. A miss is kept with it (skirmbot.service.recap reads them back)."""
     return f"t{turn}:a{done_before}:s{side}"
-
-
-def waiting_side(key: str | None) -> int | None:
-    """The side an activation's key (`waiting_key`) waits for; None for a deployment."""
-    if key is None or ":s" not in key:
-        return None
-    return int(key.rsplit(":s", 1)[1])
 
 
 async def clock_stops(store: Store, row: MatchRow, now: float) -> Stops:

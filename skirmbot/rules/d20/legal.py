@@ -1,11 +1,13 @@
 """Every command a seat may send now: the automatic player's and autocomplete's menu.
 
-Bonus dice are listed only as purchases and defences; a move or an attack is listed without
-bonus dice (the player adds them as they choose). Standing orders may be set at any time and
-are not listed.
+Bonus dice are listed as purchases, defences and attacks with each number of them the seat
+holds (what /act offers: no other command adds them); a move is listed without bonus dice, since
+they only lengthen it by their faces. Standing orders may be set at any time and are not listed.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from skirmbot.rules.commands import Command, EndActivation
 from skirmbot.rules.d20 import combat
@@ -34,7 +36,8 @@ def legal_commands(state: State, side: int) -> list[Command]:
             return found
     if side != state.to_act:
         return found
-    return found + purchases(state, side) + activations(state, side) + _ends(state, side)
+    # Purchases and ends first: the actions /act must always show (see `activations`).
+    return found + purchases(state, side) + _ends(state, side) + activations(state, side)
 
 
 def free_moves(state: State, model: Model) -> list[Command]:
@@ -100,11 +103,15 @@ def attacks(state: State, model: Model) -> list[Attack]:
 
 
 def activations(state: State, side: int) -> list[Command]:
-    found: list[Command] = []
-    for model in actors(state, side):
-        found += [Move(side, model.id, str(square)) for square in moves(state, model)]
-        found += attacks(state, model)
-    return found
+    """Movements, then attacks with bonus dice, then without: /act lists the commands no
+    other slash command sends (an attack without bonus dice is /shoot's or /melee's) in this
+    order, the model activating first, and Discord shows it the first 25."""
+    models = actors(state, side)
+    movements = [Move(side, m.id, str(square)) for m in models for square in moves(state, m)]
+    plain = [attack for m in models for attack in attacks(state, m)]
+    held = range(1, state.seats[side].bonus + 1)
+    with_dice = [replace(attack, bonus=n) for attack in plain for n in held]
+    return [*movements, *with_dice, *plain]
 
 
 def _ends(state: State, side: int) -> list[Command]:

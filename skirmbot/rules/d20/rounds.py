@@ -13,6 +13,7 @@ from skirmbot.rules.d20.standings import placings, winner
 from skirmbot.rules.d20.state import ACTIVATED, BEFORE, DOWNED, OUT, READY, Model, State
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.events import Event
+from skirmbot.rules.squares import Square
 
 INITIATIVE_DIE = 20
 AP_DIE = 20
@@ -216,17 +217,23 @@ def remove(state: State, model: Model, how: str) -> Event:
     )
 
 
+def holder(state: State, objective: Square) -> int | None:
+    """The seat whose standing models alone are within 1 square of the objective (scenario
+    scoring `control`); None: nobody's, or contested."""
+    near = {
+        m.side
+        for m in state.models.values()
+        if m.standing and any(c.distance(objective) <= 1 for c in m.cells)
+    }
+    return near.pop() if len(near) == 1 else None
+
+
 def score_round(state: State) -> list[Event]:
     events = []
     points = state.scenario.scores("control")
     for number, objective in enumerate(state.objectives, start=1):
-        near = {
-            m.side
-            for m in state.models.values()
-            if m.standing and any(c.distance(objective) <= 1 for c in m.cells)
-        }
-        if points and len(near) == 1:
-            seat = near.pop()
+        seat = holder(state, objective)
+        if points and seat is not None:
             state.seats[seat].score += points
             events.append(
                 Event(

@@ -12,7 +12,7 @@ from skirmbot.rules.d20 import preview as d20_preview
 from skirmbot.rules.d20.choices import D20Choices
 from skirmbot.rules.d20.commands import COMMAND_TYPES, parse_command
 from skirmbot.rules.d20.scenarios import EDGES, Scenario, scenario_from_json
-from skirmbot.rules.d20.setup import SEATS, armory_of, check_zones, new_state
+from skirmbot.rules.d20.setup import SEATS, armory_of, check_zones, new_state, with_armory
 from skirmbot.rules.d20.state import Model, State
 from skirmbot.rules.d20.warbands import Warband, check_points, warband_from_json
 from skirmbot.rules.dice import Dice
@@ -191,6 +191,9 @@ class D20:
 
     def buttons(self, state: State) -> tuple[str, ...]:
         return views.buttons(state)
+
+    def match_content(self, content: dict[str, Any]) -> dict[str, Any]:
+        return with_armory(content)
 
 
 RULESET = D20()

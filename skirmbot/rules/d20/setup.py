@@ -4,6 +4,7 @@ are revealed together; a Big Model's four cells must all lie in the zone)."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from skirmbot.rules.board import Board
@@ -23,6 +24,13 @@ def armory_of(content: dict[str, Any]) -> Armory:
     """The record's own armory when it carries one (so a later change to the shipped armory
     never changes an old match), else the shipped one."""
     return armory_from_json(content["armory"]) if "armory" in content else shipped_armory()
+
+
+def with_armory(content: dict[str, Any]) -> dict[str, Any]:
+    """The content with the shipped armory in it, unless it carries one (`armory_of`)."""
+    if "armory" in content:
+        return content
+    return {**content, "armory": copy.deepcopy(shipped_armory().source)}
 
 
 def new_state(content: dict[str, Any], *, strict: bool = True) -> State:

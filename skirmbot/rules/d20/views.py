@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from skirmbot.rules.commands import Command
 from skirmbot.rules.d20.commands import Defend, EndTurn, Shift
+from skirmbot.rules.d20.rounds import holder
 from skirmbot.rules.d20.standings import placings
 from skirmbot.rules.d20.state import ACTIVATED, DOWNED, OUT, READY, Model, State
 from skirmbot.rules.errors import RulesError
@@ -45,10 +46,14 @@ def view(state: State, ruleset: str) -> MatchView:
     secret = state.round == 0  # deployment is secret until every warband has placed
     pieces = tuple(_piece(model, secret) for model in state.models.values())
     markers = tuple(
-        MarkerView("objective", square, f"Objective {n}")
+        MarkerView(
+            "objective", square, f"Objective {n}", side=None if secret else holder(state, square),
+            number=n,
+        )
         for n, square in enumerate(state.objectives, start=1)
-    )
-    notes = tuple(f"Next: {state.seats[seat].name}" for seat in _next(state))
+    )  # fmt: skip
+    # "Next" on the picture names the seat whose turn it is; this is the one after it.
+    notes = tuple(f"Then: {state.seats[seat].name}" for seat in _next(state))
     return MatchView(
         ruleset=ruleset, phase=phase(state), turn=state.round, turns=state.scenario.rounds,
         title=state.scenario.name, board=state.board, map_name=state.map_name, sides=sides,

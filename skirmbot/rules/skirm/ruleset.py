@@ -209,5 +209,8 @@ class Skirm:
     def buttons(self, state: MatchState) -> tuple[str, ...]:
         return skirm_deciding.buttons(state, self.legal_commands)
 
+    def match_content(self, content: dict[str, Any]) -> dict[str, Any]:
+        return content  # map, mission and squads are all Skirm's rules read
+
 
 RULESET = Skirm()

@@ -115,7 +115,14 @@ def match_view(state: MatchState, ruleset: str) -> MatchView:
         outcome=_outcome(state),
         out_word="Taken Out",
         activations=state.activations_done,
+        rolling=_rolling(state),
     )
+
+
+def _rolling(state: MatchState) -> str | None:
+    """The unit whose roll waits for its player's decision, if one does."""
+    activation = state.activation
+    return activation.pending.unit if activation and activation.pending else None
 
 
 def _side(state: MatchState, side: int) -> SideView:
