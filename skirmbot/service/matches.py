@@ -85,7 +85,7 @@ from skirmbot.service.work import not_playing as _not_playing
 from skirmbot.store import Deadline, MatchResult, MatchRow, SeatResult, Store
 from skirmbot.store.database import match_setting_key
 from skirmbot.timers.clock import Clock, TimeControls
-from skirmbot.words import plural, possessive
+from skirmbot.words import ordinal, plural, possessive
 
 __all__ = [
     "ABORTED",
@@ -875,7 +875,7 @@ class MatchService:
         hidden = row.setup.pop(hidden_key(stage))
         # Earlier stages were told when they were revealed: only this stage's events now.
         shown_already = len(before.log) if stage.name != DEPLOY else 0
-        revealed = [hidden[side] for side in ("0", "1") if side in hidden]
+        revealed = [hidden[side] for side in sorted(hidden, key=int)]  # every seat, in seat order
         match = work.rewrite(row.record["commands"] + revealed)
         following = rules.set_up_stage(match.state)
         if following is not None:
@@ -1140,8 +1140,15 @@ def _result(rules: Ruleset, state: Any) -> str:
 
 
 def _squad_names(rules: Ruleset, state: Any) -> list[str]:
-    """Each side's squad name, side by side (`_seats`)."""
-    return [side.name for side in rules.view(state).sides]
+    """Each side's squad name, side by side (`_seats`); in a finished free-for-all, with its
+    placing ("Gold Breakers, 1st"), which a two-sided result's words already say."""
+    names = [side.name for side in rules.view(state).sides]
+    outcome = rules.outcome(state)
+    if outcome is None or len(names) <= 2:
+        return names
+    return [
+        f"{name}, {ordinal(place)}" for name, place in zip(names, outcome.placings, strict=True)
+    ]
 
 
 def _seats(row: MatchRow, squads: Sequence[str], *, mention: bool) -> list[tuple[str, str]]:
