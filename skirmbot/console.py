@@ -304,9 +304,9 @@ class Console:
         if not self.helped:
             self.say(HELP)
             self.helped = True
-        view = ruleset_of(row).view(match.state)
-        member = self._whose_turn(row.players, view.to_act)
-        squad = view.sides[row.players.index(member.id)].name
+        rules = ruleset_of(row)
+        member = self._whose_turn(row.players, _deciding_seat(rules, match.state))
+        squad = rules.view(match.state).sides[row.players.index(member.id)].name
         line = self._ask(f"[{squad}] {member.name}> ")
         await self.handle(member, line)
 
@@ -420,7 +420,9 @@ class Console:
         but it shows the clock, keeps a vacation and writes the calendar file."""
         if word == "timer":
             shown = self._plain((await timer(self.service, CHANNEL)).text)
-            self.say(f"{shown}\n(The console keeps no clock running: nobody misses a deadline here.)")
+            self.say(
+                f"{shown}\n(The console keeps no clock running: nobody misses a deadline here.)"
+            )
         elif word == "calendar":
             _need(word, args)
             told = await Calendars(self.service.store, clock=self.service.now).told(member.id)
@@ -539,6 +541,13 @@ class Console:
 
     def _plain(self, text: str) -> str:
         return plain_text(_CLOCK.sub("", text), NAMES).rstrip()
+
+
+def _deciding_seat(rules: Ruleset, state: Any) -> int | None:
+    """The seat the keyboard goes to: the first the rules ask to decide (a defender's reaction
+    in another's turn before it), else the one to act."""
+    found = rules.deciding(state)
+    return found[0].side if found else rules.view(state).to_act
 
 
 def _slash_words(words: list[str]) -> list[str]:

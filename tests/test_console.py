@@ -431,3 +431,20 @@ async def test_a_number_of_players_the_ruleset_does_not_take_is_refused(tmp_path
     """Issue 29: the console plays one seat per player, as many as the ruleset allows."""
     with pytest.raises(ConsoleError, match=r"^Skirm Lite is played by 2 players, not 4\.$"):
         await run_console(False, tmp_path, rules="lite", players=4, ask=scripted([])[0])
+
+
+async def test_three_players_take_the_keyboard_in_turn_at_a_d20_match(tmp_path: Path) -> None:
+    """Issue 29: hot-seat for three (rulebook 004: the initiative order of the round). The
+    first to act ends its turn, the next two concede in turn: the one left wins."""
+    ask, said = scripted(["auto", "auto", "auto", "act 8", "concede", "concede"])
+    code = await run_console(
+        False, tmp_path, ask=ask, say=said.append, seed=2, rules="d20", players=3
+    )
+    prompts = [line for line in said if line.endswith("> ")]
+    assert prompts[3:] == [
+        "[Gold Breakers] Player 2> ",
+        "[Green Wardens] Player 3> ",
+        "[Blue Hunters] Player 1> ",
+    ]
+    assert code == 0
+    assert "Match #1 is over. Blue Hunters conceded" in "\n".join(said)

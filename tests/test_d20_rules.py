@@ -263,7 +263,7 @@ def test_a_ranged_attack_that_beats_the_defence_downs_the_defender() -> None:
     match = d20(*TROOPERS)
     put(match, Ann="F5", Bo="F9")
     script(match, 7, 3)
-    events = match.apply(Attack(0, "Ann", "Bo", "Rifle"))
+    events = [e for e in match.apply(Attack(0, "Ann", "Bo", "Rifle")) if e.kind == "attack"]
     assert status(match, "Bo") == DOWNED
     assert match.state.seats[0].ap == 10
     assert events[0].data["total"] == 7 and events[0].data["against"] == 3
@@ -309,7 +309,7 @@ def test_a_model_behind_a_terrain_feature_adds_1_to_its_defence() -> None:
     )
     put(match, Ann="F5", Bo="F9")
     script(match, 6, 5)
-    events = match.apply(Attack(0, "Ann", "Bo", "Rifle"))
+    events = [e for e in match.apply(Attack(0, "Ann", "Bo", "Rifle")) if e.kind == "attack"]
     assert events[0].data["cover"] is True and status(match, "Bo") == READY
 
 

@@ -240,3 +240,35 @@ def test_act_offers_purchases_end_turn_and_attacks_with_bonus_dice_first() -> No
     match.apply(ruleset_command(decode(offered[4][0]), 0, RULESET))
     assert match.commands[-1] == Attack(0, "Ann", "Bo", "Rifle", 1)
     assert match.state.seats[0].bonus == 1
+
+
+def test_the_d20_ruleset_is_a_ruleset_as_mypy_checks_it() -> None:
+    """mypy --strict checks every member's signature against the Protocol here."""
+    checked: Ruleset = RULESET
+    assert checked.name == "d20"
+
+
+def test_an_activation_is_told_as_it_starts_and_as_it_ends() -> None:
+    """Activations (ours): a model's activation ends when another of its seat activates, its
+    player ends it or the turn ends; each start and end is an event the pictures follow."""
+    match = two_troopers()
+    started = match.apply(KernelMove(0, "Ann", "C5"))
+    assert [e.kind for e in started] == ["activation_started", "moved"]
+    assert started[0].text == "Ann activates (12 AP, 0 bonus dice)."
+    switched = match.apply(KernelMove(0, "Extra00", "D3"))
+    assert [e.kind for e in switched][:2] == ["activation_ended", "activation_started"]
+    assert switched[0].data == {"unit": "Ann", "side": 0, "reason": "Extra00 activates"}
+    script(match, 7)  # the next seat's action points
+    ended = match.apply(EndTurn(0))
+    assert [e.data["unit"] for e in ended if e.kind == "activation_ended"] == ["Extra00", None]
+
+
+def test_a_finished_match_says_who_won_on_the_picture_and_every_seat_in_its_reason() -> None:
+    """Rounds and winning (ours): the last seat left wins; the others' scores are told."""
+    match = two_troopers()
+    match.apply(Concede(1))
+    outcome = RULESET.outcome(match.state)
+    assert RULESET.view(match.state).outcome == "Band 1 wins"
+    assert outcome is not None and outcome.reason == (
+        "Band 1 wins (Band 2 conceded): Band 1 0 VP, Band 2 out"
+    )

@@ -312,12 +312,7 @@ class MatchService:
             assert stage is not None  # a match deploying is in a set-up stage
             hidden: dict[str, Any] = row.setup.setdefault(hidden_key(stage), {})
             if str(side) in hidden or side not in stage.sides:
-                first = stage.name == DEPLOY
-                raise ServiceError(
-                    "You have already deployed; the bot reveals both deployments once your opponent has."
-                    if first
-                    else f"You have no {stage.what} left to place; waiting for your opponent's."
-                )
+                raise ServiceError(_placed_already(stage, len(row.players)))
             command = (
                 rules.automatic_placement(scratch.state, side)
                 if placements is None
@@ -326,7 +321,8 @@ class MatchService:
             self._hide(row, hidden_key(stage), scratch, command)
             if any(str(other) not in hidden for other in stage.sides):
                 what = "deployed" if stage.name == DEPLOY else f"placed their {stage.what}"
-                return Reply(f"{member.name} has {what} (hidden until your opponent has too).")
+                others = "your opponent has" if len(row.players) == 2 else "the others have"
+                return Reply(f"{member.name} has {what} (hidden until {others} too).")
             return await self.reveal_deployments(work)
 
     def _hide(
@@ -792,9 +788,10 @@ class MatchService:
     # --- the automatic player -------------------------------------------------------------
     def _automatic_deployment(self, work: MatchWork) -> list[Reply]:
         row = work.row
-        side = row.players.index(AUTOMATIC)
-        placement = ruleset_of(row).automatic_placement(work.scratch().state, side)
-        row.setup.setdefault(HIDDEN[DEPLOY], {})[str(side)] = placement.to_json()
+        scratch = work.scratch()
+        for side in _automatic_seats(row):
+            placement = ruleset_of(row).automatic_placement(scratch.state, side)
+            row.setup.setdefault(HIDDEN[DEPLOY], {})[str(side)] = placement.to_json()
         return [Reply("The automatic player has deployed (hidden until you deploy too).")]
 
     async def automatic_turns(self, work: MatchWork) -> list[Reply]:
@@ -875,7 +872,7 @@ class MatchService:
         hidden = row.setup.pop(hidden_key(stage))
         # Earlier stages were told when they were revealed: only this stage's events now.
         shown_already = len(before.log) if stage.name != DEPLOY else 0
-        revealed = [hidden[side] for side in sorted(hidden, key=int)]  # every seat, in seat order
+        revealed = [hidden[str(side)] for side in range(len(row.players)) if str(side) in hidden]
         match = work.rewrite(row.record["commands"] + revealed)
         following = rules.set_up_stage(match.state)
         if following is not None:
@@ -897,11 +894,12 @@ class MatchService:
         row.setup["stage"] = stage.name
         text = clip(f"**{done.heading}.**\n" + describe(match.log))
         text += f"\n{stage.announce}"
-        if AUTOMATIC in row.players and row.players.index(AUTOMATIC) in stage.sides:
-            side = row.players.index(AUTOMATIC)
+        placing = [side for side in _automatic_seats(row) if side in stage.sides]
+        for side in placing:
             placement = ruleset_of(row).automatic_placement(match.state, side)
             row.setup.setdefault(hidden_key(stage), {})[str(side)] = placement.to_json()
-            if set(stage.sides) == {side}:
+        if placing:
+            if set(stage.sides) == set(placing):
                 follow = await self.reveal_deployments(work)
                 follow.text = text + "\n" + follow.text
                 return follow
@@ -1160,6 +1158,22 @@ def _seats(row: MatchRow, squads: Sequence[str], *, mention: bool) -> list[tuple
         for side, seated in enumerate(sides)
         for seat in seated
     ]
+
+
+def _placed_already(stage: SetUpStage, seats: int) -> str:
+    """Why a seat that has placed its units in this set-up stage places none now."""
+    if seats == 2:  # the words of two-player matches
+        if stage.name == DEPLOY:
+            return "You have already deployed; the bot reveals both deployments once your opponent has."
+        return f"You have no {stage.what} left to place; waiting for your opponent's."
+    if stage.name == DEPLOY:
+        return "You have already deployed; the bot reveals every deployment once the others have."
+    return f"You have no {stage.what} left to place; waiting for the others'."
+
+
+def _automatic_seats(row: MatchRow) -> list[int]:
+    """The seats the automatic player plays (every other seat of a practice match)."""
+    return [seat for seat, player in enumerate(row.players) if player == AUTOMATIC]
 
 
 def _seat_player(row: MatchRow, seat: int, mention: bool) -> str:

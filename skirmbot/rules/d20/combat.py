@@ -110,7 +110,9 @@ def resolve(
                 "kind": kind,
                 "from": str(attacker.square),
                 "to": str(target.square),
-                "strikes": attack_faces,
+                # As every ruleset's attack tells it (the pictures read it): 1 if it won.
+                "strikes": 1 if attack > defence else 0,
+                "faces": attack_faces,
                 "defence": defence_faces,
                 "damage": 0,
                 "cover": line.cover,

@@ -35,6 +35,7 @@ from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import IllegalCommand, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.squares import Square
+from skirmbot.words import plural
 
 MOVE_COSTS = (1, 3, 5)  # "1st Movement is 1 AP, 2nd Movement is 3 AP, 3rd Movement is 5 AP"
 # Bonus Dice | Action Point Cost: what holding 0 to 6 bonus dice has cost (our ruling: a
@@ -60,6 +61,8 @@ class D20Match:
         self.log: list[Event] = []
         self.late_end_is_no_op = False
         self.unused_fields_allowed = False
+        # An activation's end and start, told before the action that made them (`_activate`).
+        self._opening: list[Event] = []
         self._handlers: dict[type[Command], Callable[[Any], list[Event]]] = {
             Deploy: self._deploy, StandingOrders: self._standing_orders, Buy: self._buy,
             Move: self._move, Attack: self._attack, Defend: self._defend, Shift: self._shift,
@@ -80,7 +83,9 @@ class D20Match:
             if handler is None:
                 raise IllegalCommand(f"The d20 rules have no '{command.type}' command.")
             turns = self.state.turns
+            self._opening = []
             events = handler(command)
+            events = self._opening + events
             if self.state.turns == turns and command.type in TURN_ACTIONS:
                 self.state.acted += 1
         except RulesError:
@@ -134,8 +139,13 @@ class D20Match:
             )
         if model.status == ACTIVATED:
             raise IllegalCommand(f"{model.id} has already activated this turn.")
-        rounds.finish_activation(state)
+        self._opening += rounds.finish_activation(state, f"{model.id} activates")
         state.active, state.step = model.id, ACTION
+        seat = state.seats[side]
+        text = (
+            f"{model.id} activates ({seat.ap} AP, {plural(seat.bonus, 'bonus die', 'bonus dice')})."
+        )
+        self._opening.append(Event("activation_started", text, {"unit": model.id, "side": side}))
         return model
 
     def _spend(self, side: int, ap: int, bonus: int) -> None:
@@ -203,7 +213,7 @@ class D20Match:
         self._spend(command.side, cost, 0)
         seat.bonus += command.dice
         if state.step == ACTION:  # buying after activations ends the Action Phase
-            rounds.finish_activation(state)
+            self._opening += rounds.finish_activation(state, "bonus dice are bought")
             state.step = AFTER
         text = f"{seat.name} buys {command.dice} bonus dice for {cost} AP."
         return self._after(
@@ -349,10 +359,7 @@ class D20Match:
             command.unit is not None and command.unit.lower() != state.active.lower()
         ):
             raise IllegalCommand("No such model is activating.")
-        unit = state.active
-        rounds.finish_activation(state)
-        data = {"unit": unit, "side": command.side, "reason": command.reason}
-        return [Event("activation_ended", f"{unit}'s activation ends.", data)]
+        return rounds.finish_activation(state, command.reason)
 
     def _end_turn(self, command: EndTurn) -> list[Event]:
         self._check_turn(command.side)

@@ -103,23 +103,29 @@ def end_turn(state: State, dice: Dice) -> list[Event]:
     """The turn ends: the activating model is done, action points left are lost."""
     seat = state.to_act
     assert seat is not None
-    finish_activation(state)
+    ended = finish_activation(state, "the turn ends")
     state.seats[seat].ap = 0
     return [
+        *ended,
         Event(
             "activation_ended",
             f"{state.seats[seat].name}'s turn ends.",
             {"side": seat, "unit": None, "reason": "turn"},
-        )
-    ] + next_turn(state, dice)
+        ),
+        *next_turn(state, dice),
+    ]
 
 
-def finish_activation(state: State) -> None:
-    if state.active is not None:
-        model = state.models[state.active.lower()]
-        if model.status == READY:
-            model.status = ACTIVATED
-        state.active = None
+def finish_activation(state: State, reason: str) -> list[Event]:
+    """The activating model is done for this turn: its activation's end, if one was going on."""
+    if state.active is None:
+        return []
+    model = state.models[state.active.lower()]
+    if model.status == READY:
+        model.status = ACTIVATED
+    state.active = None
+    data = {"unit": model.id, "side": model.side, "reason": reason}
+    return [Event("activation_ended", f"{model.id}'s activation ends.", data)]
 
 
 def models_of(state: State, seat: int) -> list[Model]:

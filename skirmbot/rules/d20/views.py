@@ -58,7 +58,7 @@ def view(state: State, ruleset: str) -> MatchView:
         ruleset=ruleset, phase=phase(state), turn=state.round, turns=state.scenario.rounds,
         title=state.scenario.name, board=state.board, map_name=state.map_name, sides=sides,
         pieces=pieces, markers=markers, to_act=state.to_act, activating=state.active,
-        turn_word="Round", notes=notes,
+        turn_word="Round", notes=notes, outcome=headline(state),
     )  # fmt: skip
 
 
@@ -108,9 +108,27 @@ def scores(state: State) -> tuple[int, ...]:
 
 
 def outcome(state: State) -> Outcome | None:
+    """Placings and scores, and in words who won, why the match ended and every seat's score:
+    "Blue Hunters wins (3 rounds are played): Blue Hunters 11 VP, Gold Breakers 9 VP, Red
+    Lancers out"."""
     if not state.over:
         return None
-    return Outcome(placings(state), scores(state), state.reason)
+    standings = ", ".join(
+        f"{seat.name} {'out' if seat.out else f'{seat.score} VP'}" for seat in state.seats
+    )
+    reason = f"{headline(state)} ({state.reason}): {standings}"
+    return Outcome(placings(state), scores(state), reason)
+
+
+def headline(state: State) -> str:
+    """Who won, in a few words ("" while the match goes on)."""
+    if not state.over:
+        return ""
+    places = placings(state)
+    first = [seat.name for seat, place in zip(state.seats, places, strict=True) if place == 1]
+    if len(first) == 1:
+        return f"{first[0]} wins"
+    return f"{', '.join(first[:-1])} and {first[-1]} share first place"
 
 
 def deciding(state: State) -> tuple[Decision, ...]:
