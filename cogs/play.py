@@ -33,7 +33,7 @@ from .common import (
     service_of,
 )
 from .errors import context, log
-from .text import choice, listed
+from .text import NAME_LIMIT, choice, listed
 
 Choice = app_commands.Choice
 T = TypeVar("T", str, int)
@@ -142,12 +142,13 @@ async def own_actions(interaction: discord.Interaction[Any], current: str) -> li
 async def placement_choices(
     interaction: discord.Interaction[Any], current: str
 ) -> list[Choice[str]]:
-    """A whole deployment of the asker's squad to take or start from, while they deploy."""
+    """A whole deployment of the asker's squad to take or start from, while they deploy; one
+    longer than a choice's value may be (a big squad's) is left out: /deploy auto does it."""
     try:
         found = await service_of(interaction).placing(channel_of(interaction), asker(interaction))
     except ServiceError:
         return []
-    return offer(found.placements(), current)
+    return offer([(v, label) for v, label in found.placements() if len(v) <= NAME_LIMIT], current)
 
 
 def leaps_for() -> Autocomplete:

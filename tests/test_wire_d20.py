@@ -186,6 +186,12 @@ async def test_a_whole_three_player_d20_match_with_a_restart_and_a_concession(
                 assert public(ended) and f"{fielded_by['carol']} concedes" in ended.text, ended.text
                 players = players[:2]
                 conceded = True
+                # The others play on; Carol is offered nothing more.
+                going = await status_text(bot)
+                assert round_of(going) >= 2 and "is over" not in going, going
+                for command in ("act", "move", "end"):
+                    focused = "action" if command == "act" else "unit"
+                    assert not await offered(bot, fake.carol, command, focused), command
         else:
             raise AssertionError(f"the match did not end: {await status_text(bot)}")
 
