@@ -27,7 +27,8 @@ STEPS = 600  # more commands than any d20 match of these warbands needs: catches
 
 @dataclass
 class Player:
-    """What a player remembers of their own turn: whether they bought bonus dice already."""
+    """What a player remembers of their own turn: whether they bought bonus dice already, and
+    which models moved."""
 
     user: User
     bought: bool = False
@@ -84,8 +85,8 @@ async def attack(bot: Bot, user: User, verb: str) -> Interaction | None:
 
 
 async def move(bot: Bot, user: User, player: Player) -> Interaction | None:
-    """/move a unit that has not moved this turn to the last square offered (the farthest
-    out of the zone, toward the rivals)."""
+    """/move a model that has not moved this turn to the last square offered (the list goes
+    nearest first: the farthest, out of the zone toward the rivals)."""
     for unit in await offered(bot, user, "move", "unit"):
         if unit in player.acted:
             continue
@@ -102,6 +103,7 @@ async def step(bot: Bot, player: Player) -> Interaction | None:
     attack, a move, ending the activation, and at last ending the turn. None: nothing to do."""
     user = player.user
     own = await labelled(bot, user, "act", "action")
+    # The melee winner's free move has no title of its own in /match rules: its kind names it.
     decided = last(own, "Defend") or first(own, "Free move") or first(own, "shift")
     if decided:
         return await say(bot, "act", user=user, action=decided)
