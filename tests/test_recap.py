@@ -404,7 +404,10 @@ def test_a_summary_always_fits_with_its_heading_first_and_its_score_last(
     ] + [
         Event("attack", "", {"attacker": a, "target": t, "weapon": w}) for a, t, w in attackers
     ]
-    steps = [Step(n, events if n == 1 else [], 0, 1, n - 1, (0, 0)) for n in range(1, missed + 2)]
+    steps = [
+        Step(n, events if n == 1 else [], 0, 1, n - 1, (0, 0), activation_key(1, n - 1, 0))
+        for n in range(1, missed + 2)
+    ]
     keys = {activation_key(s.turn, s.done_before, 0) for s in steps[:missed]}
     view = ruleset("skirm").view(match.state)
     text = summary(steps, (0, 0), view, 0, keys, min(MAX_FRAMES, len(steps)))

@@ -32,6 +32,9 @@ class Step:
     turn: int  # the turn the activation began in
     done_before: int  # activations the match had done when it began (the turn clock's key)
     mp: tuple[int, ...]  # each squad's MP after it
+    # the clock's key of its activation, as its ruleset keys the decision (`Decision.key`): a
+    # missed deadline is kept under it ("": step 0, or none)
+    key: str = ""
 
     @property
     def is_activation(self) -> bool:
@@ -57,29 +60,33 @@ def activation_steps(record: MatchRecord) -> Iterator[tuple[MatchView, list[Even
     """The match after deployment (step 0) and after each activation (steps 1, 2, ...), with
     the events of that activation. The view shows the live board: draw it before the next step."""
     rules = ruleset(record.ruleset)
-    for match, events, _ in _steps(record):
+    for match, events, *_ in _steps(record):
         yield rules.view(match.state), events
 
 
-def _steps(record: MatchRecord) -> Iterator[tuple[PlayedMatch, list[Event], tuple[int, int]]]:
-    """The match after each step, the step's events, and the turn and activations done when
-    its activation began."""
+def _steps(
+    record: MatchRecord,
+) -> Iterator[tuple[PlayedMatch, list[Event], tuple[int, int], dict[int, str]]]:
+    """The match after each step, the step's events, the turn and activations done when its
+    activation began, and then each deciding seat's key."""
     rules = ruleset(record.ruleset)
     match = start_match(record)
     rules = ruleset(record.ruleset)
     began = (0, 0)
+    keys: dict[int, str] = {}
     pending: list[Event] = []
     for data in record.commands:
         before = rules.view(match.state)
         if before.activating is None:  # the last command with no activation in progress starts it
             began = (before.turn, before.activations)
+            keys = {d.side: d.key for d in rules.deciding(match.state) if d.turn}
         events = match.apply(rules.parse_command(data))
         pending += events
         kinds = {event.kind for event in events}
         if kinds & {"activation_ended", "match_ended"} or (
             "turn_started" in kinds and _turn(rules, match) == 1
         ):
-            yield match, pending, began
+            yield match, pending, began, keys
             pending = []
 
 
@@ -91,12 +98,13 @@ def numbered_steps(record: MatchRecord) -> Iterator[tuple[Step, MatchView]]:
     """Each step of the record (see `Step`) with the match's view after it. The view shows the
     live board: draw it before the next step."""
     rules = ruleset(record.ruleset)
-    for number, (match, events, began) in enumerate(_steps(record)):
+    for number, (match, events, began, keys) in enumerate(_steps(record)):
         ended = [event for event in events if event.kind == "activation_ended"]
         side = ended[-1].data.get("side") if ended and number else None
         view = rules.view(match.state)
         mp = tuple(seat.score for seat in view.sides)
-        yield Step(number, events, side, *began, mp), view
+        key = keys.get(side, "") if isinstance(side, int) else ""
+        yield Step(number, events, side, *began, mp, key), view
 
 
 def match_after(
@@ -105,7 +113,7 @@ def match_after(
     """The match after the given activation (0: as deployed; None: the end of the record),
     with that activation's events."""
     last: tuple[PlayedMatch, list[Event]] | None = None
-    for number, (match, events, _) in enumerate(_steps(record)):
+    for number, (match, events, *_) in enumerate(_steps(record)):
         if number == activation:
             return match, events
         last = match, events

@@ -898,11 +898,10 @@ class MatchService:
         for side in placing:
             placement = ruleset_of(row).automatic_placement(match.state, side)
             row.setup.setdefault(hidden_key(stage), {})[str(side)] = placement.to_json()
-        if placing:
-            if set(stage.sides) == set(placing):
-                follow = await self.reveal_deployments(work)
-                follow.text = text + "\n" + follow.text
-                return follow
+        if placing and set(stage.sides) == set(placing):
+            follow = await self.reveal_deployments(work)
+            follow.text = text + "\n" + follow.text
+            return follow
         return Reply(text)
 
     async def finish(self, work: MatchWork, command: commands.Command) -> Reply:

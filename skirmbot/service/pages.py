@@ -271,7 +271,7 @@ def _public_record(row: MatchRow) -> MatchRecord | None:
         if not all(record.content.get("squads") or [None]):
             return None
         if row.active:
-            return so_far(record, hide=(0, 1)) if row.status == PLAYING else None
+            return so_far(record) if row.status == PLAYING else None  # hides every seat's
         if row.status == ABORTED and not record.commands:
             return None
         return record

@@ -76,12 +76,12 @@ class Recap:
 def missed_keys(row: MatchRow) -> set[str]:
     """The keys of the activations a player missed (the bot ended or played them)."""
     misses = row.setup.get("clock", {}).get("misses", [])
-    return {str(miss.get("key")) for miss in misses if str(miss.get("key", "")).startswith("t")}
+    return {str(miss["key"]) for miss in misses if miss.get("key")}
 
 
 def own(step: Step, side: int, missed: Collection[str]) -> bool:
     """The player of `side` played this activation themselves."""
-    return step.side == side and activation_key(step.turn, step.done_before, side) not in missed
+    return step.side == side and step.key not in missed
 
 
 def activations_since(log: Sequence[Event], side: int, missed: Collection[str]) -> tuple[int, bool]:
