@@ -124,6 +124,14 @@ async def step(bot: Bot, player: Player) -> Interaction | None:
     return None
 
 
+def player_counts(fake: FakeDiscord) -> list[int]:
+    """The numbers of players /match new offers, as the bot synced the command."""
+    match = next(c for c in fake.commands if c["name"] == "match")
+    new = next(o for o in match["options"] if o["name"] == "new")
+    players = next(o for o in new["options"] if o["name"] == "players")
+    return [choice["value"] for choice in players["choices"]]
+
+
 def round_of(status: str) -> int:
     """The round the status line names ("turn 2 of 3": a d20 round is every player's turns);
     0 before the first."""
@@ -142,6 +150,7 @@ async def test_a_whole_three_player_d20_match_with_a_restart_and_a_concession(
     async with asyncio.timeout(MATCH_TIMEOUT):
         bot = await start_bot()
         assert "d20" in ruleset_choices(fake), ruleset_choices(fake)
+        assert 3 in player_counts(fake), player_counts(fake)
         new = await say(bot, "match new", ruleset="d20", players=3)
         assert public(new) and "d20" in new.text, new.text
         for user in (fake.bob, fake.carol):
