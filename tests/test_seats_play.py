@@ -14,7 +14,7 @@ from skirmbot.rules.errors import RulesError
 from skirmbot.rules.record import MatchRecord, dice_of, revealed
 from skirmbot.rules.ruleset import ruleset
 from skirmbot.rules.verify import verify
-from skirmbot.service import MatchService
+from skirmbot.service import MatchService, Member
 from skirmbot.service.matches import DEPLOYING, PLAYING
 from skirmbot.service.ratings import RatingService
 from skirmbot.store import Store
@@ -115,3 +115,25 @@ def test_two_salts_key_the_dice_as_every_record_before_more_seats() -> None:
     waiting = dice_of(MatchRecord(content={}, dice={"key": key}, salts=["a", None, "c"]))
     with pytest.raises(RulesError, match="before every player's salt is fixed"):
         waiting.roll()
+
+
+async def test_four_players_start_when_the_last_seat_joins_and_every_squad_is_in(
+    store: Store,
+) -> None:
+    """Rulings: Verifiable dice. Each join posts its salt; the last one fixes the dice."""
+    service = bot_on(store)
+    dan = Member(44, "Dan")
+    created = await service.create(GUILD, CHANNEL, ALICE, rules="d20", players=4)
+    assert "the others come as the players join" in created.text
+    for member in (BOB, EVE):
+        joined = await service.join(CHANNEL, member)
+        assert "The dice are fixed when every player's salt is in" in joined.text
+    assert "The dice are now fixed" in (await service.join(CHANNEL, dan)).text
+    for member, squad in zip((ALICE, BOB, EVE, dan), (*SQUADS, "gold-breakers"), strict=True):
+        chosen = await service.choose_squad(CHANNEL, member, squad)
+    assert "All squads are in." in chosen.text
+    for member in (ALICE, BOB, EVE, dan):
+        await service.deploy(CHANNEL, member)
+    row, match = await service.view(CHANNEL)
+    assert row.status == PLAYING and match is not None
+    assert len(D20.view(match.state).sides) == 4
