@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from skirmbot.service import ServiceError, actions
+from skirmbot.service import Member, ServiceError, actions
 from skirmbot.service.choices import Option, Situation
 from skirmbot.words import shown
 
@@ -29,10 +29,11 @@ from .common import (
     asker,
     channel_of,
     player,
+    send,
     service_of,
 )
 from .errors import context, log
-from .text import choice, listed
+from .text import NAME_LIMIT, choice, listed
 
 Choice = app_commands.Choice
 T = TypeVar("T", str, int)
@@ -136,6 +137,18 @@ async def own_actions(interaction: discord.Interaction[Any], current: str) -> li
         return []
     options = found.own_actions(actions.COMMON_KINDS, option(interaction, "unit"))
     return offer([(value, label) for value, label in options if len(value) <= 100], current)
+
+
+async def placement_choices(
+    interaction: discord.Interaction[Any], current: str
+) -> list[Choice[str]]:
+    """A whole deployment of the asker's squad to take or start from, while they deploy; one
+    longer than a choice's value may be (a big squad's) is left out: /deploy auto does it."""
+    try:
+        found = await service_of(interaction).placing(channel_of(interaction), asker(interaction))
+    except ServiceError:
+        return []
+    return offer([(v, label) for v, label in found.placements() if len(v) <= NAME_LIMIT], current)
 
 
 def leaps_for() -> Autocomplete:
@@ -244,6 +257,7 @@ class Play(commands.Cog):
         placements=f"Each unit and its square, e.g. {DEPLOY_EXAMPLE}",
         auto="Let the bot deploy your squad",
     )
+    @app_commands.autocomplete(placements=placement_choices)
     @app_commands.guild_only()
     async def deploy(
         self,
@@ -252,14 +266,28 @@ class Play(commands.Cog):
         auto: bool = False,
     ) -> None:
         given = bool(placements and placements.strip())
-        if auto == given:
+        member = await player(interaction)
+        if not given and not auto:
+            await self._placement_help(interaction, member)
+            return
+        if auto and given:
             raise ServiceError(
                 f"Give placements (like `{DEPLOY_EXAMPLE}`) or auto: True, one of the two."
             )
-        member = await player(interaction)
         chosen = read_placements(placements) if given and placements else None
         await answer(
             interaction, service_of(interaction).deploy(channel_of(interaction), member, chosen)
+        )
+
+    async def _placement_help(self, interaction: discord.Interaction[Any], member: Member) -> None:
+        """/deploy alone: where the player's units may go, in their ruleset's words."""
+        found = await service_of(interaction).placing(channel_of(interaction), member)
+        text = found.placement_help() or "Every unit of your squad goes in your deployment zone."
+        await send(
+            interaction,
+            f"{text}\nGive placements (like `{DEPLOY_EXAMPLE}`; the list offers a whole "
+            "deployment to start from) or auto: True.",
+            private=True,
         )
 
     @app_commands.command(name="activate", description="Activate one of your ready units")

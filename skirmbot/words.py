@@ -13,6 +13,12 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 
 
+def ordinal(place: int) -> str:
+    """`1st`, `2nd`, `3rd`, `4th`, `11th`, `22nd`: a placing in a free-for-all."""
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     """`1 excused miss`, `2 excused misses`, `0 extensions`: the count and its noun.
 

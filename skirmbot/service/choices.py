@@ -112,6 +112,20 @@ class Situation:
             and (found is None or getattr(command, "unit", None) == found)
         ]
 
+    # --- /deploy ---------------------------------------------------------------------------
+    def placement_help(self) -> str:
+        """Where the asker's units may be placed in the set-up stage, in the ruleset's words."""
+        return "" if self.side is None else self.rules.placement_help(self.state, self.side)
+
+    def placements(self) -> list[Option]:
+        """A whole deployment for the asker, as /deploy reads it ("Halden C2, Brann D2"): the
+        one the automatic player would make, to take as it is or to start from."""
+        if self.side is None:
+            return []
+        placed = getattr(self.rules.automatic_placement(self.state, self.side), "placements", {})
+        text = ", ".join(f"{unit} {square}" for unit, square in placed.items())
+        return [(text, text)] if text else []
+
     # --- /odds ---------------------------------------------------------------------------
     def units_on_map(self) -> list[str]:
         return self._choices.units_on_map()

@@ -85,7 +85,7 @@ from skirmbot.service.work import not_playing as _not_playing
 from skirmbot.store import Deadline, MatchResult, MatchRow, SeatResult, Store
 from skirmbot.store.database import match_setting_key
 from skirmbot.timers.clock import Clock, TimeControls
-from skirmbot.words import plural, possessive
+from skirmbot.words import ordinal, plural, possessive
 
 __all__ = [
     "ABORTED",
@@ -691,6 +691,15 @@ class MatchService:
         side = self.side_of(row, member) if member is not None else None
         return Situation(match.state, side, ruleset_of(row))
 
+    async def placing(self, channel_id: int, member: Member) -> Situation:
+        """The channel's match in a set-up stage as `member` sees it, for /deploy's help and
+        autocomplete; ServiceError when no match here is deploying."""
+        row = await self.live.find(channel_id)
+        if row.status != DEPLOYING:
+            raise ServiceError("No match here is deploying: /deploy is for the set-up.")
+        match = await self.live.match(row)
+        return Situation(match.state, self.side_of(row, member), ruleset_of(row))
+
     async def rules_text(self, channel_id: int) -> str:
         """The actions of the ruleset of the channel's match (the default ruleset when there
         is none), with their costs, as /match rules shows them."""
@@ -1126,8 +1135,15 @@ def _result(rules: Ruleset, state: Any) -> str:
 
 
 def _squad_names(rules: Ruleset, state: Any) -> list[str]:
-    """Each side's squad name, side by side (`_seats`)."""
-    return [side.name for side in rules.view(state).sides]
+    """Each side's squad name, side by side (`_seats`); in a finished free-for-all, with its
+    placing ("Gold Breakers, 1st"), which a two-sided result's words already say."""
+    names = [side.name for side in rules.view(state).sides]
+    outcome = rules.outcome(state)
+    if outcome is None or len(names) <= 2:
+        return names
+    return [
+        f"{name}, {ordinal(place)}" for name, place in zip(names, outcome.placings, strict=True)
+    ]
 
 
 def _seats(row: MatchRow, squads: Sequence[str], *, mention: bool) -> list[tuple[str, str]]:
