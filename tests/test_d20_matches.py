@@ -8,6 +8,9 @@ from dataclasses import replace
 import pytest
 from d20_builders import content, shipped
 
+from skirmbot.render.caption import captions, squad_lines
+from skirmbot.render.legend import legend_entries
+from skirmbot.render.replay import activation_steps
 from skirmbot.rules.d20.engine import D20Match
 from skirmbot.rules.d20.ruleset import RULESET
 from skirmbot.rules.dice import SeededDice
@@ -80,3 +83,23 @@ def test_the_d20_rules_are_a_ruleset_for_2_to_4_players_each_for_themselves() ->
     with pytest.raises(RulesError, match="2, 3 or 4 players"):
         rules.sides_of(5)
     assert rules.medals(automatic_match(2, "attrition", "foundry", seed=2)[0], 0) is None
+
+
+def test_the_pictures_speak_of_rounds_and_casualties_in_the_d20_rules_own_words() -> None:
+    """The d20 rules play in rounds and remove casualties (rulebook Playing the Game, Recovery
+    Phase); a model has no hit points ("There are no hit points. Period."): the caption, the
+    header and the key say so, not Skirm's Turn, Taken Out and HIT."""
+    match, data = automatic_match(3, "attrition", "foundry", seed=7)
+    record = record_of(match, data, ["Ann", "Bo", "Cy"], ruleset="d20")
+    texts: list[str] = []
+    kinds: set[str] = set()
+    for view, events in activation_steps(record):
+        texts += captions(events, view)
+        texts += [line for side in range(len(view.sides)) for line in squad_lines(view, side)]
+        kinds |= {entry.kind for entry in legend_entries(view, events)}
+    assert any(text.startswith("Every squad deployed; Round 1 begins") for text in texts)
+    assert any("Casualties: " in text for text in texts)
+    assert not any(
+        "Turn " in text or "Taken Out" in text or "Both squads" in text for text in texts
+    )
+    assert "hit_left" not in kinds

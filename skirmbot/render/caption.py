@@ -289,18 +289,26 @@ def _item_name(view: MatchView, item: object, square: object) -> str:
     return f"the {kind} on {square}" if square else f"the {kind}"
 
 
+def _deployed(events: int, sides: int) -> str:
+    """Deployment's caption: every side's, or one more (a ruleset that says once for all, as the
+    d20 rules do, counts as every side's)."""
+    if events >= 2 or (events == 1 and sides > 2):
+        return "Both squads deployed" if sides == 2 else "Every squad deployed"
+    return "Deployed"
+
+
 def _between_activations(events: Sequence[Event], view: MatchView) -> str:
     """Deployment and the start of a turn (the picture before the first activation)."""
     parts: list[str] = []
     kinds = {event.kind for event in events}
     if "deployed" in kinds:
-        parts.append("Both squads deployed" if _count(events, "deployed") >= 2 else "Deployed")
+        parts.append(_deployed(_count(events, "deployed"), len(view.sides)))
     if "infiltrated" in kinds:
         parts.append("Infiltrators placed")
     for event in events:
         if event.kind == "turn_started":
-            parts.append(f"Turn {event.data['turn']} begins")
-        elif event.kind == "initiative" and parts and parts[-1].startswith("Turn "):
+            parts.append(f"{view.turn_word} {event.data['turn']} begins")
+        elif event.kind == "initiative" and parts and parts[-1].startswith(view.turn_word + " "):
             parts[-1] += f": {view.sides[event.data['side']].name} has the initiative"
         elif event.kind == "initiative":
             parts.append(f"{view.sides[event.data['side']].name} has the initiative")

@@ -135,7 +135,7 @@ def _units(view: MatchView) -> list[LegendEntry]:
     entries: list[LegendEntry] = []
     if any(unit.leader for unit in units):
         entries.append(LegendEntry("leader", "leader"))
-    if units:
+    if any(unit.max_hit for unit in units):  # the d20 rules' models have no hit points
         entries.append(LegendEntry("hit_left", "HIT left"))
     if any((unit.hit or 0) < (unit.max_hit or 0) for unit in units):
         entries.append(LegendEntry("hit_lost", "HIT lost"))

@@ -58,7 +58,7 @@ def view(state: State, ruleset: str) -> MatchView:
         ruleset=ruleset, phase=phase(state), turn=state.round, turns=state.scenario.rounds,
         title=state.scenario.name, board=state.board, map_name=state.map_name, sides=sides,
         pieces=pieces, markers=markers, to_act=state.to_act, activating=state.active,
-        turn_word="Round", notes=notes, outcome=headline(state),
+        turn_word="Round", out_word="Casualties", notes=notes, outcome=headline(state),
     )  # fmt: skip
 
 
