@@ -436,7 +436,7 @@ async def test_a_number_of_players_the_ruleset_does_not_take_is_refused(tmp_path
 async def test_three_players_take_the_keyboard_in_turn_at_a_d20_match(tmp_path: Path) -> None:
     """Issue 29: hot-seat for three (rulebook 004: the initiative order of the round). The
     first to act ends its turn, the next two concede in turn: the one left wins."""
-    ask, said = scripted(["auto", "auto", "auto", "act 8", "concede", "concede"])
+    ask, said = scripted(["auto", "auto", "auto", "act 5", "concede", "concede"])  # 5: End turn
     code = await run_console(
         False, tmp_path, ask=ask, say=said.append, seed=2, rules="d20", players=3
     )
@@ -447,4 +447,6 @@ async def test_three_players_take_the_keyboard_in_turn_at_a_d20_match(tmp_path: 
         "[Blue Hunters] Player 1> ",
     ]
     assert code == 0
-    assert "Match #1 is over. Blue Hunters conceded" in "\n".join(said)
+    told = "\n".join(said)
+    assert "Match #1 is over. Gold Breakers wins (Blue Hunters conceded)" in told
+    assert "Player 1 (Blue Hunters, 2nd) · Player 2 (Gold Breakers, 1st) · Player 3" in told
