@@ -450,3 +450,4 @@ async def test_three_players_take_the_keyboard_in_turn_at_a_d20_match(tmp_path: 
     told = "\n".join(said)
     assert "Match #1 is over. Gold Breakers wins (Blue Hunters conceded)" in told
     assert "Player 1 (Blue Hunters, 2nd) · Player 2 (Gold Breakers, 1st) · Player 3" in told
+    assert "No medals: d20 Skirmish keeps no campaign progress." in told  # none: no campaigns

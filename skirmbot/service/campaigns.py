@@ -188,6 +188,8 @@ class CampaignService:
         played = ruleset(str(row.record.get("ruleset", DEFAULT_RULESET)))
         if played.outcome(match.state) is None:
             return None
+        if CAMPAIGNS not in played.features:  # medals, XP and early ends mean nothing there
+            return f"No medals: {played.title} keeps no campaign progress."
         view = played.view(match.state)
         if view.turn < 1:
             return "No medals: the match ended before its first turn."
