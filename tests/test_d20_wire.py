@@ -272,3 +272,18 @@ def test_a_finished_match_says_who_won_on_the_picture_and_every_seat_in_its_reas
     assert outcome is not None and outcome.reason == (
         "Band 1 wins (Band 2 conceded): Band 1 0 VP, Band 2 out"
     )
+
+
+def test_every_action_a_player_may_be_offered_has_its_title_in_the_rules() -> None:
+    """/act and /match rules name an action by its ActionRule ("Free move", not "shift"): every
+    d20 command a turn may offer has one (set-up, standing orders and conceding aside, which
+    have commands of their own, and the kernel's /shoot and /melee, played as Combat)."""
+    offered = set(RULESET.command_types) - {
+        "deploy",
+        "standing_orders",
+        "concede",
+        "shoot",
+        "melee",
+    }
+    titled = {rule.name for rule in RULESET.action_rules()}
+    assert offered - titled == set()

@@ -38,6 +38,7 @@ ACTION_RULES = [
     ActionRule("buy", "Purchase Bonus Dice", "1, 2, 4, 7, 12, 20 AP", "Before or after activating models, never during the Action Phase: 1 to 6 bonus dice held cost 1, 2, 4, 7, 12, 20 AP in all; at most 6 held, kept until the round ends."),
     ActionRule("move", "Movement", "1 / 3 / 5 AP", "Small Models 6\", Big Models 12\" (a square is 2\"), up to three times an activation; bonus dice add their faces in inches. Never move, fight and move again."),
     ActionRule("attack", "Combat", "2 AP", "Ranged within the weapon's range, or melee next to the target: d10 + bonus dice + modifiers against the defender's d10 + bonus dice + modifiers (+1 in cover). The loser is downed; a melee winner may move 3\"."),
+    ActionRule("shift", "Free move", "free", "The melee winner may move up to 3\" (one square), or stay."),
     ActionRule("defend", "Defend", "bonus dice", "The defender adds bonus dice to its roll: by its standing order, or chosen when it asked to be prompted."),
     ActionRule("end", "End activation", "free", "The model is done for this turn."),
     ActionRule("end_turn", "End turn", "free", "Action points left are lost: they never carry over."),
@@ -194,6 +195,7 @@ class D20:
 
     def match_content(self, content: dict[str, Any]) -> dict[str, Any]:
         return with_armory(content)
+
     points_word = "points"  # the warband's cost in the armory's points (ours)
     score_words = ("VP", "Victory Point")  # as its status line counts them (views.standing)
 
