@@ -242,6 +242,21 @@ def test_act_offers_purchases_end_turn_and_attacks_with_bonus_dice_first() -> No
     assert match.state.seats[0].bonus == 1
 
 
+def test_act_names_each_action_in_the_rulebooks_words_with_its_cost() -> None:
+    """ "Bonus dice are ... purchased with Action Points" (our price: the table is what the dice
+    held cost): /act says how many dice, how many held after, and the AP it costs now."""
+    match = two_troopers()
+    match.apply(Buy(0, 2))
+    words = [label for _, label in Situation(match.state, 0, RULESET).own_actions(COMMON_KINDS)]
+    assert words[:4] == [
+        "Purchase Bonus Dice: 1 die, 3 held (2 AP)",
+        "Purchase Bonus Dice: 2 dice, 4 held (5 AP)",
+        "Purchase Bonus Dice: 3 dice, 5 held (10 AP)",
+        "End turn (action points left are lost)",
+    ]
+    assert words[4] == "Combat: Ann at Bo with Rifle, +1 bonus die (2 AP)"
+
+
 def test_the_d20_ruleset_is_a_ruleset_as_mypy_checks_it() -> None:
     """mypy --strict checks every member's signature against the Protocol here."""
     checked: Ruleset = RULESET

@@ -172,6 +172,12 @@ class Choices(Protocol):
         up to `orders` TO, for a ruleset with `exact_odds`; RulesError in plain words."""
         ...
 
+    def words(self, command: Command) -> str | None:
+        """A legal command in the ruleset's words for a menu (/act, the console's `act`):
+        "Combat: Hulk at Birch with Launcher, +2 bonus dice (2 AP)"; None: the plain form,
+        its action's title then its fields ("Revive: Mara, Kor (2 TO)")."""
+        ...
+
 
 @dataclass(frozen=True)
 class RosterEntry:
@@ -429,6 +435,7 @@ class Ruleset(Protocol):
         with whatever else of the shipped content its rules read (d20: the armory), so that a
         later change to the shipped content never changes an old match. Skirm: as it is."""
         ...
+
     # How a side's score is named, short and in full for one point: ("MP", "Mission Point") in
     # Skirm. League standings, their tiebreaks and their picture's column say it in its words.
     score_words: tuple[str, str]

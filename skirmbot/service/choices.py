@@ -106,7 +106,7 @@ class Situation:
         such as Skirm Lite's Revive, are reached (/act). Those of `unit` only, if named."""
         found = self.unit(unit) if unit else None
         return [
-            (encode(command), command_words(self.rules, command))
+            (encode(command), self._choices.words(command) or command_words(self.rules, command))
             for command in self._legal()
             if command.type not in covered
             and (found is None or getattr(command, "unit", None) == found)

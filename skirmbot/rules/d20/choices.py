@@ -14,13 +14,14 @@ from typing import Any
 from skirmbot.rules.commands import Command
 from skirmbot.rules.d20 import legal
 from skirmbot.rules.d20 import preview as d20_preview
-from skirmbot.rules.d20.commands import Attack, Move
-from skirmbot.rules.d20.engine import MOVE_COSTS
+from skirmbot.rules.d20.combat import ATTACK_COST
+from skirmbot.rules.d20.commands import Attack, Buy, Defend, EndTurn, Move, Shift
+from skirmbot.rules.d20.engine import MOVE_COSTS, price
 from skirmbot.rules.d20.state import Model, State
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.preview import Chance, percent
 from skirmbot.rules.ruleset import Option
-from skirmbot.words import target_label
+from skirmbot.words import plural, target_label
 
 ACTIVATE = "activate"  # the kernel's verb: the d20 rules activate a model by its first action
 
@@ -136,6 +137,28 @@ class D20Choices:
 
     def target_odds(self, name: str, target: str | None, orders: int) -> tuple[str, list[Any]]:
         raise RulesError("The d20 rules' odds are the preview's: /odds gives them.")
+
+    def words(self, command: Command) -> str | None:
+        """/act's menu in the rulebook's words: how many bonus dice and what they cost now."""
+        if isinstance(command, Buy) and self.side is not None:
+            seat = self.state.seats[self.side]
+            cost = price(seat.bonus, command.dice)
+            held = seat.bonus + command.dice
+            return f"Purchase Bonus Dice: {plural(command.dice, 'die', 'dice')}, {held} held ({cost} AP)"
+        if isinstance(command, Attack):
+            weapon = f" with {command.weapon}" if command.weapon else ""
+            bonus = (
+                f", +{plural(command.bonus, 'bonus die', 'bonus dice')}" if command.bonus else ""
+            )
+            return f"Combat: {command.unit} at {command.target}{weapon}{bonus} ({ATTACK_COST} AP)"
+        if isinstance(command, Defend):
+            return f"Defend with {plural(command.dice, 'bonus die', 'bonus dice')}"
+        if isinstance(command, Shift):
+            to = f"to {command.square}" if command.square else "stays where it is"
+            return f"Free move: {command.unit} {to}"
+        if isinstance(command, EndTurn):
+            return "End turn (action points left are lost)"
+        return None
 
 
 def _best_chances(state: State, unit: str) -> dict[str, Chance]:

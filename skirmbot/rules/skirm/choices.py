@@ -192,6 +192,9 @@ class SkirmChoices:
             raise RulesError(f"{found.name} is not on the map.")
         return found.name, target_odds(self.state, found, target, orders)
 
+    def words(self, command: Command) -> str | None:
+        return None  # Skirm's and Lite's own actions read well as their title and fields
+
 
 def _as_it_is(value: str) -> str:
     return value
