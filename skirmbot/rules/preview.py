@@ -106,7 +106,9 @@ def copy_for_preview(state: Any, *, own_board: bool = False) -> Any:
     half-way through, and what the preview works out for the old doors must not land in the
     live board's memory after the door made it forget (the match would then move and see
     through the door as it was)."""
-    memo = {id(getattr(state, name)): getattr(state, name) for name in SHARED}
+    # Another ruleset's state may hold only some of them (the d20 rules: a board, no mission).
+    shared = [getattr(state, name) for name in SHARED if hasattr(state, name)]
+    memo = {id(part): part for part in shared}
     if own_board:
         memo[id(state.board)] = state.board.copy(keep_memo=True)
     return copy.deepcopy(state, memo)

@@ -332,8 +332,7 @@ def _movement(reading: _Reading, verb: str, unit: str | None, args: list[str]) -
 
 
 def _unit_action(reading: _Reading, verb: str, unit: str, args: list[str]) -> actions.Command:
-    state = reading.situation.state
-    found = state.units.get(unit)
+    found = reading.situation.unit(unit)  # its id, None for no such unit
     if verb in ("shoot", "melee"):
         target, weapon = _target_and_weapon(reading, unit, args, verb)
         kind = actions.Shoot if verb == "shoot" else actions.Melee
@@ -342,7 +341,7 @@ def _unit_action(reading: _Reading, verb: str, unit: str, args: list[str]) -> ac
         target, _ = _target(reading, _without(args, _AT), verb)
         return reading.own("turret", unit=unit, target=target)
     if verb == "skill":
-        skills = [skill.name for skill in found.card.skills] if found else []
+        skills = [name for name, _ in reading.situation.skills(found)] if found else []
         named = take_name(args, skills)
         if named is None and not args:
             raise _usage(verb)
@@ -361,7 +360,7 @@ def _unit_action(reading: _Reading, verb: str, unit: str, args: list[str]) -> ac
             raise _usage(verb)
         if verb == "crate":
             return reading.own("crate", unit=unit, option=" ".join(args).lower())
-        offered = [name for name, _ in reading.situation.mission_actions(found.id)] if found else []
+        offered = [name for name, _ in reading.situation.mission_actions(found)] if found else []
         named = take_name(args, offered)
         return reading.own("mission", unit=unit, action=named[0] if named else " ".join(args))
     if args:

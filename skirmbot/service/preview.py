@@ -25,6 +25,7 @@ from skirmbot.service.orderline import plain_word
 from skirmbot.service.replies import MESSAGE_LIMIT, Reply
 from skirmbot.service.work import DEPLOYING, PLAYING, not_playing
 from skirmbot.store import MatchRow
+from skirmbot.words import possessive, shown
 
 RENDERERS_KEPT = 8  # matches whose terrain and tokens stay drawn for their next preview
 _renderers: OrderedDict[int, PreviewRenderer] = OrderedDict()
@@ -50,7 +51,7 @@ async def preview_reply(
     name = _unit_name(rules, state, side, unit)
     try:
         typed = _square_word(square)
-        where = state.board.parse_square(typed) if typed else None
+        where = rules.view(state).board.parse_square(typed) if typed else None
         found, picture = await asyncio.to_thread(
             _drawn, _renderer(row.id), rules, state, name, where
         )
@@ -102,13 +103,10 @@ def _unit_name(rules: Ruleset, state: Any, side: int, unit: str | None) -> str:
     that is activating."""
     view = rules.view(state)
     if unit and unit.strip():
-        try:
-            found = state.unit(unit, side)  # an unknown name: the asker's units are listed
-        except RulesError as error:
-            raise ServiceError(str(error)) from error
+        found = _piece_named(view, unit, side)
         if found.side != side:
             raise NotAllowed(
-                f"{found.name} is not in your squad: preview one of your own units "
+                f"{found.id} is not in your squad: preview one of your own units "
                 f"({_own_units(view, side)})."
             )
         return str(found.id)
@@ -123,6 +121,19 @@ def _unit_name(rules: Ruleset, state: Any, side: int, unit: str | None) -> str:
     raise ServiceError(
         f"No unit of yours is activating: name the one to preview ({_own_units(view, side)})."
     )
+
+
+def _piece_named(view: MatchView, unit: str, side: int) -> PieceView:
+    """The piece called `unit` (case does not matter); an unknown name lists the asker's."""
+    key = unit.strip().casefold()
+    found = next((piece for piece in view.pieces if piece.id.casefold() == key), None)
+    if found is None:
+        names = ", ".join(piece.id for piece in view.pieces_of(side))
+        raise ServiceError(
+            f"There is no unit called '{shown(unit)}'. "
+            f"{possessive(view.sides[side].name)} units: {names}."
+        )
+    return found
 
 
 def _own_units(view: MatchView, side: int) -> str:

@@ -1,0 +1,69 @@
+"""The d20 rules through the service, where the service once read Skirm's state (issue 29):
+`/match preview` and one-line orders (`/match orders`) of a d20 match. Before the seam was
+finished both read `state.unit`/`state.units` and the preview's copy read a mission the d20
+state does not have."""
+
+from __future__ import annotations
+
+import pytest
+from service_setup import ALICE, CHANNEL
+from test_seats_play import PLAYERS, bot_on, seated_and_deployed
+
+from skirmbot.rules.ruleset import ruleset
+from skirmbot.rules.squares import Square
+from skirmbot.service import MatchService, ServiceError
+from skirmbot.store import Store
+
+D20 = ruleset("d20")
+
+
+async def playing(store: Store) -> MatchService:
+    service = bot_on(store)
+    await seated_and_deployed(service)
+    return service
+
+
+async def test_a_d20_player_previews_a_model_of_their_own(store: Store) -> None:
+    service = await playing(store)
+    _, match = await service.view(CHANNEL)
+    assert match is not None
+    own = D20.view(match.state).pieces_of(0)[0].id
+    shown = await service.preview(CHANNEL, ALICE, unit=own)
+    assert shown.private and shown.picture is not None
+    assert own in shown.text
+
+
+async def test_a_d20_preview_of_an_unknown_model_lists_the_askers_own(store: Store) -> None:
+    service = await playing(store)
+    _, match = await service.view(CHANNEL)
+    assert match is not None
+    own = [piece.id for piece in D20.view(match.state).pieces_of(0)]
+    with pytest.raises(ServiceError) as refused:
+        await service.preview(CHANNEL, ALICE, unit="Nobody")
+    assert str(refused.value) == (
+        f"There is no unit called 'Nobody'. Red Lancers' units: {', '.join(own)}."
+    )
+
+
+async def test_one_line_orders_read_a_d20_match(store: Store) -> None:
+    """A one-line order names a model and what it does (the seat whose turn it is moves one of
+    its models to a square the rules offer); an order for a model that is not there is refused
+    in words, and nothing is sent."""
+    service = await playing(store)
+    _, match = await service.view(CHANNEL)
+    assert match is not None
+    side = D20.deciding(match.state)[0].side
+    member = PLAYERS[side]
+    moves = [c for c in D20.legal_commands(match.state, side) if c.type == "move"]
+    move = moves[0]
+    before = len(match.commands)
+    with pytest.raises(ServiceError):
+        await service.orders(CHANNEL, member, "Nobody move A1")
+    with pytest.raises(ServiceError, match="no 'skill' action in d20 Skirmish"):
+        await service.orders(CHANNEL, member, f"{move.unit} skill Heal")
+    _, match = await service.view(CHANNEL)
+    assert match is not None and len(match.commands) == before
+    await service.orders(CHANNEL, member, f"{move.unit} move {move.square}")
+    _, match = await service.view(CHANNEL)
+    assert match is not None
+    assert D20.view(match.state).piece(move.unit).square == Square.parse(move.square)
