@@ -298,15 +298,30 @@ class Play(commands.Cog):
         await self.act(interaction, actions.Activate(0, unit.strip()))
 
     @app_commands.command(name="move", description="Move a unit (up to 3 squares)")
-    @app_commands.describe(unit="Your unit", square="Where it ends its move")
+    @app_commands.describe(
+        unit="Your unit",
+        square="Where it ends its move",
+        bonus="The d20 rules: bonus dice whose faces add inches to this movement",
+    )
     @app_commands.autocomplete(
         unit=units_for(actions.Move), square=squares_for(actions.Move, "move")
     )
     @app_commands.guild_only()
     async def move(
-        self, interaction: discord.Interaction[Any], unit: UnitText, square: SquareText
+        self,
+        interaction: discord.Interaction[Any],
+        unit: UnitText,
+        square: SquareText,
+        bonus: app_commands.Range[int, 1, 6] | None = None,
     ) -> None:
-        await self.act(interaction, actions.Move(0, unit.strip(), square_of(square)))
+        if bonus is None:
+            await self.act(interaction, actions.Move(0, unit.strip(), square_of(square)))
+            return
+        # Bonus dice on a movement are the ruleset's own (d20); another ruleset refuses them.
+        moved = actions.own_command(
+            "move", unit=unit.strip(), square=square_of(square), bonus=bonus
+        )
+        await self.act(interaction, moved)
 
     @app_commands.command(name="dash", description="Dash or crawl a unit (1 square)")
     @app_commands.describe(unit="Your unit", square="Where it ends")

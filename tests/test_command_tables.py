@@ -120,7 +120,7 @@ def test_a_ruleset_without_the_action_refuses_it_as_its_rules_do() -> None:
     """The words Skirm Lite's engine used when it was sent Skirm's Leap."""
     with pytest.raises(ServiceError, match=r"^There is no 'leap' action in Skirm Lite\.$"):
         actions.ruleset_command(actions.own_command("leap", unit="Ada", square="C5"), 0, LITE)
-    with pytest.raises(ServiceError, match="no field wings"):
+    with pytest.raises(ServiceError, match=r"^A leap in Skirm takes no wings: leave it out\.$"):
         actions.ruleset_command(actions.own_command("leap", unit="Ada", wings=2), 0, SKIRM)
 
 

@@ -6,12 +6,12 @@ state does not have."""
 from __future__ import annotations
 
 import pytest
-from service_setup import ALICE, CHANNEL
+from service_setup import ALICE, BOB, CHANNEL, started
 from test_seats_play import PLAYERS, bot_on, seated_and_deployed
 
 from skirmbot.rules.ruleset import ruleset
 from skirmbot.rules.squares import Square
-from skirmbot.service import MatchService, ServiceError
+from skirmbot.service import MatchService, ServiceError, actions
 from skirmbot.store import Store
 
 D20 = ruleset("d20")
@@ -67,3 +67,36 @@ async def test_one_line_orders_read_a_d20_match(store: Store) -> None:
     _, match = await service.view(CHANNEL)
     assert match is not None
     assert D20.view(match.state).piece(move.unit).square == Square.parse(move.square)
+
+
+async def test_bonus_dice_on_a_movement_are_sent_by_move_bonus(store: Store) -> None:
+    """ "Bonus dice can be added to other rolls or to movement": /move's `bonus` sends the d20
+    rules' own Move with its bonus dice; the record keeps them."""
+    service = await playing(store)
+    _, match = await service.view(CHANNEL)
+    assert match is not None
+    side = D20.deciding(match.state)[0].side
+    member = PLAYERS[side]
+    await service.act(CHANNEL, member, actions.own_command("buy", dice=1))
+    _, match = await service.view(CHANNEL)
+    assert match is not None
+    move = next(c for c in D20.legal_commands(match.state, side) if c.type == "move")
+    sent = actions.own_command("move", unit=move.unit, square=move.square, bonus=1)
+    await service.act(CHANNEL, member, sent)
+    row, _ = await service.view(CHANNEL)
+    recorded = row.record["commands"][-1]
+    assert (recorded["type"], recorded["unit"], recorded["bonus"]) == ("move", move.unit, 1)
+
+
+async def test_a_skirm_move_refuses_bonus_dice_in_words(store: Store) -> None:
+    service = MatchService(store, seed_source=lambda: 3, clock=lambda: 1_000.0)
+    await started(service)
+    _, match = await service.view(CHANNEL)
+    assert match is not None
+    skirm = ruleset("skirm")
+    side = skirm.deciding(match.state)[0].side
+    unit = skirm.view(match.state).ready(side)[0].id
+    sent = actions.own_command("move", unit=unit, square="C3", bonus=1)
+    with pytest.raises(ServiceError) as refused:
+        await service.act(CHANNEL, (ALICE, BOB)[side], sent)
+    assert str(refused.value) == "A move in Skirm takes no bonus: leave it out."

@@ -85,6 +85,9 @@ def ruleset_command(command: Command, side: int, rules: Ruleset) -> Command:
     cls = rules.command_types.get(kind)
     if cls is None:
         raise ServiceError(f"There is no '{kind}' action in {rules.title}.")
+    unused = sorted(set(command.named) - set(_field_names(cls)))
+    if unused:  # an option only another ruleset has (/move bonus: in a Skirm match)
+        raise ServiceError(f"A {kind} in {rules.title} takes no {', '.join(unused)}: leave it out.")
     in_order = dict(zip(_field_names(cls), command.values, strict=False))
     try:
         return rules.parse_command({"type": kind, "side": side, **in_order, **command.named})
