@@ -22,7 +22,7 @@ from skirmbot import content
 from skirmbot.demo import PlayersError, check_players
 from skirmbot.rules import commands
 from skirmbot.rules.record import MatchRecord, replay
-from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, Ruleset
+from skirmbot.rules.ruleset import DEFAULT_RULESET, ORDERS, PlayedMatch, Ruleset
 from skirmbot.service import (
     AUTOMATIC,
     MatchService,
@@ -95,6 +95,38 @@ HELP = """Commands (the same words as the Discord slash commands):
 Quote names with spaces: move "Remus 1" C4. TO is how many Tactical Orders to spend.
 A whole activation in one line, steps separated by ';': Halden move C5; shoot Kor; end
 The record is written next to the pictures when the match is over."""
+# The help's verbs that send a command of another kind than their name, and those that only
+# some rulesets play (a ruleset's `command_types` says which it has).
+_VERB_KINDS = {
+    "pickup": "pickup", "dash": "dash", "activate": "activate", "door": "door", "drop": "drop",
+    "turret": "turret", "crate": "crate", "delay": "delay", "leap": "leap", "skill": "skill",
+    "mission": "mission", "reroll": "reroll", "modify": "modify", "accept": "accept",
+    "standing": "standing_orders",
+}  # fmt: skip
+
+
+def help_for(rules: Ruleset) -> str:
+    """HELP without the words of commands this ruleset does not play (the d20 rules have no
+    turrets, doors or Tactical Orders): a token of a line is a verb and its arguments."""
+    missing = {verb for verb, kind in _VERB_KINDS.items() if kind not in rules.command_types}
+    orders = ORDERS in rules.features
+    if not missing and orders:
+        return HELP
+    lines = []
+    for line in HELP.splitlines():
+        tokens = _HELP_TOKEN.split(line.strip())
+        kept = [t for t in tokens if t.split(" ")[0] not in missing]
+        if not orders:  # standing orders that spend TO, and TO paid for an action
+            kept = [t.replace(" [TO]", "") for t in kept if not t.startswith("standing ")]
+            kept = [t.replace(" TO is how many Tactical Orders to spend.", "") for t in kept]
+        if kept:
+            lines.append(("  " if line.startswith("  ") else "") + "   ".join(kept))
+    return "\n".join(lines)
+
+
+_HELP_TOKEN = re.compile(r"\s{2,}|(?<=\]) (?=[a-z])")  # "[WEAPON] melee": one space between
+
+
 # Sentences about the turn clock, which the console does not run.
 _CLOCK = re.compile(rf"^Time controls: .*$\n?|\s*Time runs out {MOMENT.pattern}\.", re.M)
 _SQUARE = re.compile(r"^[A-Za-z]{1,2}\d{1,2}$")
@@ -302,7 +334,7 @@ class Console:
         if match is None:  # back in deployment (cannot happen while playing): look again
             return
         if not self.helped:
-            self.say(HELP)
+            self.say(help_for(ruleset_of(row)))
             self.helped = True
         rules = ruleset_of(row)
         member = self._whose_turn(row.players, _deciding_seat(rules, match.state))
@@ -479,7 +511,7 @@ class Console:
             return f"Usage: {USAGE[word]}"
         row, match = await self.service.view(CHANNEL)
         if match is None:
-            return HELP
+            return help_for(ruleset_of(row))
         rules = ruleset_of(row)
         view = rules.view(match.state)
         side = view.to_act
@@ -493,7 +525,7 @@ class Console:
             now = "a roll waits: accept it, or reroll DIE (1 TO), or modify DIE +1|-1."
         else:
             now = f"{view.activating} is activating: act with it, or end its activation."
-        return f"{HELP}\nNow, {member.name}: {now}"
+        return f"{help_for(rules)}\nNow, {member.name}: {now}"
 
     async def _finished(self) -> None:
         """The match is over: write its record next to the pictures and say what it is for."""

@@ -14,11 +14,12 @@ import pytest
 
 from skirmbot import content
 from skirmbot.cli import main
-from skirmbot.console import ConsoleError, plain_text, run_console
+from skirmbot.console import HELP, ConsoleError, help_for, plain_text, run_console
 from skirmbot.demo import new_demo_match
 from skirmbot.rules.commands import Move
 from skirmbot.rules.movement import Mover, reachable
 from skirmbot.rules.record import MatchRecord, replay
+from skirmbot.rules.ruleset import ruleset
 from skirmbot.rules.skirm import autoplayer
 from skirmbot.rules.skirm.engine import Match
 from skirmbot.service import person, when
@@ -451,3 +452,15 @@ async def test_three_players_take_the_keyboard_in_turn_at_a_d20_match(tmp_path: 
     assert "Match #1 is over. Gold Breakers wins (Blue Hunters conceded)" in told
     assert "Player 1 (Blue Hunters, 2nd) · Player 2 (Gold Breakers, 1st) · Player 3" in told
     assert "No medals: d20 Skirmish keeps no campaign progress." in told  # none: no campaigns
+
+
+def test_the_help_lists_only_what_the_matchs_rules_play() -> None:
+    """Issue 29: the d20 rules have no turrets, leaps, doors or Tactical Orders, so the help of
+    a d20 match does not offer them; Skirm's help is the whole list, as it always was."""
+    assert help_for(ruleset("skirm")) == HELP
+    d20 = help_for(ruleset("d20"))
+    assert "move UNIT SQUARE   end [UNIT]" in d20 and "act [NUMBER]" in d20
+    for word in ("turret", "leap", "door", "crate", "reroll", "standing", "[TO]", "Tactical"):
+        assert word not in d20
+    lite = help_for(ruleset("lite"))
+    assert "reroll DIE" in lite and "standing N|never" in lite and "leap" not in lite
