@@ -12,6 +12,8 @@ from d20_builders import d20, put
 
 from skirmbot.rules.d20.odds import opposed
 from skirmbot.rules.d20.ruleset import RULESET
+from skirmbot.rules.preview import percent
+from skirmbot.service.choices import Situation
 
 
 def enumerated(
@@ -63,3 +65,34 @@ def test_the_preview_gives_the_exact_odds_with_cover() -> None:
     assert {reach.square for reach in preview.reach} == set(
         RULESET.routes(match.state, "Ann", "move")
     )
+
+
+def test_the_preview_gives_the_odds_with_n_bonus_dice_each_way() -> None:
+    """ "plus any bonus dice" each way: the attacker's chance with none and with each number of
+    the bonus dice it holds, against the defender's standing order ("defend with up to 1"),
+    each equal to counting every face."""
+    match = d20([("Ann", "Trooper")], [("Bo", "Trooper")], battle_map={
+        "name": "W", "rows": [" ".join(["."] * 12)] * 12, "edges": []})  # fmt: skip
+    put(match, Ann="F5", Bo="F9")
+    match.state.seats[0].bonus = 2
+    match.state.seats[1].bonus, match.state.seats[1].defend = 3, 1
+    rifle = next(c for c in RULESET.preview(match.state, "Ann").attacks if c.weapon == "Rifle")
+    assert rifle.opposed and rifle.defended == 1
+    assert rifle.hit == enumerated(0, 0, 1, 0)[0]
+    assert rifle.bonus == (enumerated(1, 0, 1, 0)[0], enumerated(2, 0, 1, 0)[0])
+    assert rifle.words() == (
+        f"Rifle → Bo (4 sq): wins {percent(rifle.hit)} against 1 bonus die; "
+        f"with bonus dice +1 {percent(rifle.bonus[0])}, +2 {percent(rifle.bonus[1])}"
+    )
+
+
+def test_odds_in_a_d20_match_give_the_previews_exact_opposed_odds() -> None:
+    """/odds in a match of the d20 rules (no Skirm attack maths): the preview's own numbers."""
+    match = d20([("Ann", "Trooper")], [("Bo", "Trooper")], battle_map={
+        "name": "W", "rows": [" ".join(["."] * 12)] * 12, "edges": []})  # fmt: skip
+    put(match, Ann="F5", Bo="F9")
+    match.state.seats[0].bonus = 1
+    told = Situation(match.state, 0, RULESET).odds("Ann", "Bo", 0, False)
+    rifle = next(c for c in RULESET.preview(match.state, "Ann").attacks if c.weapon == "Rifle")
+    assert "the exact chance to win the opposed roll, by the bonus dice you add" in told
+    assert f"- {rifle.words()}" in told.splitlines()

@@ -51,15 +51,31 @@ class Chance:
     hit: Fraction  # at least one hit (strike) lands
     damage: Fraction  # expected HIT lost
     out: Fraction  # the target is Taken Out (Skirm) or Downed (Lite)
+    # An opposed roll (the d20 rules): `hit` is the chance to win it with no bonus dice of the
+    # attacker's, `bonus` with 1, 2, ... of the bonus dice it holds, each against the
+    # `defended` bonus dice the defender's standing order adds.
+    opposed: bool = False
+    bonus: tuple[Fraction, ...] = ()
+    defended: int = 0
 
     def short(self) -> str:
-        """As the picture labels it: "62% · 1.4 dmg"."""
+        """As the picture labels it: "62% · 1.4 dmg" ("wins 45%" for an opposed roll)."""
+        if self.opposed:
+            return f"wins {percent(self.hit)}"
         return f"{percent(self.hit)} · {float(self.damage):.1f} dmg"
 
     def words(self) -> str:
         """As the text lists it: "Rifle → Vex (5 sq, in cover): hits 62%, 1.37 HIT expected,
-        out 12%"."""
+        out 12%"; an opposed roll: "Rifle → Vex (5 sq): wins 45% against 1 bonus die; with
+        bonus dice +1 58%, +2 69%"."""
         where = f"{self.distance} sq{', in cover' if self.cover else ''}"
+        if self.opposed:
+            against = f" against {self.defended} bonus di{'e' if self.defended == 1 else 'ce'}"
+            more = ", ".join(f"+{n} {percent(p)}" for n, p in enumerate(self.bonus, start=1))
+            return (
+                f"{self.weapon} → {self.target} ({where}): wins {percent(self.hit)}"
+                f"{against if self.defended else ''}{f'; with bonus dice {more}' if more else ''}"
+            )
         return (
             f"{self.weapon} → {self.target} ({where}): hits {percent(self.hit)}, "
             f"{float(self.damage):.2f} HIT expected, out {percent(self.out)}"

@@ -169,7 +169,11 @@ class Situation:
         if target is not None and not listed:
             raise _cannot_attack(attacker, target)
         head = f"**{attacker}'s targets** ({self.rules.title}, as the preview works them out"
-        lines = [f"{head}; chance to hit, expected HIT lost, without TO spent on your dice):"]
+        if any(chance.opposed for chance in listed):
+            what = "the exact chance to win the opposed roll, by the bonus dice you add"
+        else:
+            what = "chance to hit, expected HIT lost, without TO spent on your dice"
+        lines = [f"{head}; {what}):"]
         lines += [f"- {chance.words()}" for chance in listed] or ["- no enemy in reach"]
         return "\n".join(lines)
 

@@ -1,6 +1,6 @@
 """A model's options without a die rolled (skirmbot.rules.preview): where one movement takes it
-and its exact odds against each enemy it could attack (`odds.opposed`, no bonus dice either way:
-a player's bonus dice are their own to add)."""
+and its exact odds against each enemy it could attack (`odds.opposed`): with none of its own bonus
+dice and with each number it holds, against the bonus dice the defender's standing order adds."""
 
 from __future__ import annotations
 
@@ -64,11 +64,27 @@ def _chances(state: State, attacker: Model, target: Model) -> list[Chance]:
         except IllegalCommand:
             continue
         attack, defence = combat.modifiers(attacker, target, weapon, line)
-        win = opposed(0, attack, 0, defence).win
+        # The defender adds what its standing order says; the attacker chooses from its own.
+        defender = state.seats[target.side]
+        defended = min(defender.defend, defender.bonus)
+        held = state.seats[attacker.side].bonus
+        win = opposed(0, attack, defended, defence).win
+        more = tuple(opposed(n, attack, defended, defence).win for n in range(1, held + 1))
         kind = "melee" if weapon.melee else "ranged"
         found.append(
             Chance(
-                attacker.id, weapon.name, kind, target.id, line.distance, line.cover, win, win, win
-            )
+                attacker.id,
+                weapon.name,
+                kind,
+                target.id,
+                line.distance,
+                line.cover,
+                win,
+                win,
+                win,
+                opposed=True,
+                bonus=more,
+                defended=defended,
+            )  # fmt: skip
         )
     return found
