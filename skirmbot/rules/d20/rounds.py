@@ -289,7 +289,7 @@ def _reason(state: State) -> str:
         return f"{state.seats[left[0]].name} is the last warband standing"
     if not left:
         return "no warband is left standing"
-    return f"{state.scenario.rounds} rounds are played"
+    return f"after all {state.scenario.rounds} rounds"
 
 
 def finish(state: State, reason: str) -> list[Event]:

@@ -109,7 +109,7 @@ def scores(state: State) -> tuple[int, ...]:
 
 def outcome(state: State) -> Outcome | None:
     """Placings and scores, and in words who won, why the match ended and every seat's score:
-    "Blue Hunters wins (3 rounds are played): Blue Hunters 11 VP, Gold Breakers 9 VP, Red
+    "Blue Hunters wins (after all 3 rounds): Blue Hunters 11 VP, Gold Breakers 9 VP, Red
     Lancers out"."""
     if not state.over:
         return None
