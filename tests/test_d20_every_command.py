@@ -1,0 +1,357 @@
+"""Every player-facing call a cog makes, on a d20 match of three seats (issue 29): at set-up,
+deployment, mid-round, with a defender prompted (standing orders `prompt=True`), after a
+concession and at the end. Each answers in words (a Reply, a file, or a ServiceError with a
+plain message), never a crash: the service once read Skirm's state through local variables the
+layers test cannot see."""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD
+from test_seats_play import PLAYERS, SQUADS, bot_on, play_one, seated_and_deployed
+
+from skirmbot import cli
+from skirmbot.rules.ruleset import ruleset
+from skirmbot.service import MatchService, Member, ServiceError, actions, recap, timing
+from skirmbot.service.matches import DEPLOYING, PLAYING
+from skirmbot.service.orderline import line_choices
+from skirmbot.service.pages import Pages
+from skirmbot.service.preview import preview_squares, preview_units
+from skirmbot.store import Deadline, Store
+
+D20 = ruleset("d20")
+UNIT_KINDS: tuple[tuple[Any, ...], ...] = (
+    (actions.Activate,),
+    (actions.Move,),
+    (actions.Dash,),
+    (actions.Shoot,),
+    (actions.Melee,),
+    (actions.Door,),
+    (actions.PickUp,),
+    (actions.Drop,),
+    (actions.EndActivation,),
+    ("leap",),
+    ("skill",),
+    ("mission",),
+    ("crate",),
+    ("turret",),
+)
+
+
+class Answers:
+    """Runs each call; an answer in words is kept, anything else is a crash to report."""
+
+    def __init__(self) -> None:
+        self.crashes: list[str] = []
+        self.words: dict[str, str] = {}
+
+    async def ask(self, what: str, call: Callable[[], Awaitable[Any]]) -> Any:
+        try:
+            answer = await call()
+        except ServiceError as refused:
+            assert str(refused).strip(), f"{what}: refused without words"
+            self.words[what] = str(refused)
+            return None
+        except Exception:  # a crash: collected, so one run lists them all
+            self.crashes.append(f"{what}:\n{traceback.format_exc()}")
+            return None
+        self.words[what] = getattr(answer, "text", None) or str(answer)
+        return answer
+
+    def plain(self, what: str, call: Callable[[], Any]) -> Any:
+        async def awaited() -> Any:
+            return call()
+
+        return self.ask(what, awaited)
+
+    def check(self) -> None:
+        assert not self.crashes, "\n".join(self.crashes)
+
+
+async def every_call(service: MatchService, store: Store, answers: Answers, moment: str) -> None:
+    """Every call a cog makes for one of the players (and one who does not play)."""
+    ask, plain = answers.ask, answers.plain
+    stranger = Member(77, "Stranger")
+    await ask(f"{moment} status", lambda: service.status(CHANNEL))
+    await ask(f"{moment} log", lambda: service.log(CHANNEL))
+    await ask(f"{moment} rules", lambda: service.rules_text(CHANNEL))
+    await ask(f"{moment} units", lambda: service.units(CHANNEL))
+    await ask(f"{moment} card unknown", lambda: service.card(CHANNEL, "Nobody"))
+    for unit, _ in (await ask(f"{moment} units again", lambda: service.units(CHANNEL))) or []:
+        await ask(f"{moment} card {unit}", lambda unit=unit: service.card(CHANNEL, unit))
+    await ask(f"{moment} placing", lambda: service.placing(CHANNEL, ALICE))
+    placing = await ask(f"{moment} placing", lambda: service.placing(CHANNEL, ALICE))
+    if placing is not None:
+        await plain(f"{moment} placement help", placing.placement_help)
+        await plain(f"{moment} placements", placing.placements)
+    for member in (*PLAYERS, stranger):
+        who = f"{moment} {member.name}"
+        await ask(f"{who} preview", lambda m=member: service.preview(CHANNEL, m))
+        await ask(f"{who} secondary", lambda m=member: service.secondary(CHANNEL, m))
+        await ask(f"{who} export", lambda m=member: service.export_record(CHANNEL, m))
+        await ask(f"{who} recap", lambda m=member: recap.show(service, CHANNEL, m))
+        found = await ask(f"{who} situation", lambda m=member: service.situation(CHANNEL, m))
+        if found is not None:
+            await situation_options(answers, found, who)
+    await every_command(service, answers, moment)
+    await ask(f"{moment} timer", lambda: timing.timer(service, CHANNEL))
+    await ask(f"{moment} pages", lambda: web_pages(store, service))
+
+
+async def situation_options(answers: Answers, found: Any, who: str) -> None:
+    """Autocomplete of every slash command as the cogs ask it (a unit named in the `unit`
+    option, else the one activating), /odds and the preview's options."""
+    plain = answers.plain
+    await plain(f"{who} preview units", lambda: preview_units(found))
+    await plain(f"{who} line choices", lambda: line_choices(found, ""))
+    await plain(f"{who} line choices typed", lambda: line_choices(found, "Nobody mo"))
+    await plain(f"{who} own actions", lambda: found.own_actions(actions.COMMON_KINDS))
+    await plain(f"{who} by hand note", found.by_hand_note)
+    for kinds in UNIT_KINDS:
+        await plain(f"{who} units {kinds}", lambda kinds=kinds: found.units(*kinds))
+    for kind in (actions.Reroll, actions.Modify):
+        await plain(f"{who} dice {kind.type}", lambda kind=kind: found.dice(kind))
+    on_map = (await plain(f"{who} units on map", found.units_on_map)) or []
+    ready = (await plain(f"{who} ready", lambda: found.units(actions.Activate))) or []
+    for typed in [None, *[option[0] for option in ready[:2]], *on_map[:2], "Nobody"]:
+        await plain(f"{who} {typed} any targets", lambda t=typed: found.any_targets(t or ""))
+        await plain(f"{who} {typed} odds", lambda t=typed: found.odds(t or "", None, 0, True))
+        await plain(f"{who} {typed} odds at", lambda t=typed: found.odds(t or "", "Nobody", 0, 0))
+        await plain(f"{who} {typed} preview squares", lambda t=typed: preview_squares(found, t))
+        await plain(f"{who} {typed} own", lambda t=typed: found.own_actions(set(), t))
+        unit = await plain(f"{who} {typed} unit", lambda t=typed: found.unit(t))
+        if unit is not None:
+            await unit_options(answers, found, f"{who} {unit}", unit)
+
+
+async def unit_options(answers: Answers, found: Any, at: str, unit: str) -> None:
+    plain = answers.plain
+    for kind, action in ((actions.Move, "move"), (actions.Dash, "dash")):
+        await plain(f"{at} squares {action}", lambda k=kind, a=action: found.squares(unit, k, a))
+    for kind in (actions.Shoot, actions.Melee):
+        for other in (None, "Nobody"):
+            await plain(f"{at} targets {kind.type}", lambda k=kind, o=other: found.targets(unit, k, o))
+            await plain(f"{at} weapons {kind.type}", lambda k=kind, o=other: found.weapons(unit, k, o))
+    for name, options in (
+        ("leaps", found.leaps),
+        ("mission", found.mission_actions),
+        ("skills", found.skills),
+        ("doors", found.doors),
+        ("crates", found.crate_options),
+        ("turrets", found.turret_targets),
+    ):
+        await plain(f"{at} {name}", lambda options=options: options(unit))
+    for skill in (None, "Heal"):
+        await plain(f"{at} skill targets", lambda s=skill: found.skill_targets(unit, s))
+
+
+def sent_commands(unit: str) -> list[actions.Command]:
+    """Every command a cog's slash command or button sends, about `unit`."""
+    own = actions.own_command
+    return [
+        actions.Activate(0, unit),
+        actions.Move(0, unit, "A1"),
+        own("move", unit=unit, square="A1", bonus=1),
+        actions.Dash(0, unit, "A1"),
+        own("leap", unit=unit, square="A1"),
+        own("skill", unit=unit, skill="Heal", target=None),
+        own("mission", unit=unit, action="Hack"),
+        actions.Shoot(0, unit, "Nobody", None),
+        actions.Melee(0, unit, "Nobody", None),
+        actions.Door(0, unit, None),
+        actions.PickUp(0, unit),
+        actions.Drop(0, unit),
+        own("crate", unit=unit, option="heal"),
+        own("turret", unit=unit, target="Nobody"),
+        own("delay"),
+        actions.Accept(0),
+        actions.Reroll(0, 1),
+        actions.Modify(0, 1, 1),
+        own("buy", dice=99),
+        own("defend", dice=99),
+    ]
+
+
+async def every_command(service: MatchService, answers: Answers, moment: str) -> None:
+    """Each command a cog sends, by every seat, that the rules refuse here: in words. The
+    model named is the seat's own, so a command that is legal would be played; the deciding
+    seat sends only those its rules have no such action for."""
+    try:
+        _, match = await service.view(CHANNEL)
+    except ServiceError:  # over: every command is answered "no match here"
+        match = None
+    view = D20.view(match.state) if match is not None else None
+    deciding = {d.side for d in D20.deciding(match.state)} if match is not None else set()
+    refused_anyway = (actions.Dash, actions.Door, actions.PickUp, actions.Drop, actions.Accept)
+    for seat, member in enumerate(PLAYERS):
+        pieces = view.pieces_of(seat) if view is not None else ()
+        unit = pieces[0].id if pieces else "Nobody"
+        for command in sent_commands(unit):
+            if seat in deciding and not isinstance(command, refused_anyway):
+                continue
+            what = f"{moment} {member.name} sends {actions.kind_of(command)}"
+            await answers.ask(what, lambda c=command, m=member: service.act(CHANNEL, m, c))
+        for line in ("Nobody move A1", f"{unit} leap A1", "end", "   "):
+            what = f"{moment} {member.name} orders {line!r}"
+            if seat not in deciding:
+                await answers.ask(what, lambda m=member, x=line: service.orders(CHANNEL, m, x))
+
+
+async def web_pages(store: Store, service: MatchService) -> str:
+    pages = Pages(store, service)
+    await pages.set_published(GUILD, True)
+    row = await store.last_match(CHANNEL)
+    assert row is not None
+    shown = await pages.match(GUILD, row.id)
+    await pages.step_tag(GUILD, row.id, 0)
+    await pages.step_png(GUILD, row.id, 0)
+    await pages.record_json(GUILD, row.id)
+    return str(shown)
+
+
+async def a_players_calls(service: MatchService, answers: Answers, moment: str) -> None:
+    """What a player sends besides commands: undo, draw, standing orders, extend, pause."""
+    ask = answers.ask
+    seat = await deciding_seat(service)
+    member = PLAYERS[seat] if seat is not None else ALICE
+    other = PLAYERS[(PLAYERS.index(member) + 1) % len(PLAYERS)]
+    await ask(f"{moment} extend", lambda: timing.extend(service, CHANNEL, member))
+    await ask(f"{moment} pause", lambda: timing.pause(service, CHANNEL, member))
+    await ask(f"{moment} pause other", lambda: timing.pause(service, CHANNEL, other))
+    await ask(f"{moment} resume", lambda: timing.resume(service, CHANNEL, member))
+    await ask(f"{moment} timer after", lambda: timing.timer(service, CHANNEL))
+    await ask(f"{moment} skirm standing orders", lambda: service.standing_orders(CHANNEL, member, 0))
+    await ask(f"{moment} lite standing orders", lambda: service.standing_orders(CHANNEL, member, 0, 2))
+    await ask(
+        f"{moment} d20 standing orders",
+        lambda: service.act(CHANNEL, member, actions.own_command("standing_orders", defend=1)),
+    )
+    await ask(f"{moment} undo", lambda: service.request_undo(CHANNEL, member))
+    await ask(f"{moment} undo accepted", lambda: service.accept_undo(CHANNEL, other))
+    await ask(f"{moment} draw", lambda: service.offer_draw(CHANNEL, member))
+    await ask(f"{moment} draw accepted", lambda: service.accept_draw(CHANNEL, other))
+
+
+async def deciding_seat(service: MatchService) -> int | None:
+    try:
+        _, match = await service.view(CHANNEL)
+    except ServiceError:  # over: no match in play
+        return None
+    if match is None:
+        return None
+    deciding = D20.deciding(match.state)
+    return deciding[0].side if deciding else None
+
+
+def cli_runs(tmp_path: Path, name: str, data: bytes) -> list[int]:
+    path = tmp_path / name
+    path.write_bytes(data)
+    out = tmp_path / "out"
+    return [
+        cli.main(["verify", str(path)]),
+        cli.main(["replay", str(path)]),
+        cli.main(["render", str(path), "--out", str(out)]),
+    ]
+
+
+async def test_every_call_answers_in_words_at_set_up_and_deployment(store: Store) -> None:
+    service = bot_on(store)
+    answers = Answers()
+    await service.create(GUILD, CHANNEL, ALICE, rules="d20", players=3)
+    await every_call(service, store, answers, "set-up")
+    await a_players_calls(service, answers, "set-up")
+    await service.join(CHANNEL, BOB)
+    await service.join(CHANNEL, EVE)
+    for member, squad in zip(PLAYERS, SQUADS, strict=True):
+        await service.choose_squad(CHANNEL, member, squad)
+    row, _ = await service.view(CHANNEL)
+    assert row.status == DEPLOYING
+    await every_call(service, store, answers, "deploying")
+    await a_players_calls(service, answers, "deploying")
+    answers.check()
+
+
+async def test_every_call_answers_in_words_mid_round_and_at_the_end(
+    store: Store, tmp_path: Path
+) -> None:
+    service = bot_on(store)
+    answers = Answers()
+    await seated_and_deployed(service)
+    for member in PLAYERS:
+        await service.act(CHANNEL, member, actions.own_command("standing_orders", prompt=True))
+    await every_call(service, store, answers, "playing")
+    await a_players_calls(service, answers, "playing")
+    prompted = False
+    for _ in range(300):
+        _, match = await service.view(CHANNEL)
+        assert match is not None
+        if any(not d.turn for d in D20.deciding(match.state)):
+            prompted = True
+            await every_call(service, store, answers, "prompted")
+            await a_players_calls(service, answers, "prompted")
+            break
+        assert await play_one(service)
+    assert prompted, "a defender who asked to be prompted is asked"
+    await ask_export_then_run(service, answers, tmp_path, "so-far")
+    await service.concede(CHANNEL, EVE)
+    await every_call(service, store, answers, "conceded")
+    while await play_one(service):
+        pass
+    await every_call(service, store, answers, "over")
+    await a_players_calls(service, answers, "over")
+    await ask_export_then_run(service, answers, tmp_path, "over")
+    answers.check()
+    assert "d20 Skirmish" in answers.words["over rules"]
+
+
+async def ask_export_then_run(
+    service: MatchService, answers: Answers, tmp_path: Path, moment: str
+) -> None:
+    exported = await answers.ask(
+        f"{moment} export", lambda: service.export_record(CHANNEL, ALICE)
+    )
+    if exported is None:
+        return
+    await answers.plain(
+        f"{moment} cli", lambda: cli_runs(tmp_path, f"{moment}-{exported.name}", exported.data)
+    )
+
+
+async def test_missed_deadlines_of_a_turn_and_of_a_reaction_play_on(store: Store) -> None:
+    """Timers: a turn's deadline and a prompted defender's deadline pass; `deciding`'s
+    `on_timeout` plays on."""
+    service = bot_on(store)
+    answers = Answers()
+    await seated_and_deployed(service)
+    for member in PLAYERS:
+        await service.act(CHANNEL, member, actions.own_command("standing_orders", prompt=True))
+    row, _ = await service.view(CHANNEL)
+    missed_reaction = False
+    for step in range(300):
+        deadline = await store.deadline(row.id)
+        if deadline is not None:
+            _, match = await service.view(CHANNEL)
+            assert match is not None
+            reaction = any(not d.turn for d in D20.deciding(match.state))
+            if step == 0 or (reaction and not missed_reaction):
+                missed_reaction = missed_reaction or reaction
+                miss = Deadline(deadline.due_at, "miss", deadline.key)
+                service.now = lambda at=deadline.due_at: at + 1
+                await answers.ask(
+                    f"miss {step}", lambda miss=miss: timing.on_deadline(service, row.id, miss)
+                )
+                await answers.ask(f"timer {step}", lambda: timing.timer(service, CHANNEL))
+                if missed_reaction:
+                    break
+                continue
+        if not await play_one(service):
+            break
+    answers.check()
+    assert missed_reaction
+    status, _ = await service.view(CHANNEL)
+    assert status.status == PLAYING
