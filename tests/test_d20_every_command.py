@@ -11,8 +11,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD
+from aiohttp.test_utils import TestClient, TestServer
+from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD, MOD
 from test_seats_play import PLAYERS, SQUADS, bot_on, play_one, seated_and_deployed
 
 from skirmbot import cli
@@ -23,6 +23,8 @@ from skirmbot.service.orderline import line_choices
 from skirmbot.service.pages import Pages
 from skirmbot.service.preview import preview_squares, preview_units
 from skirmbot.store import Deadline, Store
+from skirmbot.timers.clock import ACTIVATION, controls_for
+from skirmbot.web import make_app
 
 D20 = ruleset("d20")
 UNIT_KINDS: tuple[tuple[Any, ...], ...] = (
@@ -135,8 +137,12 @@ async def unit_options(answers: Answers, found: Any, at: str, unit: str) -> None
         await plain(f"{at} squares {action}", lambda k=kind, a=action: found.squares(unit, k, a))
     for kind in (actions.Shoot, actions.Melee):
         for other in (None, "Nobody"):
-            await plain(f"{at} targets {kind.type}", lambda k=kind, o=other: found.targets(unit, k, o))
-            await plain(f"{at} weapons {kind.type}", lambda k=kind, o=other: found.weapons(unit, k, o))
+            await plain(
+                f"{at} targets {kind.type}", lambda k=kind, o=other: found.targets(unit, k, o)
+            )
+            await plain(
+                f"{at} weapons {kind.type}", lambda k=kind, o=other: found.weapons(unit, k, o)
+            )
     for name, options in (
         ("leaps", found.leaps),
         ("mission", found.mission_actions),
@@ -208,8 +214,11 @@ async def web_pages(store: Store, service: MatchService) -> str:
     row = await store.last_match(CHANNEL)
     assert row is not None
     shown = await pages.match(GUILD, row.id)
-    await pages.step_tag(GUILD, row.id, 0)
-    await pages.step_png(GUILD, row.id, 0)
+    assert shown is not None
+    last = len(shown.titles) - 1
+    for step in sorted({0, last // 2, last, last + 1}):
+        await pages.step_tag(GUILD, row.id, step)
+        await pages.step_png(GUILD, row.id, step)
     await pages.record_json(GUILD, row.id)
     return str(shown)
 
@@ -225,8 +234,16 @@ async def a_players_calls(service: MatchService, answers: Answers, moment: str) 
     await ask(f"{moment} pause other", lambda: timing.pause(service, CHANNEL, other))
     await ask(f"{moment} resume", lambda: timing.resume(service, CHANNEL, member))
     await ask(f"{moment} timer after", lambda: timing.timer(service, CHANNEL))
-    await ask(f"{moment} skirm standing orders", lambda: service.standing_orders(CHANNEL, member, 0))
-    await ask(f"{moment} lite standing orders", lambda: service.standing_orders(CHANNEL, member, 0, 2))
+    await ask(f"{moment} deadline", lambda: timing.set_deadline(service, CHANNEL, MOD, 30))
+    await ask(f"{moment} vacation", lambda: timing.vacation(service, GUILD, other, 2))
+    await ask(f"{moment} clock rules", lambda: timing.set_clock_rules(service, GUILD, MOD, 5))
+    await ask(f"{moment} reminder", lambda: remind_now(service))
+    await ask(
+        f"{moment} skirm standing orders", lambda: service.standing_orders(CHANNEL, member, 0)
+    )
+    await ask(
+        f"{moment} lite standing orders", lambda: service.standing_orders(CHANNEL, member, 0, 2)
+    )
     await ask(
         f"{moment} d20 standing orders",
         lambda: service.act(CHANNEL, member, actions.own_command("standing_orders", defend=1)),
@@ -235,6 +252,26 @@ async def a_players_calls(service: MatchService, answers: Answers, moment: str) 
     await ask(f"{moment} undo accepted", lambda: service.accept_undo(CHANNEL, other))
     await ask(f"{moment} draw", lambda: service.offer_draw(CHANNEL, member))
     await ask(f"{moment} draw accepted", lambda: service.accept_draw(CHANNEL, other))
+
+
+async def buttons_and_act(service: MatchService, answers: Answers, moment: str) -> None:
+    """The buttons under a reply (cogs/buttons.py) and /act's compact forms, pressed by a seat
+    that is not asked (refused in words), then End by the seat whose turn it is."""
+    ask = answers.ask
+    seat = await deciding_seat(service)
+    if seat is None:
+        return
+    member, other = PLAYERS[seat], PLAYERS[(seat + 1) % len(PLAYERS)]
+    found = await service.situation(CHANNEL, member)
+    for value, _ in found.own_actions(actions.COMMON_KINDS)[:5]:
+        sent = actions.decode(value)
+        await ask(f"{moment} act {value} by another", lambda c=sent: service.act(CHANNEL, other, c))
+    for name, command in (("accept", actions.Accept(0)), ("reroll", actions.Reroll(0, 1))):
+        await ask(f"{moment} {name} button", lambda c=command: service.act(CHANNEL, member, c))
+    await ask(f"{moment} preview button", lambda: service.preview(CHANNEL, member))
+    await ask(
+        f"{moment} end button", lambda: service.act(CHANNEL, member, actions.EndActivation(0))
+    )
 
 
 async def deciding_seat(service: MatchService) -> int | None:
@@ -248,6 +285,17 @@ async def deciding_seat(service: MatchService) -> int | None:
     return deciding[0].side if deciding else None
 
 
+async def remind_now(service: MatchService) -> Any:
+    """The turn's (or a window's) next deadline comes due now, as the scheduler fires it."""
+    row, _ = await service.view(CHANNEL)
+    deadline = await service.store.deadline(row.id)
+    if deadline is None:
+        return "no deadline"
+    return await timing.on_deadline(
+        service, row.id, Deadline(deadline.due_at, "remind", deadline.key)
+    )
+
+
 def cli_runs(tmp_path: Path, name: str, data: bytes) -> list[int]:
     path = tmp_path / name
     path.write_bytes(data)
@@ -255,7 +303,12 @@ def cli_runs(tmp_path: Path, name: str, data: bytes) -> list[int]:
     return [
         cli.main(["verify", str(path)]),
         cli.main(["replay", str(path)]),
+        cli.main(["replay", str(path), "--json"]),
         cli.main(["render", str(path), "--out", str(out)]),
+        cli.main(["render", str(path), "--after", "3", "--out", str(out)]),
+        cli.main(["render", str(path), "--card", "Vask", "--out", str(out)]),
+        cli.main(["render", str(path), "--card", "Nobody", "--out", str(out)]),
+        cli.main(["render", str(path), "--after", "9999", "--out", str(out)]),
     ]
 
 
@@ -273,6 +326,16 @@ async def test_every_call_answers_in_words_at_set_up_and_deployment(store: Store
     assert row.status == DEPLOYING
     await every_call(service, store, answers, "deploying")
     await a_players_calls(service, answers, "deploying")
+    await answers.ask(
+        "squad of Skirm", lambda: service.choose_squad(CHANNEL, ALICE, "iron-wardens")
+    )
+    for placements in ({"Nobody": "A1"}, {"Vask": "Z99"}, {"Vask": "A12"}):
+        await answers.ask(
+            f"deploy {placements}", lambda p=placements: service.deploy(CHANNEL, ALICE, p)
+        )
+    await answers.ask("abort by a player", lambda: service.abort(CHANNEL, ALICE))
+    aborted = await answers.ask("abort", lambda: service.abort(CHANNEL, MOD))
+    assert aborted is not None and "aborted by Mo" in aborted.text
     answers.check()
 
 
@@ -286,6 +349,7 @@ async def test_every_call_answers_in_words_mid_round_and_at_the_end(
         await service.act(CHANNEL, member, actions.own_command("standing_orders", prompt=True))
     await every_call(service, store, answers, "playing")
     await a_players_calls(service, answers, "playing")
+    await buttons_and_act(service, answers, "playing")
     prompted = False
     for _ in range(300):
         _, match = await service.view(CHANNEL)
@@ -294,64 +358,111 @@ async def test_every_call_answers_in_words_mid_round_and_at_the_end(
             prompted = True
             await every_call(service, store, answers, "prompted")
             await a_players_calls(service, answers, "prompted")
+            await buttons_and_act(service, answers, "prompted")
             break
         assert await play_one(service)
     assert prompted, "a defender who asked to be prompted is asked"
-    await ask_export_then_run(service, answers, tmp_path, "so-far")
+    await ask_export_then_run(service, answers, tmp_path, "so-far", over=False)
     await service.concede(CHANNEL, EVE)
     await every_call(service, store, answers, "conceded")
     while await play_one(service):
         pass
     await every_call(service, store, answers, "over")
     await a_players_calls(service, answers, "over")
-    await ask_export_then_run(service, answers, tmp_path, "over")
+    await ask_export_then_run(service, answers, tmp_path, "over", over=True)
     answers.check()
-    assert "d20 Skirmish" in answers.words["over rules"]
+    assert answers.words["playing rules"].startswith("**d20 Skirmish**")
 
 
 async def ask_export_then_run(
-    service: MatchService, answers: Answers, tmp_path: Path, moment: str
+    service: MatchService, answers: Answers, tmp_path: Path, moment: str, over: bool
 ) -> None:
-    exported = await answers.ask(
-        f"{moment} export", lambda: service.export_record(CHANNEL, ALICE)
-    )
+    """The record exported, then `skirmbot verify`, `replay` (and `--json`), `render` (after
+    an activation, a model's card): a record so far does not verify (no seed yet), a card of
+    a model not in the match and an activation past the last are refused in words (exit 2)."""
+    exported = await answers.ask(f"{moment} export", lambda: service.export_record(CHANNEL, ALICE))
     if exported is None:
         return
-    await answers.plain(
+    ran = await answers.plain(
         f"{moment} cli", lambda: cli_runs(tmp_path, f"{moment}-{exported.name}", exported.data)
     )
+    assert ran == [0 if over else 1, 0, 0, 0, 0, 0, 2, 2]
 
 
 async def test_missed_deadlines_of_a_turn_and_of_a_reaction_play_on(store: Store) -> None:
-    """Timers: a turn's deadline and a prompted defender's deadline pass; `deciding`'s
-    `on_timeout` plays on."""
+    """Timers: a turn's deadline passes (its activation ends where it stands), then a
+    prompted defender's window closes undecided (`deciding`'s `on_timeout`: its standing
+    order's dice); each is told in words and the match plays on."""
     service = bot_on(store)
-    answers = Answers()
     await seated_and_deployed(service)
     for member in PLAYERS:
         await service.act(CHANNEL, member, actions.own_command("standing_orders", prompt=True))
     row, _ = await service.view(CHANNEL)
-    missed_reaction = False
-    for step in range(300):
-        deadline = await store.deadline(row.id)
-        if deadline is not None:
-            _, match = await service.view(CHANNEL)
-            assert match is not None
-            reaction = any(not d.turn for d in D20.deciding(match.state))
-            if step == 0 or (reaction and not missed_reaction):
-                missed_reaction = missed_reaction or reaction
-                miss = Deadline(deadline.due_at, "miss", deadline.key)
-                service.now = lambda at=deadline.due_at: at + 1
-                await answers.ask(
-                    f"miss {step}", lambda miss=miss: timing.on_deadline(service, row.id, miss)
-                )
-                await answers.ask(f"timer {step}", lambda: timing.timer(service, CHANNEL))
-                if missed_reaction:
-                    break
-                continue
-        if not await play_one(service):
+    turn = await store.deadline(row.id)
+    assert turn is not None
+    missed = await fire(service, row.id, Deadline(turn.due_at, "miss", turn.key))
+    assert missed is not None and "missed the deadline" in missed.text
+    told: list[str] = []
+    for _ in range(300):
+        _, match = await service.view(CHANNEL)
+        assert match is not None
+        if any(not d.turn for d in D20.deciding(match.state)):
+            for _ in range(2):  # the window's ping, then its end
+                deadline = await store.deadline(row.id)
+                assert deadline is not None
+                reply = await fire(service, row.id, deadline)
+                told.append(reply.text if reply is not None else "")
             break
+        assert await play_one(service)
+    assert "did not decide in time: the match goes on" in told[-1], told
+    _, match = await service.view(CHANNEL)
+    assert match is not None and all(d.turn for d in D20.deciding(match.state))
+    assert "Clock of match" in (await timing.timer(service, CHANNEL)).text
+
+
+async def fire(service: MatchService, match_id: int, deadline: Deadline) -> Any:
+    """The deadline comes due: the bot's clock is past it when the scheduler fires it."""
+    service.now = lambda: deadline.due_at + 1
+    return await timing.on_deadline(service, match_id, deadline)
+
+
+async def test_a_practice_match_with_the_automatic_player_taking_a_missed_turn(
+    store: Store,
+) -> None:
+    """`/match new practice` in the d20 rules for three: the automatic player takes the other
+    two seats; a clock whose forgiven miss is "the automatic player takes the activation"
+    plays the missed turn for the absent player."""
+    service = bot_on(store)
+    controls = controls_for(ACTIVATION, 10, 2, "auto")
+    created = await service.create(
+        GUILD, CHANNEL, ALICE, practice=True, rules="d20", players=3, controls=controls
+    )
+    assert created.text
+    await service.choose_squad(CHANNEL, ALICE, SQUADS[0])
+    await service.deploy(CHANNEL, ALICE)
+    row, match = await service.view(CHANNEL)
+    assert row.status == PLAYING and match is not None
+    deadline = await store.deadline(row.id)
+    assert deadline is not None
+    missed = await fire(service, row.id, Deadline(deadline.due_at, "miss", deadline.key))
+    assert missed is not None and "the automatic player took the activation" in missed.text
+    answers = Answers()
+    await every_call(service, store, answers, "practice")
     answers.check()
-    assert missed_reaction
-    status, _ = await service.view(CHANNEL)
-    assert status.status == PLAYING
+
+
+async def test_the_web_pages_of_a_d20_match_during_and_after(store: Store) -> None:
+    service = bot_on(store)
+    await seated_and_deployed(service)
+    await Pages(store, service).set_published(GUILD, True)
+    row, _ = await service.view(CHANNEL)
+    async with TestClient(TestServer(make_app(store, Pages(store, service)))) as client:
+        for over in (False, True):
+            for page in ("", "/step/0.png", "/step/1.png", "/step/50.png", "/record.json"):
+                answer = await client.get(f"/g/{GUILD}/match/{row.id}{page}")
+                assert answer.status in (200, 404), (page, answer.status)
+                await answer.read()
+            while not over and await play_one(service):
+                pass
+        shown = await client.get(f"/g/{GUILD}/match/{row.id}")
+        assert shown.status == 200 and "Red Lancers" in await shown.text()
