@@ -111,7 +111,8 @@ async def situation_options(answers: Answers, found: Any, who: str) -> None:
     plain = answers.plain
     await plain(f"{who} preview units", lambda: preview_units(found))
     await plain(f"{who} line choices", lambda: line_choices(found, ""))
-    await plain(f"{who} line choices typed", lambda: line_choices(found, "Nobody mo"))
+    for typed in ("Nobody mo", "Vask ", "Vask move ", "Vask attack ", "buy ", "defend "):
+        await plain(f"{who} line choices {typed!r}", lambda t=typed: line_choices(found, t))
     await plain(f"{who} own actions", lambda: found.own_actions(actions.COMMON_KINDS))
     await plain(f"{who} by hand note", found.by_hand_note)
     for kinds in UNIT_KINDS:
@@ -154,6 +155,25 @@ async def unit_options(answers: Answers, found: Any, at: str, unit: str) -> None
         await plain(f"{at} {name}", lambda options=options: options(unit))
     for skill in (None, "Heal"):
         await plain(f"{at} skill targets", lambda s=skill: found.skill_targets(unit, s))
+
+
+# One-line orders the rules refuse before anything is sent, by the seat they wait for.
+REFUSED_LINES = (
+    "Nobody move A1",
+    "{unit} dash A1",
+    "{unit} leap A1",
+    "{unit} shoot Nobody",
+    "{unit} melee Nobody",
+    "{unit} skill Heal",
+    "{unit} move Z99",
+    "{unit} attack Nobody",
+    "{unit} open door",
+    "reroll 1",
+    "accept",
+    "defend 99",
+    "buy 99",
+    "   ",
+)
 
 
 def sent_commands(unit: str) -> list[actions.Command]:
@@ -202,10 +222,11 @@ async def every_command(service: MatchService, answers: Answers, moment: str) ->
                 continue
             what = f"{moment} {member.name} sends {actions.kind_of(command)}"
             await answers.ask(what, lambda c=command, m=member: service.act(CHANNEL, m, c))
-        for line in ("Nobody move A1", f"{unit} leap A1", "end", "   "):
+        lines = REFUSED_LINES if seat in deciding else ("Nobody move A1", "end", "   ")
+        for line in lines:
+            line = line.format(unit=unit)
             what = f"{moment} {member.name} orders {line!r}"
-            if seat not in deciding:
-                await answers.ask(what, lambda m=member, x=line: service.orders(CHANNEL, m, x))
+            await answers.ask(what, lambda m=member, x=line: service.orders(CHANNEL, m, x))
 
 
 async def web_pages(store: Store, service: MatchService) -> str:
@@ -305,7 +326,7 @@ def cli_runs(tmp_path: Path, name: str, data: bytes) -> list[int]:
         cli.main(["replay", str(path)]),
         cli.main(["replay", str(path), "--json"]),
         cli.main(["render", str(path), "--out", str(out)]),
-        cli.main(["render", str(path), "--after", "3", "--out", str(out)]),
+        cli.main(["render", str(path), "--after", "0", "--out", str(out)]),
         cli.main(["render", str(path), "--card", "Vask", "--out", str(out)]),
         cli.main(["render", str(path), "--card", "Nobody", "--out", str(out)]),
         cli.main(["render", str(path), "--after", "9999", "--out", str(out)]),
