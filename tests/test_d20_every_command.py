@@ -11,9 +11,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import test_seats_play
 from aiohttp.test_utils import TestClient, TestServer
 from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD, MOD
-from test_seats_play import PLAYERS, SQUADS, bot_on, play_one, seated_and_deployed
+from test_seats_play import PLAYERS, SQUADS, play_one
 
 from skirmbot import cli
 from skirmbot.rules.ruleset import ruleset
@@ -27,6 +28,28 @@ from skirmbot.timers.clock import ACTIVATION, controls_for
 from skirmbot.web import make_app
 
 D20 = ruleset("d20")
+SEED = 29  # the dice key, with fixed salts: the same match every run
+
+
+def bot_on(store: Store) -> MatchService:
+    return MatchService(store, seed_source=lambda: SEED, clock=lambda: 1_000.0)
+
+
+async def seated(service: MatchService) -> None:
+    """Three players seated with their salts given, squads chosen: deploying."""
+    await service.create(GUILD, CHANNEL, ALICE, rules="d20", players=3, salt="a")
+    await service.join(CHANNEL, BOB, salt="b")
+    await service.join(CHANNEL, EVE, salt="e")
+    for member, squad in zip(PLAYERS, SQUADS, strict=True):
+        await service.choose_squad(CHANNEL, member, squad)
+
+
+async def seated_and_deployed(service: MatchService) -> None:
+    await seated(service)
+    for member in PLAYERS:
+        await service.deploy(CHANNEL, member)
+
+
 UNIT_KINDS: tuple[tuple[Any, ...], ...] = (
     (actions.Activate,),
     (actions.Move,),
@@ -336,11 +359,11 @@ def cli_runs(tmp_path: Path, name: str, data: bytes) -> list[int]:
 async def test_every_call_answers_in_words_at_set_up_and_deployment(store: Store) -> None:
     service = bot_on(store)
     answers = Answers()
-    await service.create(GUILD, CHANNEL, ALICE, rules="d20", players=3)
+    await service.create(GUILD, CHANNEL, ALICE, rules="d20", players=3, salt="a")
     await every_call(service, store, answers, "set-up")
     await a_players_calls(service, answers, "set-up")
-    await service.join(CHANNEL, BOB)
-    await service.join(CHANNEL, EVE)
+    await service.join(CHANNEL, BOB, salt="b")
+    await service.join(CHANNEL, EVE, salt="e")
     for member, squad in zip(PLAYERS, SQUADS, strict=True):
         await service.choose_squad(CHANNEL, member, squad)
     row, _ = await service.view(CHANNEL)
@@ -383,31 +406,37 @@ async def test_every_call_answers_in_words_mid_round_and_at_the_end(
             break
         assert await play_one(service)
     assert prompted, "a defender who asked to be prompted is asked"
-    await ask_export_then_run(service, answers, tmp_path, "so-far", over=False)
+    await ask_export_then_run(service, answers, tmp_path, "so-far", verified=1)
     await service.concede(CHANNEL, EVE)
     await every_call(service, store, answers, "conceded")
     while await play_one(service):
         pass
     await every_call(service, store, answers, "over")
     await a_players_calls(service, answers, "over")
-    await ask_export_then_run(service, answers, tmp_path, "over", over=True)
+    await ask_export_then_run(service, answers, tmp_path, "over", verified=1)
     answers.check()
     assert answers.words["playing rules"].startswith("**d20 Skirmish**")
+    assert answers.words["playing skirm standing orders"] == (
+        "d20 Skirmish has no saves to re-roll: its standing orders take defend and prompt "
+        "(/match standing defend:)."
+    )
+    assert "defends with up to 1 bonus dice" in answers.words["playing d20 standing orders"]
 
 
 async def ask_export_then_run(
-    service: MatchService, answers: Answers, tmp_path: Path, moment: str, over: bool
+    service: MatchService, answers: Answers, tmp_path: Path, moment: str, verified: int
 ) -> None:
     """The record exported, then `skirmbot verify`, `replay` (and `--json`), `render` (after
-    an activation, a model's card): a record so far does not verify (no seed yet), a card of
-    a model not in the match and an activation past the last are refused in words (exit 2)."""
+    an activation, a model's card): `verified`, what verify exits with (1: a record so far, or
+    of a fixed seed, has nothing to check); a card of a model not in the match and an
+    activation past the last are refused in words (exit 2)."""
     exported = await answers.ask(f"{moment} export", lambda: service.export_record(CHANNEL, ALICE))
     if exported is None:
         return
     ran = await answers.plain(
         f"{moment} cli", lambda: cli_runs(tmp_path, f"{moment}-{exported.name}", exported.data)
     )
-    assert ran == [0 if over else 1, 0, 0, 0, 0, 0, 2, 2]
+    assert ran == [verified, 0, 0, 0, 0, 0, 2, 2]
 
 
 async def test_missed_deadlines_of_a_turn_and_of_a_reaction_play_on(store: Store) -> None:
@@ -472,9 +501,13 @@ async def test_a_practice_match_with_the_automatic_player_taking_a_missed_turn(
     answers.check()
 
 
-async def test_the_web_pages_of_a_d20_match_during_and_after(store: Store) -> None:
-    service = bot_on(store)
-    await seated_and_deployed(service)
+async def test_the_web_pages_and_the_verified_record_of_a_d20_match(
+    store: Store, tmp_path: Path
+) -> None:
+    """The bot's own dice (committed, a salt per player): the match's web pages during and
+    after the match, and its record, exported at the end, verifies."""
+    service = test_seats_play.bot_on(store)
+    await test_seats_play.seated_and_deployed(service)
     await Pages(store, service).set_published(GUILD, True)
     row, _ = await service.view(CHANNEL)
     async with TestClient(TestServer(make_app(store, Pages(store, service)))) as client:
@@ -487,3 +520,6 @@ async def test_the_web_pages_of_a_d20_match_during_and_after(store: Store) -> No
                 pass
         shown = await client.get(f"/g/{GUILD}/match/{row.id}")
         assert shown.status == 200 and "Red Lancers" in await shown.text()
+    answers = Answers()
+    await ask_export_then_run(service, answers, tmp_path, "over", verified=0)
+    answers.check()
