@@ -95,6 +95,13 @@ def ruleset_command(command: Command, side: int, rules: Ruleset) -> Command:
         raise ServiceError(str(error)) from error
 
 
+def fields_of(rules: Ruleset, kind: str) -> list[str]:
+    """What the ruleset's own command of `kind` takes, by name (nothing: it has no such
+    action)."""
+    cls = rules.command_types.get(kind)
+    return [] if cls is None else _field_names(cls)
+
+
 def _field_names(cls: type[Command]) -> list[str]:
     return [found.name for found in fields(cls) if found.name != "side"]
 

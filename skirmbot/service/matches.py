@@ -358,7 +358,15 @@ class MatchService:
         orders_per_attack: int | None = None,
     ) -> Reply:
         """Standing orders for the member's squad; `orders_per_attack` is Skirm Lite's (the
-        rules refuse it in words elsewhere)."""
+        rules refuse it in words elsewhere). Rules whose standing orders are not about saves
+        (the d20 rules' defence dice) say what theirs take."""
+        played = ruleset(await self.ruleset_here(channel_id))
+        takes = actions.fields_of(played, "standing_orders")
+        if takes and "reroll_saves_above" not in takes:
+            raise ServiceError(
+                f"{played.title} has no saves to re-roll: its standing orders take "
+                f"{' and '.join(takes)} (/match standing {takes[0]}:)."
+            )
         orders = actions.own_command(
             "standing_orders",
             reroll_saves_above=reroll_saves_above,
