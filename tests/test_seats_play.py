@@ -16,7 +16,7 @@ from skirmbot.rules.errors import RulesError
 from skirmbot.rules.record import MatchRecord, dice_of, revealed
 from skirmbot.rules.ruleset import ruleset
 from skirmbot.rules.verify import verify
-from skirmbot.service import MatchService, Member
+from skirmbot.service import MatchService, Member, ServiceError
 from skirmbot.service.matches import DEPLOYING, PLAYING
 from skirmbot.service.ratings import RatingService
 from skirmbot.store import Store
@@ -140,3 +140,11 @@ async def test_four_players_start_when_the_last_seat_joins_and_every_squad_is_in
     row, match = await service.view(CHANNEL)
     assert row.status == PLAYING and match is not None
     assert len(D20.view(match.state).sides) == 4
+
+
+async def test_a_match_of_three_waits_for_every_player_not_both(store: Store) -> None:
+    """Set-up for N seats: what a match still waits for is said of every player."""
+    service = bot_on(store)
+    await service.create(GUILD, CHANNEL, ALICE, rules="d20", players=3)
+    with pytest.raises(ServiceError, match="^The match has not started: every player picks a"):
+        await service.export_record(CHANNEL, ALICE)

@@ -341,7 +341,7 @@ class MatchService:
             row = work.row
             side = work.seat(member.id)
             if row.status != PLAYING:
-                raise ServiceError(_not_playing(row.status))
+                raise ServiceError(_not_playing(row.status, len(row.players)))
             if row.setup.get("clock", {}).get("paused") is not None:
                 raise ServiceError("The match is paused; /timer resume goes on.")
             events = await work.apply(actions.ruleset_command(command, side, ruleset_of(row)))
@@ -481,7 +481,7 @@ class MatchService:
         if AUTOMATIC in others:
             raise ServiceError("The automatic player never agrees to a draw.")
         if row.status not in (DEPLOYING, PLAYING):
-            raise ServiceError(_not_playing(row.status))
+            raise ServiceError(_not_playing(row.status, len(row.players)))
         row.setup["draw_offer"] = {
             "side": side,
             "at": self.now(),
@@ -658,7 +658,7 @@ class MatchService:
                 f"The record of match #{row.id}, dice key included (replay it with skirmbot replay{check}).",
             )
         if row.status == SETUP:
-            raise ServiceError(_not_playing(SETUP))
+            raise ServiceError(_not_playing(SETUP, len(row.players)))
         side = self.side_of(row, member) if member is not None else None
         partial = so_far(record, hide=[other for other in range(len(row.players)) if other != side])
         return FileReply(
@@ -920,7 +920,7 @@ class MatchService:
             if row.status == SETUP:
                 row.status = ABORTED
                 return Reply("The match is called off before it began.", match_over=True)
-            raise ServiceError(_not_playing(row.status))
+            raise ServiceError(_not_playing(row.status, len(row.players)))
         if row.status == DEPLOYING:
             row.setup.pop("hidden_deployments", None)
         events = await work.apply(command)

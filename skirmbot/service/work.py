@@ -161,7 +161,7 @@ class LiveMatches:
         latest snapshot and the commands after it. Do not change it outside a unit of work
         (`MatchWork.apply`)."""
         if row.status == SETUP:  # no squads yet: nothing to replay
-            raise ServiceError(not_playing(SETUP))
+            raise ServiceError(not_playing(SETUP, len(row.players)))
         cached = self._live.get(row.id)
         if cached is not None and cached[0] == row.version:
             self._live.move_to_end(row.id)
@@ -479,11 +479,16 @@ async def clock_stops(store: Store, row: MatchRow, now: float) -> Stops:
     return Stops(weekends, breaks)
 
 
-def not_playing(status: str) -> str:
-    """Why a match in `status` cannot take a player's action."""
+def not_playing(status: str, seats: int = 2) -> str:
+    """Why a match in `status` (of `seats` players) cannot take a player's action."""
+    every = (
+        ("both players pick", "both squads deploy")
+        if seats == 2
+        else ("every player picks", "every squad deploys")
+    )
     return {
-        SETUP: "The match has not started: both players pick a squad first (/match squad).",
-        DEPLOYING: "The match has not started: both squads deploy first (/deploy).",
+        SETUP: f"The match has not started: {every[0]} a squad first (/match squad).",
+        DEPLOYING: f"The match has not started: {every[1]} first (/deploy).",
         ENDED_STATUS: "This match is over. /match export gives its record.",
         ABORTED: "This match was aborted.",
     }.get(status, "The match is not being played.")
