@@ -38,6 +38,12 @@ HEADINGS = {
     "rating": "Rating",
 }
 ID = r"{%s:\d{1,19}}"
+
+
+def headings(score: str) -> dict[str, str]:
+    """The standings' column headings, the score difference in the league's ruleset's words."""
+    return {**HEADINGS, "mp_difference": f"{score} ±"}
+
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -113,7 +119,7 @@ async def _league(request: web.Request) -> web.Response:
         raise _not_found()
     base = f"/g/{guild}"
     return _render(
-        request, "league.html", page=page, base=base, headings=HEADINGS,
+        request, "league.html", page=page, base=base, headings=headings(page.score),
         league_url=f"{base}/league/{quote(page.name, safe='')}",
     )  # fmt: skip
 
