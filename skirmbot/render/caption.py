@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from PIL import ImageFont
 
@@ -82,6 +83,7 @@ class _Attack:
     destroyed: bool = False
     item_lost: int = 0
     stunned: bool = False
+    roll: tuple[int, int] | None = None  # an opposed roll's totals: the attacker's, the defender's
 
 
 @dataclass
@@ -129,7 +131,7 @@ def _activation(
         if isinstance(pending, _Move):
             add(pending.unit, _move_text(pending, first=not clauses, short=short))
         elif isinstance(pending, _Attack):
-            subject, verb, result = _attack_text(pending, short)
+            subject, verb, result = _attack_text(pending, view, short)
             add(subject, f"{verb} ({result})", (subject, verb))
         pending = None
 
@@ -154,6 +156,7 @@ def _activation(
                 counter=bool(data.get("counter")),
                 strikes=int(data.get("strikes", 0)),
                 damage=int(data.get("damage", 0)),
+                roll=_opposed(data),
             )
         elif isinstance(pending, _Attack) and (
             kind in (*LOSSES, "taken_out", "downed", "explosion", "item_destroyed", "stunned")
@@ -239,13 +242,22 @@ def _consequence(attack: _Attack, event: Event) -> None:
         attack.stunned = True
 
 
-def _attack_text(attack: _Attack, short: bool) -> tuple[str, str, str]:
+def _opposed(data: dict[str, Any]) -> tuple[int, int] | None:
+    """The totals of an attack's opposed roll, when its ruleset rolls one (the d20 rules)."""
+    if "total" not in data or "against" not in data:
+        return None
+    return int(data["total"]), int(data["against"])
+
+
+def _attack_text(attack: _Attack, view: MatchView, short: bool) -> tuple[str, str, str]:
     """The attacker, the verb with its target ("shoots Osk") and the outcome ("miss", "3 damage,
     1 HIT lost", ...)."""
     if attack.counter:
         verb = "strikes back"
     else:
         verb = f"{'attacks' if attack.kind == 'melee' else 'shoots'} {attack.target}"
+    if not view.hits:
+        return attack.attacker, verb, _roll_text(attack, view, short)
     results: list[str] = []
     if attack.strikes == 0:
         results.append("miss")
@@ -281,6 +293,20 @@ def _attack_text(attack: _Attack, short: bool) -> tuple[str, str, str]:
             if unit != attack.unit and unit not in attack.out and lost:
                 results.append(f"{unit} loses {lost} HIT")
     return attack.attacker, verb, ", ".join(results)
+
+
+def _roll_text(attack: _Attack, view: MatchView, short: bool) -> str:
+    """The outcome of an attack in a rulebook without HIT: the opposed roll won or lost ("wins
+    8 against 5"), and who is down or removed ("There are no hit points. Period.")."""
+    won = "wins" if attack.strikes else "loses"
+    if attack.roll is not None and attack.roll[0] == attack.roll[1]:
+        won = "ties"
+    results = [won]
+    if attack.roll is not None and not short:
+        results = [f"{won} {attack.roll[0]} against {attack.roll[1]}"]
+    results += [f"{unit} {view.down_word}" for unit in attack.downed]
+    results += [f"{unit} {view.casualty_word}" for unit in attack.out]
+    return ", ".join(results)
 
 
 def _item_name(view: MatchView, item: object, square: object) -> str:

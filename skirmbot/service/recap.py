@@ -155,7 +155,8 @@ def catch_up(
         gif = animation(record, renderer or MapRenderer(), only={before.number, *framed})
     except RulesError as error:  # a record this version cannot replay shows no recap
         raise ServiceError(f"The recap cannot be drawn: {error}") from error
-    text = summary(shown, before.mp, state, side, missed, len(framed))
+    score = ruleset(record.ruleset).score_words[0]
+    text = summary(shown, before.mp, state, side, missed, len(framed), score=score)
     return Recap(start, last, text, gif)
 
 
@@ -166,6 +167,8 @@ def summary(
     side: int | None,
     missed: Collection[str],
     framed: int,
+    *,
+    score: str = "MP",
 ) -> str:
     """A few lines: which activations, units moved, attacks and their results, units Taken
     Out, the score. Built from the events' data; fits in SUMMARY_LIMIT."""
@@ -175,7 +178,8 @@ def summary(
     first, last = (acted[0].number, acted[-1].number) if acted else (0, 0)
     span = f"activation #{first}" if first == last else f"activations #{first} to #{last}"
     turns = sorted({s.turn for s in acted or steps})
-    turn = f"turn {turns[0]}" if len(turns) == 1 else f"turns {turns[0]} to {turns[-1]}"
+    word = state.turn_word.lower()
+    turn = f"{word} {turns[0]}" if len(turns) == 1 else f"{word}s {turns[0]} to {turns[-1]}"
     heading = f"{HEADING} Catch-up: {span} ({turn})" if acted else f"{HEADING} Catch-up:"
     if len(acted) < len(steps):
         heading += f"{', then' if acted else ''} the end of the match (#{steps[-1].number})"
@@ -197,13 +201,13 @@ def summary(
         for what, items in (
             ("Moved", _moves(events, names)),
             ("Attacks", _attacks(events, names)),
-            ("Taken Out", _taken_out(events, names)),
+            (state.out_word, _taken_out(events, names)),
         )
         if items
     ]
     squads = [seat.name for seat in state.sides]
     ending = [e.text for e in events if e.kind == "match_ended"][-1:]  # how the match ended
-    score = _score(squads, mp_before, steps[-1].mp)
+    score = _score(squads, mp_before, steps[-1].mp, score)
     # The heading, the missed deadlines, the end and the score always show; the lists share
     # what is left (a long absence once cut the heading off, keeping the latest lines).
     fixed = [*lines, *ending, score]
@@ -328,10 +332,10 @@ def _taken_out(events: Iterable[Event], names: dict[str, str]) -> list[str]:
     return [f"{unit} ({'; '.join(said)})" if said else unit for unit, said in gone.items()]
 
 
-def _score(squads: Sequence[str], before: Sequence[int], after: Sequence[int]) -> str:
-    """Each squad's MP before the recap's first activation and after its last."""
+def _score(squads: Sequence[str], before: Sequence[int], after: Sequence[int], word: str) -> str:
+    """Each squad's score (MP in Skirm) before the recap's first activation and after its last."""
     parts = [
-        f"{name} {was} → {now} MP" if now != was else f"{name} {now} MP"
+        f"{name} {was} → {now} {word}" if now != was else f"{name} {now} {word}"
         for name, was, now in zip(squads, before, after, strict=False)
     ]
     return "Score: " + ", ".join(parts) + "."

@@ -59,6 +59,9 @@ def view(state: State, ruleset: str) -> MatchView:
         title=state.scenario.name, board=state.board, map_name=state.map_name, sides=sides,
         pieces=pieces, markers=markers, to_act=state.to_act, activating=state.active,
         turn_word="Round", out_word="Casualties", notes=notes, outcome=headline(state),
+        # "removed from the game as a casualty"; "the defending model ... is considered down";
+        # "There are no hit points. Period." (rulebook: Playing the Game, Ranged Combat)
+        casualty_word="removed as a casualty", down_word="down", hits=False,
     )  # fmt: skip
 
 
