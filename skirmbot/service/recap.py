@@ -31,6 +31,7 @@ from skirmbot.render.replay import Step, animation, numbered_steps
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.record import MatchRecord
+from skirmbot.rules.ruleset import ruleset
 from skirmbot.rules.view import MatchView
 from skirmbot.service.errors import ServiceError
 from skirmbot.service.replies import MESSAGE_LIMIT, QUIET_EVENTS, Reply, clip
