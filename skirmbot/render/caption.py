@@ -106,7 +106,9 @@ def captions(events: Sequence[Event], view: MatchView) -> list[str]:
     moves start from and the damage; without the moves (the map draws their paths)."""
     actor, taken = last_activation(events)
     if actor is None:
-        return [_between_activations(events, view)]
+        wordings = [_between_activations(events, view, named=True)]
+        shorter = _between_activations(events, view, named=False)
+        return wordings + ([shorter] if shorter != wordings[0] else [])
     full, short = _activation(actor, taken, view, False), _activation(actor, taken, view, True)
     shortest = _activation(actor, taken, view, True, moves=False)
     return [full, short, shortest]
@@ -323,8 +325,9 @@ def _deployed(events: int, sides: int) -> str:
     return "Deployed"
 
 
-def _between_activations(events: Sequence[Event], view: MatchView) -> str:
-    """Deployment and the start of a turn (the picture before the first activation)."""
+def _between_activations(events: Sequence[Event], view: MatchView, *, named: bool) -> str:
+    """Deployment, the end of a round's recovery and the start of a turn (the picture before
+    the first activation); `named`: the units the recovery removed or returned by name."""
     parts: list[str] = []
     kinds = {event.kind for event in events}
     if "deployed" in kinds:
@@ -340,7 +343,25 @@ def _between_activations(events: Sequence[Event], view: MatchView) -> str:
             parts.append(f"{view.sides[event.data['side']].name} has the initiative")
         elif event.kind == "delayed":
             parts.append(f"{view.sides[event.data['side']].name} delays")
+        elif event.kind == "recovery":
+            parts.append(_recovery(events, view, named))
     return "; ".join(parts)
+
+
+def _recovery(events: Sequence[Event], view: MatchView, named: bool) -> str:
+    """A recovery's outcome (the d20 rules' Recovery Phase: each downed model returns to play
+    or is removed as a casualty): "Recovery Phase: Casualties: Fen; Mott returns to play"."""
+    start = next(n for n, event in enumerate(events) if event.kind == "recovery")
+    after = events[start + 1 :]
+    ended = next((n for n, event in enumerate(after) if event.kind == "turn_started"), len(after))
+    removed = [str(e.data["unit"]) for e in after[:ended] if e.kind == "taken_out"]
+    back = [str(e.data["unit"]) for e in after[:ended] if e.kind == "revived"]
+    heading = events[start].text.split(" of ")[0].rstrip(".")
+    if not named:
+        return f"{heading}: {len(removed)} removed, {len(back)} back in play"
+    told = [f"{view.out_word}: {', '.join(removed)}"] if removed else []
+    told += [f"{', '.join(back)} back in play"] if back else []
+    return f"{heading}: {'; '.join(told) or 'nobody down'}"
 
 
 def _count(events: Sequence[Event], kind: str) -> int:
