@@ -23,7 +23,8 @@ from skirmbot.rules.view import (
 )
 from skirmbot.words import plural
 
-STATUS_WORDS = {READY: "Ready", ACTIVATED: "Activated", DOWNED: "Downed", OUT: "Casualty"}
+# "the defending model is turned on it's side and is considered down" (rulebook: Ranged Combat)
+STATUS_WORDS = {READY: "Ready", ACTIVATED: "Activated", DOWNED: "Down", OUT: "Casualty"}
 
 
 def standing(state: State, side: int) -> str:
@@ -99,6 +100,7 @@ def card(state: State, unit: str) -> CardView:
         name=model.id, kind=profile.name, side=model.side, squad=state.seats[model.side].name,
         stats=tuple(stats), weapons=weapons, rules=tuple(trait.name for trait in profile.traits),
         status=STATUS_WORDS[model.status], points=profile.points, notes=notes,
+        status_kind=model.status,  # a casualty's or a downed model's card is tinted as out
     )  # fmt: skip
 
 
