@@ -38,13 +38,12 @@ HEADINGS = {
     "rating": "Rating",
 }
 ID = r"{%s:\d{1,19}}"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 def headings(score: str) -> dict[str, str]:
     """The standings' column headings, the score difference in the league's ruleset's words."""
     return {**HEADINGS, "mp_difference": f"{score} ±"}
-
-Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 def make_app(store: Store, pages: Pages | None = None) -> web.Application:
