@@ -10,7 +10,9 @@ from urllib.parse import quote
 
 from aiohttp.test_utils import TestClient, TestServer
 from d20_builders import d20, put, script
+from service_setup import CHANNEL
 from test_d20_matches import automatic_match
+from test_d20_service import playing
 from test_league_d20 import LEAGUE
 from test_league_service import GUILD, HOME, ORG, Env
 
@@ -120,3 +122,10 @@ async def test_a_d20_leagues_page_heads_its_score_difference_vp(store: Store) ->
     finally:
         await client.close()
     assert "VP ±" in page and "MP ±" not in page
+
+
+async def test_match_status_counts_the_rounds_of_a_d20_match(store: Store) -> None:
+    service = await playing(store)
+    status = await service.status(CHANNEL)
+    assert ", round 1 of 3. " in status.text and "turn" not in status.text
+    assert "VP" in status.text and " MP" not in status.text
