@@ -73,10 +73,22 @@ def test_the_recovery_phase_is_captioned_with_its_casualties_and_returns() -> No
     match, data = automatic_match(3, "attrition", "foundry", seed=7)
     record = record_of(match, data, ["Ann", "Bo", "Cy"], ruleset="d20")
     texts = [captions(events, view) for view, events in activation_steps(record)]
-    recoveries = [wordings for wordings in texts if wordings[0].startswith("Recovery Phase: ")]
+    recoveries = [wordings for wordings in texts if "Recovery Phase: " in wordings[0]]
     assert recoveries and all("Round " in wordings[0] for wordings in recoveries)
     assert any("Casualties: " in wordings[0] for wordings in recoveries)
     assert all(" removed, " in wordings[-1] for wordings in recoveries)
+
+
+def test_every_step_of_a_d20_match_has_a_caption() -> None:
+    """A model's activation may end in the command that starts the next one, a seat ends its
+    turn and buys bonus dice with AP (Action Points, Bonus Dice): each picture still says what
+    happened."""
+    match, data = automatic_match(3, "attrition", "foundry", seed=7)
+    record = record_of(match, data, ["Ann", "Bo", "Cy"], ruleset="d20")
+    texts = [captions(events, view)[0] for view, events in activation_steps(record)]
+    assert all(texts)
+    assert any(text.endswith("'s activation ends") for text in texts)
+    assert any(" bonus di" in text and text.endswith(" ends its turn") for text in texts)
 
 
 def test_a_recap_counts_rounds_casualties_and_victory_points() -> None:

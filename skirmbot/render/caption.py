@@ -15,6 +15,7 @@ from PIL import ImageFont
 
 from skirmbot.rules.events import Event
 from skirmbot.rules.view import OUT, MatchView
+from skirmbot.words import possessive
 
 ELLIPSIS = "…"
 CRATE_OPTIONS = {"mp": "+1 MP", "to": "+1 TO", "medpack": "MedPack", "ammo": "ammo refill"}
@@ -50,13 +51,15 @@ def attack_outcomes(events: Sequence[Event]) -> dict[int, str]:
 
 def last_activation(events: Sequence[Event]) -> tuple[str | None, list[Event]]:
     """The unit of the last activation in `events` and that activation's events (from its
-    start to its end); (None, []) when no activation is among them."""
+    start to its end); (None, []) when no activation is among them. An activation that began
+    before `events` and ends in them (the d20 rules' model activates over several commands, and
+    the command that starts the next one ends it) counts from the first of `events`."""
     start = next(
         (n for n in range(len(events) - 1, -1, -1) if events[n].kind == "activation_started"),
         None,
     )
     if start is None:
-        return None, []
+        return _ended(events)
     actor = str(events[start].data["unit"])
     taken: list[Event] = []
     for event in events[start:]:
@@ -64,6 +67,14 @@ def last_activation(events: Sequence[Event]) -> tuple[str | None, list[Event]]:
         if event.kind == "activation_ended":
             break
     return actor, taken
+
+
+def _ended(events: Sequence[Event]) -> tuple[str | None, list[Event]]:
+    """The unit whose activation, begun earlier, ends in `events`, and its events to its end."""
+    for number, event in enumerate(events):
+        if event.kind == "activation_ended" and event.data.get("unit"):
+            return str(event.data["unit"]), list(events[: number + 1])
+    return None, []
 
 
 # --- the caption ---------------------------------------------------------------------------
@@ -137,8 +148,10 @@ def _activation(
             add(subject, f"{verb} ({result})", (subject, verb))
         pending = None
 
-    for event in taken[1:]:
+    for event in taken:
         data, kind = event.data, event.kind
+        if kind == "activation_started":
+            continue
         if kind == "moved":
             if isinstance(pending, _Move) and pending.unit == data["unit"]:
                 pending.end = data["path"][-1]
@@ -175,6 +188,8 @@ def _activation(
         clauses = [c for c in clauses if not c[1].startswith(tuple(MOVE_VERBS.values()))]
     if not clauses:
         ended = taken[-1].kind == "activation_ended"
+        if ended and taken[0].kind != "activation_started":  # it acted before these events
+            return f"{possessive(actor)} activation ends"
         return f"{actor} ends its activation without acting" if ended else f"{actor} activates"
     return _sentence(actor, clauses)
 
@@ -329,6 +344,7 @@ def _between_activations(events: Sequence[Event], view: MatchView, *, named: boo
     """Deployment, the end of a round's recovery and the start of a turn (the picture before
     the first activation); `named`: the units the recovery removed or returned by name."""
     parts: list[str] = []
+    bought: dict[int, int] = {}  # the d20 rules: bonus dice each seat bought with its AP
     kinds = {event.kind for event in events}
     if "deployed" in kinds:
         parts.append(_deployed(_count(events, "deployed"), len(view.sides)))
@@ -345,7 +361,20 @@ def _between_activations(events: Sequence[Event], view: MatchView, *, named: boo
             parts.append(f"{view.sides[event.data['side']].name} delays")
         elif event.kind == "recovery":
             parts.append(_recovery(events, view, named))
+        elif event.kind == "bonus_bought" and event.data["side"] not in bought:
+            bought[event.data["side"]] = _bought(events, event.data["side"])
+            name = view.sides[event.data["side"]].name
+            dice = bought[event.data["side"]]
+            parts.append(f"{name} buys {dice} bonus di{'e' if dice == 1 else 'ce'}")
+        elif event.kind == "activation_ended" and not event.data.get("unit"):  # a seat's turn
+            parts.append(f"{view.sides[event.data['side']].name} ends its turn")
     return "; ".join(parts)
+
+
+def _bought(events: Sequence[Event], side: int) -> int:
+    return sum(
+        int(e.data["dice"]) for e in events if e.kind == "bonus_bought" and e.data["side"] == side
+    )
 
 
 def _recovery(events: Sequence[Event], view: MatchView, named: bool) -> str:
