@@ -133,9 +133,9 @@ def player_counts(fake: FakeDiscord) -> list[int]:
 
 
 def round_of(status: str) -> int:
-    """The round the status line names ("turn 2 of 3": a d20 round is every player's turns);
+    """The round the status line names ("round 2 of 3": a d20 round is every player's turns);
     0 before the first."""
-    found = re.search(r"\bturn (\d+) of \d+", status)
+    found = re.search(r"\bround (\d+) of \d+", status)
     return int(found[1]) if found else 0
 
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from PIL import ImageFont
 
 from skirmbot.rules.events import Event
 from skirmbot.rules.view import OUT, MatchView
+from skirmbot.words import possessive
 
 ELLIPSIS = "…"
 CRATE_OPTIONS = {"mp": "+1 MP", "to": "+1 TO", "medpack": "MedPack", "ammo": "ammo refill"}
@@ -49,13 +51,15 @@ def attack_outcomes(events: Sequence[Event]) -> dict[int, str]:
 
 def last_activation(events: Sequence[Event]) -> tuple[str | None, list[Event]]:
     """The unit of the last activation in `events` and that activation's events (from its
-    start to its end); (None, []) when no activation is among them."""
+    start to its end); (None, []) when no activation is among them. An activation that began
+    before `events` and ends in them (the d20 rules' model activates over several commands, and
+    the command that starts the next one ends it) counts from the first of `events`."""
     start = next(
         (n for n in range(len(events) - 1, -1, -1) if events[n].kind == "activation_started"),
         None,
     )
     if start is None:
-        return None, []
+        return _ended(events)
     actor = str(events[start].data["unit"])
     taken: list[Event] = []
     for event in events[start:]:
@@ -63,6 +67,14 @@ def last_activation(events: Sequence[Event]) -> tuple[str | None, list[Event]]:
         if event.kind == "activation_ended":
             break
     return actor, taken
+
+
+def _ended(events: Sequence[Event]) -> tuple[str | None, list[Event]]:
+    """The unit whose activation, begun earlier, ends in `events`, and its events to its end."""
+    for number, event in enumerate(events):
+        if event.kind == "activation_ended" and event.data.get("unit"):
+            return str(event.data["unit"]), list(events[: number + 1])
+    return None, []
 
 
 # --- the caption ---------------------------------------------------------------------------
@@ -82,6 +94,7 @@ class _Attack:
     destroyed: bool = False
     item_lost: int = 0
     stunned: bool = False
+    roll: tuple[int, int] | None = None  # an opposed roll's totals: the attacker's, the defender's
 
 
 @dataclass
@@ -104,7 +117,9 @@ def captions(events: Sequence[Event], view: MatchView) -> list[str]:
     moves start from and the damage; without the moves (the map draws their paths)."""
     actor, taken = last_activation(events)
     if actor is None:
-        return [_between_activations(events, view)]
+        wordings = [_between_activations(events, view, named=True)]
+        shorter = _between_activations(events, view, named=False)
+        return wordings + ([shorter] if shorter != wordings[0] else [])
     full, short = _activation(actor, taken, view, False), _activation(actor, taken, view, True)
     shortest = _activation(actor, taken, view, True, moves=False)
     return [full, short, shortest]
@@ -129,12 +144,14 @@ def _activation(
         if isinstance(pending, _Move):
             add(pending.unit, _move_text(pending, first=not clauses, short=short))
         elif isinstance(pending, _Attack):
-            subject, verb, result = _attack_text(pending, short)
+            subject, verb, result = _attack_text(pending, view, short)
             add(subject, f"{verb} ({result})", (subject, verb))
         pending = None
 
-    for event in taken[1:]:
+    for event in taken:
         data, kind = event.data, event.kind
+        if kind == "activation_started":
+            continue
         if kind == "moved":
             if isinstance(pending, _Move) and pending.unit == data["unit"]:
                 pending.end = data["path"][-1]
@@ -154,6 +171,7 @@ def _activation(
                 counter=bool(data.get("counter")),
                 strikes=int(data.get("strikes", 0)),
                 damage=int(data.get("damage", 0)),
+                roll=_opposed(data),
             )
         elif isinstance(pending, _Attack) and (
             kind in (*LOSSES, "taken_out", "downed", "explosion", "item_destroyed", "stunned")
@@ -170,6 +188,8 @@ def _activation(
         clauses = [c for c in clauses if not c[1].startswith(tuple(MOVE_VERBS.values()))]
     if not clauses:
         ended = taken[-1].kind == "activation_ended"
+        if ended and taken[0].kind != "activation_started":  # it acted before these events
+            return f"{possessive(actor)} activation ends"
         return f"{actor} ends its activation without acting" if ended else f"{actor} activates"
     return _sentence(actor, clauses)
 
@@ -239,13 +259,22 @@ def _consequence(attack: _Attack, event: Event) -> None:
         attack.stunned = True
 
 
-def _attack_text(attack: _Attack, short: bool) -> tuple[str, str, str]:
+def _opposed(data: dict[str, Any]) -> tuple[int, int] | None:
+    """The totals of an attack's opposed roll, when its ruleset rolls one (the d20 rules)."""
+    if "total" not in data or "against" not in data:
+        return None
+    return int(data["total"]), int(data["against"])
+
+
+def _attack_text(attack: _Attack, view: MatchView, short: bool) -> tuple[str, str, str]:
     """The attacker, the verb with its target ("shoots Osk") and the outcome ("miss", "3 damage,
     1 HIT lost", ...)."""
     if attack.counter:
         verb = "strikes back"
     else:
         verb = f"{'attacks' if attack.kind == 'melee' else 'shoots'} {attack.target}"
+    if not view.hits:
+        return attack.attacker, verb, _roll_text(attack, view, short)
     results: list[str] = []
     if attack.strikes == 0:
         results.append("miss")
@@ -283,6 +312,20 @@ def _attack_text(attack: _Attack, short: bool) -> tuple[str, str, str]:
     return attack.attacker, verb, ", ".join(results)
 
 
+def _roll_text(attack: _Attack, view: MatchView, short: bool) -> str:
+    """The outcome of an attack in a rulebook without HIT: the opposed roll won or lost ("wins
+    8 against 5"), and who is down or removed ("There are no hit points. Period.")."""
+    won = "wins" if attack.strikes else "loses"
+    if attack.roll is not None and attack.roll[0] == attack.roll[1]:
+        won = "ties"
+    results = [won]
+    if attack.roll is not None and not short:
+        results = [f"{won} {attack.roll[0]} against {attack.roll[1]}"]
+    results += [f"{unit} {view.down_word}" for unit in attack.downed]
+    results += [f"{unit} {view.casualty_word}" for unit in attack.out]
+    return ", ".join(results)
+
+
 def _item_name(view: MatchView, item: object, square: object) -> str:
     found = next((m for m in view.markers if m.id == item), None) if isinstance(item, int) else None
     kind = found.kind if found is not None else "item"
@@ -297,9 +340,11 @@ def _deployed(events: int, sides: int) -> str:
     return "Deployed"
 
 
-def _between_activations(events: Sequence[Event], view: MatchView) -> str:
-    """Deployment and the start of a turn (the picture before the first activation)."""
+def _between_activations(events: Sequence[Event], view: MatchView, *, named: bool) -> str:
+    """Deployment, the end of a round's recovery and the start of a turn (the picture before
+    the first activation); `named`: the units the recovery removed or returned by name."""
     parts: list[str] = []
+    bought: dict[int, int] = {}  # the d20 rules: bonus dice each seat bought with its AP
     kinds = {event.kind for event in events}
     if "deployed" in kinds:
         parts.append(_deployed(_count(events, "deployed"), len(view.sides)))
@@ -314,7 +359,38 @@ def _between_activations(events: Sequence[Event], view: MatchView) -> str:
             parts.append(f"{view.sides[event.data['side']].name} has the initiative")
         elif event.kind == "delayed":
             parts.append(f"{view.sides[event.data['side']].name} delays")
+        elif event.kind == "recovery":
+            parts.append(_recovery(events, view, named))
+        elif event.kind == "bonus_bought" and event.data["side"] not in bought:
+            bought[event.data["side"]] = _bought(events, event.data["side"])
+            name = view.sides[event.data["side"]].name
+            dice = bought[event.data["side"]]
+            parts.append(f"{name} buys {dice} bonus di{'e' if dice == 1 else 'ce'}")
+        elif event.kind == "activation_ended" and not event.data.get("unit"):  # a seat's turn
+            parts.append(f"{view.sides[event.data['side']].name} ends its turn")
     return "; ".join(parts)
+
+
+def _bought(events: Sequence[Event], side: int) -> int:
+    return sum(
+        int(e.data["dice"]) for e in events if e.kind == "bonus_bought" and e.data["side"] == side
+    )
+
+
+def _recovery(events: Sequence[Event], view: MatchView, named: bool) -> str:
+    """A recovery's outcome (the d20 rules' Recovery Phase: each downed model returns to play
+    or is removed as a casualty): "Recovery Phase: Casualties: Fen; Mott returns to play"."""
+    start = next(n for n, event in enumerate(events) if event.kind == "recovery")
+    after = events[start + 1 :]
+    ended = next((n for n, event in enumerate(after) if event.kind == "turn_started"), len(after))
+    removed = [str(e.data["unit"]) for e in after[:ended] if e.kind == "taken_out"]
+    back = [str(e.data["unit"]) for e in after[:ended] if e.kind == "revived"]
+    heading = events[start].text.split(" of ")[0].rstrip(".")
+    if not named:
+        return f"{heading}: {len(removed)} removed, {len(back)} back in play"
+    told = [f"{view.out_word}: {', '.join(removed)}"] if removed else []
+    told += [f"{', '.join(back)} back in play"] if back else []
+    return f"{heading}: {'; '.join(told) or 'nobody down'}"
 
 
 def _count(events: Sequence[Event], kind: str) -> int:

@@ -142,7 +142,7 @@ def _units(view: MatchView) -> list[LegendEntry]:
     if any(unit.status == ACTIVATED for unit in units):
         entries.append(LegendEntry("activated", "activated"))
     if any(unit.status == DOWNED for unit in units):
-        entries.append(LegendEntry("downed", "Downed"))
+        entries.append(LegendEntry("downed", view.down_word))
     if any(unit.carrying for unit in units):
         entries.append(LegendEntry("carrying", "carries marker"))
     return entries
@@ -167,9 +167,11 @@ def _overlays(view: MatchView, events: Sequence[Event]) -> list[LegendEntry]:
             found[("crate_opened", 0)] = None
         elif kind == "taken_out" and event.data.get("square"):  # the cross where it fell
             found[("taken_out", 0)] = None
-    words = {"move": "move", "miss": "missed or saved", "hit": "hit", "taken_out": "Taken Out",
-             "blast": "blast", "door_opened": "door opened", "door_shut": "door closed",
-             "crate_opened": "crate opened"}  # fmt: skip
+    words = {"move": "move", "miss": "missed or saved", "hit": "hit",
+             "taken_out": view.casualty_word, "blast": "blast", "door_opened": "door opened",
+             "door_shut": "door closed", "crate_opened": "crate opened"}  # fmt: skip
+    if not view.hits:  # an opposed roll (the d20 rules): no save, and a win downs the loser
+        words |= {"miss": "roll not won", "hit": f"won: {view.down_word}"}
     order = list(words)
     return [LegendEntry(kind, words[kind], side)
             for kind, side in sorted(found, key=lambda key: (order.index(key[0]), key[1]))]  # fmt: skip

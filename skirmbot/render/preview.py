@@ -261,6 +261,17 @@ def _overlap(a: Box, b: Box) -> bool:
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
+def odds_words(preview: Preview, *, labels: bool = False) -> str:
+    """What a preview's numbers are: Skirm's chance to hit and HIT lost, or the chance to win
+    an opposed roll (the d20 rules), which the labels give without bonus dice and the text
+    with each number of them."""
+    if not any(chance.opposed for chance in (*preview.attacks, *preview.threats)):
+        return "chance to hit · expected HIT lost, without TO"
+    if labels:
+        return "chance to win the opposed roll, without bonus dice"
+    return "chance to win the opposed roll, without and with bonus dice"
+
+
 def _key(draw: ImageDraw.ImageDraw, width: int, top: int, preview: Preview) -> None:
     """Under the map: the three tints, and what the labels' numbers are."""
     draw.line((0, top, width, top), fill=colour("grid"))
@@ -276,7 +287,7 @@ def _key(draw: ImageDraw.ImageDraw, width: int, top: int, preview: Preview) -> N
     draw.rectangle((x, y, x + 18, y + 18), outline=colour("gold"), width=3)
     draw_text(draw, (x + 24, y + 9), preview.unit, colour("ink"), KEY_SIZE, "lm")
     y += 26
-    text = "Labels: chance to hit · expected HIT lost, without TO"
+    text = f"Labels: {odds_words(preview, labels=True)}"
     draw_text(draw, (MARGIN, y + 9), text, colour("ink"), KEY_SIZE, "lm")
     if preview.as_if:
         x = MARGIN + int(font(KEY_SIZE).getlength(text)) + 16

@@ -112,6 +112,12 @@ class MatchView:
     # the unit whose roll waits for its own player's decision (accept it, re-roll a die); None:
     # no roll waits (a ruleset without such decisions leaves it None)
     rolling: str | None = None
+    # Added for the words (issue 29): what the rulebook calls a piece removed from play (one,
+    # after its name: "Taken Out", "a casualty") and one knocked down, and whether an attack
+    # takes HIT (hit points) at all: False, it only downs the loser of the roll (the d20 rules).
+    casualty_word: str = "Taken Out"
+    down_word: str = "Downed"
+    hits: bool = True
 
     def piece(self, unit: str) -> PieceView | None:
         """The piece called `unit`, if any."""

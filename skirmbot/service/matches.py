@@ -1304,5 +1304,6 @@ def _status_text(row: MatchRow, state: Any) -> str:
     ready = ", ".join(piece.id for piece in view.ready(view.to_act))
     busy = f" {view.activating} is activating." if view.activating else ""
     return (
-        f"Match #{row.id}, turn {view.turn} of {view.turns}. {squads}\nNext: {who} ({ready}).{busy}"
+        f"Match #{row.id}, {view.turn_word.lower()} {view.turn} of {view.turns}. {squads}\n"
+        f"Next: {who} ({ready}).{busy}"
     )

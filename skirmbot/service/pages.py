@@ -69,6 +69,7 @@ class LeaguePage:
     columns: tuple[str, ...]
     rows: list[dict[str, Any]]  # each: user, rank, name, record, the columns' values, dropped
     rounds: list[RoundLine]
+    score: str = "MP"  # the league's ruleset's short name for a score (`Ruleset.score_words`)
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ class Pages:
             for r in await self.store.league_rounds(found.id)
         ]
         columns = tuple(c for c in table.columns if c not in ("rank", "name", "record"))
-        return LeaguePage(found.name, table.subtitle, columns, rows, rounds)
+        return LeaguePage(found.name, table.subtitle, columns, rows, rounds, table.score)
 
     async def player(self, guild: int, name: str, user: int) -> PlayerPage | None:
         found = await self._league(guild, name)

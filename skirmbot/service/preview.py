@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
-from skirmbot.render.preview import PreviewRenderer
+from skirmbot.render.preview import PreviewRenderer, odds_words
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.preview import DASH, LEAP, MOVE, Chance, Preview, copy_for_preview
 from skirmbot.rules.ruleset import PlayedMatch, Ruleset
@@ -188,7 +188,7 @@ def _odds_sections(preview: Preview, *, short: bool) -> list[list[str]]:
             return f"- {whose}{chance.weapon} → {chance.target}: {chance.short()}"
         return f"- {whose}{chance.words()}"
 
-    attacks = ["Attacks (chance to hit · expected HIT lost, without TO):"]
+    attacks = [f"Attacks ({odds_words(preview)}):"]
     attacks += [line(chance, "") for chance in preview.attacks] or ["- no enemy in reach"]
     if not preview.as_if:
         return [attacks]

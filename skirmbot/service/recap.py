@@ -31,6 +31,7 @@ from skirmbot.render.replay import Step, animation, numbered_steps
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.record import MatchRecord
+from skirmbot.rules.ruleset import ruleset
 from skirmbot.rules.view import MatchView
 from skirmbot.service.errors import ServiceError
 from skirmbot.service.replies import MESSAGE_LIMIT, QUIET_EVENTS, Reply, clip
@@ -155,7 +156,8 @@ def catch_up(
         gif = animation(record, renderer or MapRenderer(), only={before.number, *framed})
     except RulesError as error:  # a record this version cannot replay shows no recap
         raise ServiceError(f"The recap cannot be drawn: {error}") from error
-    text = summary(shown, before.mp, state, side, missed, len(framed))
+    score = ruleset(record.ruleset).score_words[0]
+    text = summary(shown, before.mp, state, side, missed, len(framed), score=score)
     return Recap(start, last, text, gif)
 
 
@@ -166,6 +168,8 @@ def summary(
     side: int | None,
     missed: Collection[str],
     framed: int,
+    *,
+    score: str = "MP",
 ) -> str:
     """A few lines: which activations, units moved, attacks and their results, units Taken
     Out, the score. Built from the events' data; fits in SUMMARY_LIMIT."""
@@ -175,7 +179,8 @@ def summary(
     first, last = (acted[0].number, acted[-1].number) if acted else (0, 0)
     span = f"activation #{first}" if first == last else f"activations #{first} to #{last}"
     turns = sorted({s.turn for s in acted or steps})
-    turn = f"turn {turns[0]}" if len(turns) == 1 else f"turns {turns[0]} to {turns[-1]}"
+    word = state.turn_word.lower()
+    turn = f"{word} {turns[0]}" if len(turns) == 1 else f"{word}s {turns[0]} to {turns[-1]}"
     heading = f"{HEADING} Catch-up: {span} ({turn})" if acted else f"{HEADING} Catch-up:"
     if len(acted) < len(steps):
         heading += f"{', then' if acted else ''} the end of the match (#{steps[-1].number})"
@@ -196,14 +201,14 @@ def summary(
         (what, items)
         for what, items in (
             ("Moved", _moves(events, names)),
-            ("Attacks", _attacks(events, names)),
-            ("Taken Out", _taken_out(events, names)),
+            ("Attacks", _attacks(events, names, state.hits)),
+            (state.out_word, _taken_out(events, names, state.down_word)),
         )
         if items
     ]
     squads = [seat.name for seat in state.sides]
     ending = [e.text for e in events if e.kind == "match_ended"][-1:]  # how the match ended
-    score = _score(squads, mp_before, steps[-1].mp)
+    score = _score(squads, mp_before, steps[-1].mp, score)
     # The heading, the missed deadlines, the end and the score always show; the lists share
     # what is left (a long absence once cut the heading off, keeping the latest lines).
     fixed = [*lines, *ending, score]
@@ -251,9 +256,10 @@ class _Exchange:
     lost: int = 0  # HIT the target lost
     saved: int = 0
     out: list[str] = field(default_factory=list)
+    won: int = 0  # opposed rolls the attacker won (a ruleset without HIT: the d20 rules)
 
 
-def _attacks(events: Iterable[Event], names: dict[str, str]) -> list[str]:
+def _attacks(events: Iterable[Event], names: dict[str, str], hits: bool = True) -> list[str]:
     """Attacks grouped by attacker, target and weapon, with what the target lost. A save roll
     after an attack (a blast or an explosion may catch others) belongs to that attack."""
     exchanges: dict[tuple[str, str, str], _Exchange] = {}
@@ -267,7 +273,9 @@ def _attacks(events: Iterable[Event], names: dict[str, str]) -> list[str]:
         data = event.data
         if event.kind == "attack":
             current = (_name(data.get("attacker"), names), str(data.get("weapon") or "attack"))
-            exchange(_target(data, names)).attacks += 1
+            found = exchange(_target(data, names))
+            found.attacks += 1
+            found.won += 1 if data.get("strikes") else 0
         elif event.kind == "event_effect":  # the turn's event (a hazard) deals damage itself
             current = (event.text.split(":", 1)[0] or "The turn's event", "turn event")
         elif event.kind in _ATTACK_ENDS:
@@ -280,16 +288,19 @@ def _attacks(events: Iterable[Event], names: dict[str, str]) -> list[str]:
             found.lost += int(data.get("lost") or 0)  # Skirm: the saves take the HIT
         elif event.kind == "hit_lost":
             exchange(names[str(data["unit"])]).lost += int(data.get("lost") or 0)  # Skirm Lite
-    return [_exchange_words(key, found) for key, found in exchanges.items()]
+    return [_exchange_words(key, found, hits) for key, found in exchanges.items()]
 
 
 # After these, a save roll or a HIT lost belongs to no attack made before them.
 _ATTACK_ENDS = {"activation_started", "activation_ended", "turn_started", "turn_ended"}
 
 
-def _exchange_words(key: tuple[str, str, str], found: _Exchange) -> str:
+def _exchange_words(key: tuple[str, str, str], found: _Exchange, hits: bool) -> str:
     attacker, target, weapon = key
     times = f" ×{found.attacks}" if found.attacks > 1 else ""
+    if not hits:  # "There are no hit points. Period.": the opposed rolls won
+        won = f"won {found.won}" if found.attacks > 1 else ("won" if found.won else "not won")
+        return f"{attacker} → {target} ({weapon}{times}): {won}"
     result = f"{found.lost} HIT lost" if found.lost else "no HIT lost"
     if found.saved:
         result += f", {found.saved} saved"
@@ -306,11 +317,16 @@ def _name(unit: Any, names: dict[str, str]) -> str:
     return names.get(str(unit), str(unit))
 
 
-def _taken_out(events: Iterable[Event], names: dict[str, str]) -> list[str]:
-    """Units Taken Out (Skirm Lite: Downed too, until revived or the turn ends), and by whom;
-    a Downed unit revived since says so."""
+def _taken_out(events: Iterable[Event], names: dict[str, str], down: str = "Downed") -> list[str]:
+    """Units Taken Out (Skirm Lite, the d20 rules: Downed too, until revived or removed), and by
+    whom; a Downed unit revived since says so."""
     gone: dict[str, list[str]] = {}  # unit name: what is said of it
     for event in events:
+        if event.kind == "revived" and "target" not in event.data:  # the d20 rules' recovery
+            unit = _name(event.data.get("unit"), names)
+            if unit in gone:
+                gone[unit].append("back in play")
+            continue
         if event.kind == "revived":  # Skirm Lite: a Downed unit back on its feet
             unit = _name(event.data.get("target"), names)
             if unit in gone:
@@ -320,7 +336,7 @@ def _taken_out(events: Iterable[Event], names: dict[str, str]) -> list[str]:
             continue
         unit = _name(event.data.get("unit"), names)
         by = event.data.get("by")
-        how = "Downed" if event.kind == "downed" else ""
+        how = down if event.kind == "downed" else ""
         said = " ".join(filter(None, [how, f"by {_name(by, names)}" if by else ""]))
         if event.kind == "taken_out" and unit in gone:
             continue  # a Downed unit removed at the end of the turn: told once
@@ -328,10 +344,10 @@ def _taken_out(events: Iterable[Event], names: dict[str, str]) -> list[str]:
     return [f"{unit} ({'; '.join(said)})" if said else unit for unit, said in gone.items()]
 
 
-def _score(squads: Sequence[str], before: Sequence[int], after: Sequence[int]) -> str:
-    """Each squad's MP before the recap's first activation and after its last."""
+def _score(squads: Sequence[str], before: Sequence[int], after: Sequence[int], word: str) -> str:
+    """Each squad's score (MP in Skirm) before the recap's first activation and after its last."""
     parts = [
-        f"{name} {was} → {now} MP" if now != was else f"{name} {now} MP"
+        f"{name} {was} → {now} {word}" if now != was else f"{name} {now} {word}"
         for name, was, now in zip(squads, before, after, strict=False)
     ]
     return "Score: " + ", ".join(parts) + "."

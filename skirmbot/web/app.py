@@ -41,6 +41,11 @@ ID = r"{%s:\d{1,19}}"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
+def headings(score: str) -> dict[str, str]:
+    """The standings' column headings, the score difference in the league's ruleset's words."""
+    return {**HEADINGS, "mp_difference": f"{score} ±"}
+
+
 def make_app(store: Store, pages: Pages | None = None) -> web.Application:
     """The application reading `store` (through `pages`, made from the store when not given)."""
     app = web.Application(middlewares=[_errors], client_max_size=1024)
@@ -113,7 +118,7 @@ async def _league(request: web.Request) -> web.Response:
         raise _not_found()
     base = f"/g/{guild}"
     return _render(
-        request, "league.html", page=page, base=base, headings=HEADINGS,
+        request, "league.html", page=page, base=base, headings=headings(page.score),
         league_url=f"{base}/league/{quote(page.name, safe='')}",
     )  # fmt: skip
 

@@ -23,7 +23,8 @@ from skirmbot.rules.view import (
 )
 from skirmbot.words import plural
 
-STATUS_WORDS = {READY: "Ready", ACTIVATED: "Activated", DOWNED: "Downed", OUT: "Casualty"}
+# "the defending model is turned on it's side and is considered down" (rulebook: Ranged Combat)
+STATUS_WORDS = {READY: "Ready", ACTIVATED: "Activated", DOWNED: "Down", OUT: "Casualty"}
 
 
 def standing(state: State, side: int) -> str:
@@ -59,6 +60,9 @@ def view(state: State, ruleset: str) -> MatchView:
         title=state.scenario.name, board=state.board, map_name=state.map_name, sides=sides,
         pieces=pieces, markers=markers, to_act=state.to_act, activating=state.active,
         turn_word="Round", out_word="Casualties", notes=notes, outcome=headline(state),
+        # "removed from the game as a casualty"; "the defending model ... is considered down";
+        # "There are no hit points. Period." (rulebook: Playing the Game, Ranged Combat)
+        casualty_word="removed as a casualty", down_word="down", hits=False,
     )  # fmt: skip
 
 
@@ -96,6 +100,7 @@ def card(state: State, unit: str) -> CardView:
         name=model.id, kind=profile.name, side=model.side, squad=state.seats[model.side].name,
         stats=tuple(stats), weapons=weapons, rules=tuple(trait.name for trait in profile.traits),
         status=STATUS_WORDS[model.status], points=profile.points, notes=notes,
+        status_kind=model.status,  # a casualty's or a downed model's card is tinted as out
     )  # fmt: skip
 
 
