@@ -100,3 +100,29 @@ async def test_a_skirm_move_refuses_bonus_dice_in_words(store: Store) -> None:
     with pytest.raises(ServiceError) as refused:
         await service.act(CHANNEL, (ALICE, BOB)[side], sent)
     assert str(refused.value) == "A move in Skirm takes no bonus: leave it out."
+
+
+async def test_an_unknown_word_in_orders_lists_the_actions_of_the_matchs_rules(
+    store: Store,
+) -> None:
+    """/match orders in a d20 match: an unknown word lists the d20 rules' actions, not Skirm's
+    turrets and leaps; in Skirm it lists Skirm's, as it always did."""
+    service = await playing(store)
+    _, match = await service.view(CHANNEL)
+    assert match is not None
+    member = PLAYERS[D20.deciding(match.state)[0].side]
+    with pytest.raises(ServiceError) as refused:
+        await service.orders(CHANNEL, member, "fly")
+    listed = str(refused.value).split("with an action (", 1)[1].split(")", 1)[0].split(", ")
+    assert listed[:4] == ["move", "shoot", "melee", "end"]
+    assert {"buy", "end_turn", "defend"} <= set(listed)
+    assert not {"leap", "turret", "crate", "dash", "reroll"} & set(listed)
+    skirm = MatchService(store, seed_source=lambda: 3, clock=lambda: 1_000.0)
+    await started(skirm, channel=CHANNEL + 1)
+    with pytest.raises(
+        ServiceError,
+        match=r"'fly' is not an action: a step starts with an "
+        r"action \(move, dash, leap, shoot, melee, turret, skill, door, pickup, "
+        r"drop, crate, mission, activate, end, delay, reroll, modify, accept\)",
+    ):
+        await skirm.orders(CHANNEL + 1, ALICE, "fly")

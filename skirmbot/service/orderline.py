@@ -77,9 +77,9 @@ _WITH = "with"
 class UnknownWord(ServiceError):
     """A step that names no action the parser knows; `word` is the first word typed."""
 
-    def __init__(self, word: str) -> None:
+    def __init__(self, word: str, verbs: Sequence[str] = tuple(USAGE)) -> None:
         super().__init__(
-            f"'{shown(word)}' is not an action: a step starts with an action ({', '.join(USAGE)}) "
+            f"'{shown(word)}' is not an action: a step starts with an action ({', '.join(verbs)}) "
             f"or with one of your units and an action, like '{EXAMPLE}'."
         )
         self.word = word
@@ -178,6 +178,13 @@ class _Reading:
             return command
         return actions.ruleset_command(command, 0, rules)
 
+    def verbs(self) -> list[str]:
+        """The actions a step may start with in this match's rules (an unknown word lists
+        them): the common words the ruleset plays, then its own."""
+        played = self.situation.rules.command_types
+        common = [verb for verb in USAGE if verb in played]
+        return common + sorted({kind for kind in self.own_kinds().values()} - set(common))
+
     def verb(self, word: str) -> str | None:
         folded = word.casefold()
         if folded in USAGE:
@@ -211,7 +218,7 @@ def read_words(
         return actions.Activate(0, unit) if unit else None
     verb = reading.verb(rest[0])
     if verb is None:
-        raise UnknownWord(rest[0])
+        raise UnknownWord(rest[0], reading.verbs())
     args = rest[1:]
     if verb not in USAGE:
         return None if ahead else _spending(_own_action(reading, verb, unit, args), orders)
@@ -263,7 +270,7 @@ def _unit_first(reading: _Reading, words: list[str]) -> tuple[str | None, list[s
     if named is None or (not named[1] and reading.verb(words[0]) is not None):
         return None, words  # "drop" is the action even with a unit called Drop
     if named[1] and reading.verb(named[1][0]) is None:
-        raise UnknownWord(named[1][0])
+        raise UnknownWord(named[1][0], reading.verbs())
     return named
 
 
