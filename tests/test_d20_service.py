@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from service_setup import ALICE, BOB, CHANNEL, started
-from test_seats_play import PLAYERS, bot_on, seated_and_deployed
+from test_seats_play import PLAYERS, bot_on, play_one, seated_and_deployed
 
 from skirmbot.rules.ruleset import ruleset
 from skirmbot.rules.squares import Square
@@ -126,3 +126,25 @@ async def test_an_unknown_word_in_orders_lists_the_actions_of_the_matchs_rules(
         r"drop, crate, mission, activate, end, delay, reroll, modify, accept\)",
     ):
         await skirm.orders(CHANNEL + 1, ALICE, "fly")
+
+
+async def test_a_prompted_defender_answers_with_a_one_line_order(store: Store) -> None:
+    """Decisions in another's turn (ours): a seat that asked to be prompted may answer in
+    /match orders, "defend 0", though it is not its turn; its turn's player is not refused."""
+    service = await playing(store)
+    for member in PLAYERS:
+        await service.act(CHANNEL, member, actions.own_command("standing_orders", prompt=True))
+    for _ in range(300):
+        _, match = await service.view(CHANNEL)
+        assert match is not None
+        waiting = [d for d in D20.deciding(match.state) if not d.turn]
+        if waiting:
+            break
+        assert await play_one(service)
+    else:
+        raise AssertionError("no defender was prompted in 300 commands")
+    defender = PLAYERS[waiting[0].side]
+    await service.orders(CHANNEL, defender, "defend 0")
+    row, _ = await service.view(CHANNEL)
+    assert row.record["commands"][-1]["type"] == "defend"
+    assert row.record["commands"][-1]["side"] == waiting[0].side

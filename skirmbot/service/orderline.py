@@ -424,8 +424,11 @@ def _target_and_weapon(
 def _own_action(reading: _Reading, kind: str, unit: str | None, args: list[str]) -> actions.Command:
     """One of the ruleset's own actions (Skirm Lite's "revive Kor"): the legal one of the unit
     whose words (`Situation.own_actions`: "Revive: Mara, Kor (2 TO)") hold every word typed."""
-    acting = unit or reading.carried
     situation = reading.situation
+    # An action no unit takes (the d20 rules' Defend, End turn) is the seat's, whoever activates.
+    acting = (
+        (unit or reading.carried) if "unit" in actions.fields_of(situation.rules, kind) else None
+    )
     offered = [
         (value, words)
         for value, words in situation.own_actions(actions.COMMON_KINDS, acting)
@@ -566,15 +569,18 @@ def _ended_already(
 def _check_turn(situation: Situation) -> None:
     """Only the player to act sends a line (nothing is done otherwise)."""
     if situation.side is None:
-        raise NotAllowed("Only the two players of this match can give it orders.")
+        seats = len(situation.rules.view(situation.state).sides)
+        who = "the two players" if seats == 2 else "the players"
+        raise NotAllowed(f"Only {who} of this match can give it orders.")
     if not _deciding(situation):
         raise NotAllowed("It is not your turn: send your orders when it is.")
 
 
 def _deciding(situation: Situation) -> bool:
-    """Whether it is the asker's turn: their ruleset asks them to decide in it now."""
+    """Whether the asker's ruleset asks them to decide now: in their turn, or in another's (a
+    d20 defender prompted for its bonus dice answers with "defend 2")."""
     found = situation.rules.deciding(situation.state)
-    return any(decision.side == situation.side and decision.turn for decision in found)
+    return any(decision.side == situation.side for decision in found)
 
 
 def _read_ahead(situation: Situation, steps: list[str]) -> None:
