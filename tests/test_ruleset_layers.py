@@ -51,9 +51,12 @@ def _type_checking_only(tree: ast.Module) -> set[int]:
     return lines
 
 
-def _imports(module: str, path: Path, tree: ast.Module) -> Iterator[tuple[int, str]]:
-    """(line, module imported) for every import that runs, relative ones resolved."""
-    skipped = _type_checking_only(tree)
+def _imports(
+    module: str, path: Path, tree: ast.Module, *, typing_too: bool = False
+) -> Iterator[tuple[int, str]]:
+    """(line, module imported) for every import that runs (and, `typing_too`, those for type
+    checking only), relative ones resolved."""
+    skipped: set[int] = set() if typing_too else _type_checking_only(tree)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     for node in ast.walk(tree):
         if node.lineno in skipped if hasattr(node, "lineno") else False:
@@ -82,7 +85,7 @@ def test_nothing_outside_a_ruleset_imports_it() -> None:
     for module, path, tree in _sources():
         home = _owner(module)
         allowed = {home, *BUILDS_ON.get(home or "", ())} if home else set()
-        for line, imported in _imports(module, path, tree):
+        for line, imported in _imports(module, path, tree, typing_too=True):
             target = _owner(imported)
             if target is not None and target not in allowed:
                 found.append(f"{path.relative_to(ROOT)}:{line} imports {imported}")
