@@ -180,3 +180,10 @@ class WeaponView:
     spent: bool = False  # a one-use weapon already used
     codes: tuple[str, ...] = ()  # each of `rules`' short code, for its pill ("LIM")
     spent_by: str = ""  # the code of the rule that spends it ("LIM"): its chip alerts when spent
+
+
+def activation_key(turn: int, done_before: int, side: int) -> str:
+    """A `Decision.key` for one activation of a ruleset that plays activation by activation
+    (Skirm's family): the turn, the activations done before it in that turn, the side. A miss
+    is kept under it, and the recap reads it back from the log's events."""
+    return f"t{turn}:a{done_before}:s{side}"

@@ -37,7 +37,7 @@ from skirmbot.rules.errors import NeedsOrders, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.record import MatchRecord, replay
 from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, Ruleset, ruleset
-from skirmbot.rules.view import Decision
+from skirmbot.rules.view import Decision, activation_key
 from skirmbot.service import snapshots
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
 from skirmbot.store import Deadline, MatchRow, Store, VersionConflict
@@ -456,12 +456,6 @@ def _waiting(key: str | None, found: tuple[Decision, ...]) -> int | None:
     clock stands still for any of their vacations)."""
     sides = {d.side for d in found if d.turn}
     return sides.pop() if key is not None and len(sides) == 1 else None
-
-
-def activation_key(turn: int, done_before: int, side: int) -> str:
-    """The clock's key for one activation: the turn, the activations done before it in that
-    turn, the side. A miss is kept with it (skirmbot.service.recap reads them back)."""
-    return f"t{turn}:a{done_before}:s{side}"
 
 
 async def clock_stops(store: Store, row: MatchRow, now: float) -> Stops:

@@ -10,6 +10,7 @@ from skirmbot.rules.commands import Accept, Command, EndActivation, Reroll
 from skirmbot.rules.skirm.legal import failed_dice
 from skirmbot.rules.skirm.state import PLAYING, MatchState
 from skirmbot.rules.view import MISSED, Decision
+from skirmbot.rules.view import activation_key as key_of
 
 
 def deciding(state: MatchState) -> tuple[Decision, ...]:
@@ -22,9 +23,9 @@ def deciding(state: MatchState) -> tuple[Decision, ...]:
 
 
 def activation_key(state: MatchState) -> str:
-    """One activation, as the clock keys it: the turn, the activations done before it in that
-    turn, the side (a miss is kept under it, and the recap reads it back)."""
-    return f"t{state.turn}:a{state.activations_done}:s{state.to_act}"
+    """The activation the side to act is in (or about to begin), as the clock keys it."""
+    assert state.to_act is not None
+    return key_of(state.turn, state.activations_done, state.to_act)
 
 
 def _why(state: MatchState, side: int) -> str:
