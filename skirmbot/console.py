@@ -95,20 +95,15 @@ HELP = """Commands (the same words as the Discord slash commands):
 Quote names with spaces: move "Remus 1" C4. TO is how many Tactical Orders to spend.
 A whole activation in one line, steps separated by ';': Halden move C5; shoot Kor; end
 The record is written next to the pictures when the match is over."""
-# The help's verbs that send a command of another kind than their name, and those that only
-# some rulesets play (a ruleset's `command_types` says which it has).
-_VERB_KINDS = {
-    "pickup": "pickup", "dash": "dash", "activate": "activate", "door": "door", "drop": "drop",
-    "turret": "turret", "crate": "crate", "delay": "delay", "leap": "leap", "skill": "skill",
-    "mission": "mission", "reroll": "reroll", "modify": "modify", "accept": "accept",
-    "standing": "standing_orders",
-}  # fmt: skip
+# The help's words that send a command, by the command's kind (a ruleset's `command_types`
+# says which it plays): the game's words are their kinds; `standing` sets standing orders.
+_COMMAND_WORDS = {**{verb: verb for verb in orderline.USAGE}, "standing": "standing_orders"}
 
 
 def help_for(rules: Ruleset) -> str:
     """HELP without the words of commands this ruleset does not play (the d20 rules have no
     turrets, doors or Tactical Orders): a token of a line is a verb and its arguments."""
-    missing = {verb for verb, kind in _VERB_KINDS.items() if kind not in rules.command_types}
+    missing = {word for word, kind in _COMMAND_WORDS.items() if kind not in rules.command_types}
     orders = ORDERS in rules.features
     if not missing and orders:
         return HELP
