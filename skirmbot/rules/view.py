@@ -50,6 +50,10 @@ class PieceView:
     marks: tuple[str, ...] = ()  # short marks on its token ("STN", "SEN")
     leader: bool = False  # a leader's token wears a star
     name: str = ""  # its squad file's name for it, if not its id (two "Remus" in one match)
+    # Added for groups (issue 30): True, a Group of several models, one standing on each of
+    # `squares` (the first is the model its label and marks are drawn on); False, one body
+    # covering `squares` (a Big Model).
+    group: bool = False
 
     @property
     def square(self) -> Square | None:
@@ -118,6 +122,23 @@ class MatchView:
     casualty_word: str = "Taken Out"
     down_word: str = "Downed"
     hits: bool = True
+    # Added for team play (issue 30): the seats grouped into sides when a side has several
+    # (`Ruleset.sides_of`: ((0, 2), (1, 3)) for two teams of two); (): every seat a side of its
+    # own. Pictures shade a side's seats in its colour.
+    teams: tuple[tuple[int, ...], ...] = ()
+    # Every seat that may act now when several may (the seats of the side whose turn it is);
+    # (): only `to_act`. `to_act` is the first of them.
+    acting: tuple[int, ...] = ()
+
+    def seats_acting(self) -> tuple[int, ...]:
+        """The seats that may act now: `acting`, else `to_act` alone; () in set-up or when over."""
+        if self.acting:
+            return self.acting
+        return () if self.to_act is None else (self.to_act,)
+
+    def team_of(self, seat: int) -> tuple[int, ...]:
+        """The seats of `seat`'s side (itself alone when every seat is a side of its own)."""
+        return next((team for team in self.teams if seat in team), (seat,))
 
     def piece(self, unit: str) -> PieceView | None:
         """The piece called `unit`, if any."""
