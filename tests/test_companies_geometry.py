@@ -263,6 +263,16 @@ def test_sight_blocked_by_high_walls_closed_doors_and_impassable_squares() -> No
     assert g.sees(terrain(edges=["C1|D1: door=open"]), sq("A1"), sq("F1"))
 
 
+def test_sight_blocked_by_an_impassable_drop_of_two_levels() -> None:
+    """Terrain: "Models cannot move through Impassable terrain"; our ruling: sight stops at
+    Impassable edges too, so a drop of 2 levels without stairs (a building's side) hides what
+    lies beyond it; one level, or stairs, does not."""
+    assert not g.sees(terrain(cells={"D1": "2", "E1": "2"}), sq("A1"), sq("E1"))
+    assert g.sees(terrain(cells={"D1": "1", "E1": "1"}), sq("A1"), sq("E1"))
+    stairs = terrain(cells={"C1": "1", "D1": "2"}, edges=["C1|D1: stairs"])
+    assert g.sees(stairs, sq("A1"), sq("D1"))
+
+
 def test_sight_past_a_wall_end_through_the_corner_point() -> None:
     """Our ruling (Sight): a line exactly through a corner point is blocked only when both
     routes round it are."""
@@ -371,7 +381,10 @@ def test_check_placed_move_says_what_is_wrong() -> None:
         g.check_placed_move(t, models, sqs("C1 D1"), 3, {sq("D1")}, []) or ""
     )
     assert "both end on" in (g.check_placed_move(t, models, sqs("C1 C1"), 3, set(), []) or "")
-    assert "Cohesion" in (g.check_placed_move(t, models, sqs("A1 E1"), 3, set(), []) or "")
+    assert g.check_placed_move(t, sqs("A1 B1 C1"), sqs("A2 B2 F1"), 3, set(), []) == (
+        'Model 3 on F1 would be more than 3" from every other model of its Group: a Group ends '
+        "its Move in Cohesion."
+    )
     assert "enemy" in (g.check_placed_move(t, models, sqs("C1 D1"), 3, set(), sqs("F1")) or "")
 
 

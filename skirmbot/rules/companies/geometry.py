@@ -138,6 +138,17 @@ class Terrain:
             (Terrain, "step", a, b, ignore_obstacles), lambda: self._step(a, b, ignore_obstacles)
         )
 
+    def steps_from(self, square: Square, ignore_obstacles: bool) -> tuple[tuple[Square, int], ...]:
+        """Every step a model can take from here over the terrain, with its cost."""
+        return self.board.memo(
+            (Terrain, "steps", square, ignore_obstacles),
+            lambda: tuple(
+                (there, cost)
+                for there in square.around()
+                if (cost := self.step(square, there, ignore_obstacles)) is not None
+            ),
+        )
+
     def _step(self, a: Square, b: Square, ignore_obstacles: bool) -> int | None:
         if self.impassable(b):
             return None
@@ -287,11 +298,8 @@ def _routes(
         found[here] = (cost, path)
         if here != start and not ignore_obstacles and terrain.obstacle_contact(here):
             continue  # "it stops its Move for this activation"
-        for there in here.around():
-            if there in found or there in blocked:
-                continue
-            price = terrain.step(here, there, ignore_obstacles)
-            if price is not None and cost + price <= mo:
+        for there, price in terrain.steps_from(here, ignore_obstacles):
+            if cost + price <= mo and there not in found and there not in blocked:
                 heapq.heappush(queue, (cost + price, steps + 1, there, (*path, there)))
     return found
 
@@ -306,13 +314,20 @@ def model_reach(
 
 def cohesive(models: Sequence[Square]) -> bool:
     """Every model within 3" of at least one other model of its Group (one model: always)."""
-    return (
-        all(
-            any(model.distance(other) <= COHESION for j, other in enumerate(models) if j != i)
+    return stray(models) is None
+
+
+def stray(models: Sequence[Square]) -> int | None:
+    """The first model (its index) not within 3" of any other model of its Group, or None."""
+    if len(models) < 2:
+        return None
+    return next(
+        (
+            i
             for i, model in enumerate(models)
-        )
-        if len(models) > 1
-        else True
+            if all(model.distance(other) > COHESION for j, other in enumerate(models) if j != i)
+        ),
+        None,
     )
 
 
@@ -379,12 +394,12 @@ def check_placed_move(
             return problem
         if square in destinations[: number - 1]:
             return f"Two models cannot both end on {square}."
-    for number, square in enumerate(destinations, start=1):
-        if not cohesive([square, *(other for other in destinations if other != square)]):
-            return (
-                f'Model {number} on {square} would be more than 3" from every other model of '
-                "its Group: a Group ends its Move in Cohesion."
-            )
+    alone = stray(destinations)
+    if alone is not None:
+        return (
+            f'Model {alone + 1} on {destinations[alone]} would be more than 3" from every other '
+            "model of its Group: a Group ends its Move in Cohesion."
+        )
     for number, square in enumerate(destinations, start=1):
         near = [enemy for enemy in enemies if square.distance(enemy) < COHESION]
         if near:
