@@ -352,16 +352,12 @@ def test_formation_moves_stop_at_obstacles_unless_starting_in_contact() -> None:
     assert sq("B2") in near
 
 
-def test_a_formation_move_is_fast_enough_for_the_menu() -> None:
-    """Our ruling: the legal-commands menu lists every Group's moves each activation (a 4-model
-    Group with MO 7 on a 24x24 table: well under a tenth of a second)."""
-    import time
-
-    t = terrain(size=24)
-    begin = time.perf_counter()
-    moves = g.formation_moves(t, sqs("L12 M12 L13 M13"), 7, set(), sqs("A24"))
-    assert time.perf_counter() - begin < 0.1
+def test_formation_moves_on_open_ground_are_every_shift_within_the_move() -> None:
+    """Moving: a Group moves up to its MO; on open ground every shift of at most MO squares each
+    way is a move (a 4-model Group with MO 7: 15 x 15)."""
+    moves = g.formation_moves(terrain(size=24), sqs("L12 M12 L13 M13"), 7, set(), sqs("A24"))
     assert len(moves) == 15 * 15
+    assert moves[sq("S5")] == tuple(sqs("S5 T5 S6 T6"))
 
 
 def test_check_placed_move_says_what_is_wrong() -> None:
@@ -511,3 +507,20 @@ def test_formation_at_fills_the_nearest_free_squares_in_cohesion() -> None:
     assert g.formation_at(t, sq("C2"), 4, zone, {sq("C2")}) is None
     tiny = set(sqs("A1 B1"))
     assert g.formation_at(t, sq("A1"), 3, tiny, set()) is None
+
+
+def test_formation_paths_follow_each_models_own_way() -> None:
+    """Moving: "Move each model individually": each model's path, round what blocks it (our
+    ruling: not diagonally past the corner of an Impassable square)."""
+    t = terrain(cells={"C1": "#"})
+    paths = g.formation_paths(t, sqs("A1 A2"), sqs("D1 D2"), 4, set())
+    assert paths == (tuple(sqs("A1 B2 C2 D2 D1")), tuple(sqs("A2 B2 C2 D2")))
+    assert sq("D1") not in g.formation_moves(t, sqs("A1 A2"), 3, set(), [])
+
+
+def test_every_shipped_map_makes_a_table() -> None:
+    """Our ruling (Scale): every shipped map doubles into a table the group rules can play on."""
+    for path in sorted(MAPS.glob("*.json")):
+        table = g.table_of(map_from_json(json.loads(path.read_text())))
+        assert table.board.width == 24 and table.board.height == 24
+        assert all(table.board.is_open(square) for square in table.objectives)
