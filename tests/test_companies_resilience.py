@@ -11,6 +11,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import pytest
+from companies_builders import captain_trait, profile, put, table
 
 from skirmbot.rules.companies import geometry
 from skirmbot.rules.companies.combat import shoot
@@ -20,7 +21,6 @@ from skirmbot.rules.companies.state import State
 from skirmbot.rules.dice import ScriptedDice
 from skirmbot.rules.events import Event
 from skirmbot.rules.squares import Square
-from tests.companies_builders import captain_trait, profile, put, table
 
 
 @dataclass
