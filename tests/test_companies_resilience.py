@@ -38,6 +38,8 @@ class FakeRetreat:
         inches: int,
         blocked: Collection[Square],
         enemies: Collection[Square],
+        *,
+        home_edge: int | None = None,
     ) -> geometry.RetreatMove:
         step = inches if models[0].y >= cause[0].y else -inches
         moved = tuple(m.offset(0, 0 if self.blocked else step) for m in models)
@@ -330,3 +332,31 @@ def test_rally_failing_loses_1_r_and_retreats(retreats: FakeRetreat) -> None:
     assert [e.kind for e in events] == ["resilience", "r_lost", "moved"]
     assert raiders.r == 5 and raiders.shaken and dice.remaining == 0
     assert raiders.models[0] == Square.parse("C3")  # 3" away from Spearmen, the nearest enemy
+
+
+def test_on_the_table_a_retreat_from_the_edge_goes_off_it_and_routs() -> None:
+    """Retreating (with the table's geometry): "If any member of the Retreating Group Retreats
+    off of the table, the entire Group counts as having Routed and is removed from play"."""
+    state = table()
+    raiders = put(state, 0, "Raiders", "C20 D20 E20")
+    spearmen = put(state, 1, "Spearmen", "C23 D23 E23")
+    put(state, 1, "Levy", "T12 U12")
+    put(state, 1, "Pikes", "T16 U16")
+    events = retreat(state, ScriptedDice([]), spearmen, raiders, shaken=True)
+    assert [e.kind for e in events] == ["routed"] and spearmen.routed_how == "retreat"
+
+
+def test_on_the_table_a_retreat_blocked_by_a_group_rolls_against_r() -> None:
+    """Retreating (with the table's geometry): "If blocked by terrain or enemy Groups, roll 1d6
+    vs their current R; if lower, they lose R equal to the roll and stop moving" (a friendly
+    Group in the way blocks too: our ruling, models may not move through other models)."""
+    state = table()
+    raiders = put(state, 0, "Raiders", "C10 D10 E10")
+    spearmen = put(state, 1, "Spearmen", "C13 D13 E13")
+    put(state, 1, "Levy", "C15 D15 E15")
+    put(state, 1, "Pikes", "T20 U20")
+    dice = ScriptedDice([2])
+    events = retreat(state, dice, spearmen, raiders, shaken=True)
+    assert [e.kind for e in events] == ["moved", "retreat_blocked", "r_lost", "shaken"]
+    assert spearmen.models == [Square.parse(s) for s in ("C14", "D14", "E14")]
+    assert spearmen.r == 4 and dice.remaining == 0

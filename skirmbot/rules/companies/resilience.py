@@ -209,46 +209,46 @@ def retreat(
     how: str = HOW_RETREAT,
 ) -> list[Event]:
     """Retreating: half its MO (rounded down) directly away from `cause` (None, or gone: the
-    nearest enemy Group). Off the table: the whole Group Routs. Blocked: "roll 1d6 vs their
-    current R; if lower, they lose R equal to the roll and stop moving" (R 0: Routed)."""
+    nearest enemy Group; no enemy left: towards its own table edge). Off the table: the whole
+    Group Routs. Blocked: "roll 1d6 vs their current R; if lower, they lose R equal to the roll
+    and stop moving" (R 0: Routed)."""
     by = cause.seat if cause is not None else None
     if cause is None or not cause.on_table:
         cause = nearest_enemy(state, group)
-    events: list[Event] = []
-    if cause is not None:
-        move = _retreat_move(state, group, cause)
-        if move.off_table:
+    move = _retreat_move(state, group, cause)
+    if move.off_table:
+        return rout(state, dice, group, by, how)
+    events = [_moved(group, move)] if any(len(path) > 1 for path in move.paths) else []
+    group.models = list(move.models)
+    if move.blocked:
+        events += _blocked(group, dice.roll(6), cause)
+        if group.r <= 0:
             return events + rout(state, dice, group, by, how)
-        events.append(_moved(group, move))
-        group.models = list(move.models)
-        if move.blocked:
-            events += _blocked(group, dice.roll(6), cause)
-            if group.r <= 0:
-                return events + rout(state, dice, group, by, how)
     if shaken and not group.shaken:
         group.shaken = True
         events.append(Event("shaken", f"{group.id} is Shaken.", {"unit": group.id}))
     return events
 
 
-def _retreat_move(state: State, group: Group, cause: Group) -> geometry.RetreatMove:
+def _retreat_move(state: State, group: Group, cause: Group | None) -> geometry.RetreatMove:
     others = [s for g in state.groups.values() if g.on_table and g is not group for s in g.models]
     enemies = [s for g in state.enemies_of(group) for s in g.models]
     return geometry.retreat(
         geometry.Terrain(state.board),
         group.models,
-        cause.models,
+        cause.models if cause is not None else [],
         mo_of(state, group) // 2,
         others,
         enemies,
+        home_edge=group.side,  # side 0 deploys along the top edge, side 1 along the bottom
     )
 
 
 def _moved(group: Group, move: geometry.RetreatMove) -> Event:
-    path = list(move.paths[0]) if move.paths else [group.models[0]]
+    path = list(move.paths[0])
     return Event(
         "moved",
-        f"{group.id} Retreats to {move.models[0] if move.models else path[-1]}.",
+        f"{group.id} Retreats to {move.models[0]}.",
         {
             "unit": group.id,
             "path": [str(s) for s in path],
@@ -259,7 +259,7 @@ def _moved(group: Group, move: geometry.RetreatMove) -> Event:
     )
 
 
-def _blocked(group: Group, face: int, cause: Group) -> list[Event]:
+def _blocked(group: Group, face: int, cause: Group | None) -> list[Event]:
     """The blocked Retreat's roll: lower than R now loses that much R (no test follows)."""
     lower = face < group.r
     event = Event(
