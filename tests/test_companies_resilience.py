@@ -360,3 +360,28 @@ def test_on_the_table_a_retreat_blocked_by_a_group_rolls_against_r() -> None:
     assert [e.kind for e in events] == ["moved", "retreat_blocked", "r_lost", "shaken"]
     assert spearmen.models == [Square.parse(s) for s in ("C14", "D14", "E14")]
     assert spearmen.r == 4 and dice.remaining == 0
+
+
+def test_a_teammates_captain_gives_no_bonus() -> None:
+    """Testing Resilience 2: "+1 if the Captain's Group is within 12"" - its own Company's
+    Captain (our ruling, team play: each player's Company has its own Captain)."""
+    state = table(seats=4)
+    spearmen = put(state, 1, "Spearmen", "C13 D13 E13")
+    put(state, 3, "Guard", "C11 D11", captain=True)  # a teammate's Captain, 2" away
+    events = resilience_test(state, ScriptedDice([3, 3]), spearmen)
+    assert events[0].data["modifiers"] == []
+
+
+def test_a_captains_rout_makes_only_its_own_company_test() -> None:
+    """Testing Resilience: "Test once for every remaining Group" of the Company whose Captain's
+    Group is Routed; a teammate's Company does not test (our ruling, team play)."""
+    state = table(seats=4)
+    guard = put(state, 1, "Guard", "C13 D13", captain=True)
+    put(state, 1, "Spearmen", "K13 L13")
+    put(state, 1, "Levy", "K20 L20")
+    put(state, 1, "Pikes", "R20 S20")
+    put(state, 3, "Allies", "C20 D20")
+    dice = ScriptedDice([6, 6] * 3)
+    events = rout(state, dice, guard, 0, "attack")
+    assert [e.data["unit"] for e in kinds(events, "resilience")] == ["Spearmen", "Levy", "Pikes"]
+    assert dice.remaining == 0
