@@ -98,39 +98,43 @@ def test_resilience(
     faces = [dice.roll(6), dice.roll(6)]
     found = modifiers(state, group, lost)
     total = sum(faces) + sum(value for _, value in found)
-    needed = group.r
-    outcome = _outcome(group, total, needed, rallying)
-    words = {
-        PASSED: "holds",
-        RALLIED: "rallies",
-        RETREATS: "fails and Retreats",
-        ROUTED: "is Routed",
-    }[outcome]
-    events = [
-        Event(
-            "resilience",
-            f"{group.id} tests Resilience: {faces[0]}+{faces[1]}"
-            + "".join(f" {value:+d} ({text})" for text, value in found)
-            + f" = {total} against R {needed}: {words}.",
-            {
-                "unit": group.id,
-                "faces": faces,
-                "modifiers": [[text, value] for text, value in found],
-                "total": total,
-                "needed": needed,
-                "outcome": outcome,
-            },
-        )
-    ]
-    by = cause.seat if cause is not None else None
+    outcome = _outcome(group, total, group.r, rallying)
+    events = [_tested(group, faces, found, total, outcome)]
     if outcome == RALLIED:
         group.shaken = False
         events.append(Event("rallied", f"{group.id} is no longer Shaken.", {"unit": group.id}))
     elif outcome == ROUTED:
-        events += rout(state, dice, group, by, how)
+        events += rout(state, dice, group, cause.seat if cause is not None else None, how)
     elif outcome == RETREATS:
         events += _failed(state, dice, group, cause, how)
     return events
+
+
+OUTCOME_WORDS = {
+    PASSED: "holds",
+    RALLIED: "rallies",
+    RETREATS: "fails and Retreats",
+    ROUTED: "is Routed",
+}
+
+
+def _tested(
+    group: Group, faces: list[int], found: list[tuple[str, int]], total: int, outcome: str
+) -> Event:
+    return Event(
+        "resilience",
+        f"{group.id} tests Resilience: {faces[0]}+{faces[1]}"
+        + "".join(f" {value:+d} ({text})" for text, value in found)
+        + f" = {total} against R {group.r}: {OUTCOME_WORDS[outcome]}.",
+        {
+            "unit": group.id,
+            "faces": faces,
+            "modifiers": [[text, value] for text, value in found],
+            "total": total,
+            "needed": group.r,
+            "outcome": outcome,
+        },
+    )
 
 
 def _outcome(group: Group, total: int, needed: int, rallying: bool) -> str:
