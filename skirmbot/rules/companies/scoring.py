@@ -153,6 +153,17 @@ def _all_conceded(state: State) -> int | None:
     )
 
 
+def _result(state: State) -> tuple[int | None, str]:
+    """The winning side (None: a draw) and why the game ended."""
+    gone = _all_conceded(state)
+    if gone is not None:
+        return 1 - gone, "conceded"
+    reason = "rounds" if state.rounds_done >= state.scenario.rounds else "routed"
+    best = max(state.vp)
+    leaders = [side for side in range(SIDES) if state.vp[side] == best]
+    return (leaders[0] if len(leaders) == 1 else None), reason
+
+
 def finish(state: State) -> list[Event]:
     """Counts the final VP, decides the winner and ends the match (once)."""
     if state.over:
@@ -162,15 +173,7 @@ def finish(state: State) -> list[Event]:
         if points:
             state.vp[side] += points
             events.append(_scored(state, side, points, reason, words))
-    gone = _all_conceded(state)
-    if gone is not None:
-        winner: int | None = 1 - gone
-        state.reason = "conceded"
-    else:
-        best = max(state.vp)
-        leaders = [side for side in range(SIDES) if state.vp[side] == best]
-        winner = leaders[0] if len(leaders) == 1 else None
-        state.reason = "rounds" if state.rounds_done >= state.scenario.rounds else "routed"
+    winner, state.reason = _result(state)
     state.over = True
     name = side_name(state, winner) if winner is not None else ""
     result = f"{name[0].upper()}{name[1:]} win" if name else "A draw"
