@@ -121,7 +121,7 @@ def test_cover_within_3_inches_of_an_obstacle_for_half_the_group() -> None:
     """Terrain, Obstacle: "If a model is within 3" of an obstacle, they count as being in
     Cover"; our ruling: a Group is in Cover when at least half its models are."""
     t = terrain(edges=["E5|E6: wall=1"])
-    assert t.near_obstacle(sq("H8"))  # 3 from E5... and from E6: H8-E6 = 3
+    assert t.near_obstacle(sq("H8"))  # 3" from E6, which touches the wall
     assert not t.near_obstacle(sq("I9"))  # 4 from E6
     assert t.in_cover(sqs("H8 I9"))
     assert not t.in_cover(sqs("H8 I9 J9"))
@@ -263,6 +263,16 @@ def test_sight_blocked_by_high_walls_closed_doors_and_impassable_squares() -> No
     assert g.sees(terrain(edges=["C1|D1: door=open"]), sq("A1"), sq("F1"))
 
 
+def test_sight_blocked_by_an_impassable_drop_of_two_levels() -> None:
+    """Terrain: "Models cannot move through Impassable terrain"; our ruling: sight stops at
+    Impassable edges too, so a drop of 2 levels without stairs (a building's side) hides what
+    lies beyond it; one level, or stairs, does not."""
+    assert not g.sees(terrain(cells={"D1": "2", "E1": "2"}), sq("A1"), sq("E1"))
+    assert g.sees(terrain(cells={"D1": "1", "E1": "1"}), sq("A1"), sq("E1"))
+    stairs = terrain(cells={"C1": "1", "D1": "2"}, edges=["C1|D1: stairs"])
+    assert g.sees(stairs, sq("A1"), sq("D1"))
+
+
 def test_sight_past_a_wall_end_through_the_corner_point() -> None:
     """Our ruling (Sight): a line exactly through a corner point is blocked only when both
     routes round it are."""
@@ -342,16 +352,12 @@ def test_formation_moves_stop_at_obstacles_unless_starting_in_contact() -> None:
     assert sq("B2") in near
 
 
-def test_a_formation_move_is_fast_enough_for_the_menu() -> None:
-    """Our ruling: the legal-commands menu lists every Group's moves each activation (a 4-model
-    Group with MO 7 on a 24x24 table: well under a tenth of a second)."""
-    import time
-
-    t = terrain(size=24)
-    begin = time.perf_counter()
-    moves = g.formation_moves(t, sqs("L12 M12 L13 M13"), 7, set(), sqs("A24"))
-    assert time.perf_counter() - begin < 0.1
+def test_formation_moves_on_open_ground_are_every_shift_within_the_move() -> None:
+    """Moving: a Group moves up to its MO; on open ground every shift of at most MO squares each
+    way is a move (a 4-model Group with MO 7: 15 x 15)."""
+    moves = g.formation_moves(terrain(size=24), sqs("L12 M12 L13 M13"), 7, set(), sqs("A24"))
     assert len(moves) == 15 * 15
+    assert moves[sq("S5")] == tuple(sqs("S5 T5 S6 T6"))
 
 
 def test_check_placed_move_says_what_is_wrong() -> None:
@@ -371,7 +377,10 @@ def test_check_placed_move_says_what_is_wrong() -> None:
         g.check_placed_move(t, models, sqs("C1 D1"), 3, {sq("D1")}, []) or ""
     )
     assert "both end on" in (g.check_placed_move(t, models, sqs("C1 C1"), 3, set(), []) or "")
-    assert "Cohesion" in (g.check_placed_move(t, models, sqs("A1 E1"), 3, set(), []) or "")
+    assert g.check_placed_move(t, sqs("A1 B1 C1"), sqs("A2 B2 F1"), 3, set(), []) == (
+        'Model 3 on F1 would be more than 3" from every other model of its Group: a Group ends '
+        "its Move in Cohesion."
+    )
     assert "enemy" in (g.check_placed_move(t, models, sqs("C1 D1"), 3, set(), sqs("F1")) or "")
 
 
@@ -498,3 +507,20 @@ def test_formation_at_fills_the_nearest_free_squares_in_cohesion() -> None:
     assert g.formation_at(t, sq("C2"), 4, zone, {sq("C2")}) is None
     tiny = set(sqs("A1 B1"))
     assert g.formation_at(t, sq("A1"), 3, tiny, set()) is None
+
+
+def test_formation_paths_follow_each_models_own_way() -> None:
+    """Moving: "Move each model individually": each model's path, round what blocks it (our
+    ruling: not diagonally past the corner of an Impassable square)."""
+    t = terrain(cells={"C1": "#"})
+    paths = g.formation_paths(t, sqs("A1 A2"), sqs("D1 D2"), 4, set())
+    assert paths == (tuple(sqs("A1 B2 C2 D2 D1")), tuple(sqs("A2 B2 C2 D2")))
+    assert sq("D1") not in g.formation_moves(t, sqs("A1 A2"), 3, set(), [])
+
+
+def test_every_shipped_map_makes_a_table() -> None:
+    """Our ruling (Scale): every shipped map doubles into a table the group rules can play on."""
+    for path in sorted(MAPS.glob("*.json")):
+        table = g.table_of(map_from_json(json.loads(path.read_text())))
+        assert table.board.width == 24 and table.board.height == 24
+        assert all(table.board.is_open(square) for square in table.objectives)

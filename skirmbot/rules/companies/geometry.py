@@ -138,6 +138,17 @@ class Terrain:
             (Terrain, "step", a, b, ignore_obstacles), lambda: self._step(a, b, ignore_obstacles)
         )
 
+    def steps_from(self, square: Square, ignore_obstacles: bool) -> tuple[tuple[Square, int], ...]:
+        """Every step a model can take from here over the terrain, with its cost."""
+        return self.board.memo(
+            (Terrain, "steps", square, ignore_obstacles),
+            lambda: tuple(
+                (there, cost)
+                for there in square.around()
+                if (cost := self.step(square, there, ignore_obstacles)) is not None
+            ),
+        )
+
     def _step(self, a: Square, b: Square, ignore_obstacles: bool) -> int | None:
         if self.impassable(b):
             return None
@@ -287,11 +298,8 @@ def _routes(
         found[here] = (cost, path)
         if here != start and not ignore_obstacles and terrain.obstacle_contact(here):
             continue  # "it stops its Move for this activation"
-        for there in here.around():
-            if there in found or there in blocked:
-                continue
-            price = terrain.step(here, there, ignore_obstacles)
-            if price is not None and cost + price <= mo:
+        for there, price in terrain.steps_from(here, ignore_obstacles):
+            if cost + price <= mo and there not in found and there not in blocked:
                 heapq.heappush(queue, (cost + price, steps + 1, there, (*path, there)))
     return found
 
@@ -306,13 +314,20 @@ def model_reach(
 
 def cohesive(models: Sequence[Square]) -> bool:
     """Every model within 3" of at least one other model of its Group (one model: always)."""
-    return (
-        all(
-            any(model.distance(other) <= COHESION for j, other in enumerate(models) if j != i)
+    return stray(models) is None
+
+
+def stray(models: Sequence[Square]) -> int | None:
+    """The first model (its index) not within 3" of any other model of its Group, or None."""
+    if len(models) < 2:
+        return None
+    return next(
+        (
+            i
             for i, model in enumerate(models)
-        )
-        if len(models) > 1
-        else True
+            if all(model.distance(other) > COHESION for j, other in enumerate(models) if j != i)
+        ),
+        None,
     )
 
 
@@ -354,7 +369,9 @@ def formation_paths(
     mo: int,
     blocked: Collection[Square],
 ) -> tuple[tuple[Square, ...], ...]:
-    """Each model's path to its square of a legal move (for the `moved` event's picture)."""
+    """Each model's path to its square (for the `moved` event's picture): of a legal Move
+    (`formation_moves`, `check_placed_move`) or a charge (`charge`, with the defender's models
+    among `blocked`)."""
     return tuple(
         model_reach(terrain, model, mo, blocked)[square]
         for model, square in zip(models, squares, strict=True)
@@ -379,12 +396,12 @@ def check_placed_move(
             return problem
         if square in destinations[: number - 1]:
             return f"Two models cannot both end on {square}."
-    for number, square in enumerate(destinations, start=1):
-        if not cohesive([square, *(other for other in destinations if other != square)]):
-            return (
-                f'Model {number} on {square} would be more than 3" from every other model of '
-                "its Group: a Group ends its Move in Cohesion."
-            )
+    alone = stray(destinations)
+    if alone is not None:
+        return (
+            f'Model {alone + 1} on {destinations[alone]} would be more than 3" from every other '
+            "model of its Group: a Group ends its Move in Cohesion."
+        )
     for number, square in enumerate(destinations, start=1):
         near = [enemy for enemy in enemies if square.distance(enemy) < COHESION]
         if near:
@@ -430,7 +447,12 @@ def charge(
     """The attacking Group's squares after moving "as many models as possible into base
     contact with the defending Group" (rulebook Attacking 1); the others move as close to the
     defender as they can while staying within 3" of a model of their Group. None: no model
-    can reach base contact (the target is not within its movement distance)."""
+    can reach base contact (the target is not within its movement distance).
+
+    Our ruling (Charge): as many models as possible end in contact (a maximum matching of
+    models to the free squares touching the defender that each reaches within `mo`, nearest
+    squares first); contact is not across Impassable terrain but is across a low wall. Each
+    model's path: `formation_paths`. Models already in contact may stay where they are."""
     taken = set(blocked) | set(targets)
     routes = [_routes(terrain, m, mo, taken, terrain.obstacle_contact(m)) for m in models]
     contacts = _contact_squares(terrain, targets, taken)
@@ -547,7 +569,17 @@ def retreat(
 ) -> RetreatMove:
     """The Group moves `inches` (half its MO) "directly away from the cause of Retreat",
     without passing within 3" of any enemy Group (rulebook Retreating; our ruling: how
-    "directly away" and "pass within" read on squares)."""
+    "directly away" and "pass within" read on squares).
+
+    Our ruling (Retreat): the direction runs from the cause's closest model to the Group's
+    closest model (`closest_pair`); every model walks that same line of single steps
+    (Bresenham), all a step at a time, `inches` steps, a Difficult square costing 2 of a
+    model's inches (a model with too few left stops there; the others go on). A step into
+    Impassable terrain or onto another Group's model (`blocked`), across an Impassable edge or
+    a low wall, or one that ends less than 3" from an enemy model and nearer to it than before,
+    is blocked: the whole Group stops where it is. A step off the table: `off_table`. With no
+    cause (no enemy Group left), it retreats toward its own side's table edge: `home_edge` is
+    the side (0: the top edge, 1: the bottom)."""
     if cause:
         away_from, nearest = closest_pair(cause, models)
         dx, dy = nearest.x - away_from.x, nearest.y - away_from.y
@@ -559,7 +591,7 @@ def retreat(
     here = list(models)
     paths = [[model] for model in models]
     left = [inches] * len(models)
-    taken = set(blocked)
+    others = set(blocked)
     for step_x, step_y in offsets:
         moving = [index for index in range(len(here)) if left[index] > 0]
         targets = {index: here[index].offset(step_x, step_y) for index in moving}
@@ -576,7 +608,7 @@ def retreat(
             costs[index] = cost
         standing = {here[index] for index in range(len(here)) if index not in targets}
         for index, square in targets.items():
-            if square in taken or square in standing or _nearing(here[index], square, enemies):
+            if square in others or square in standing or _nearing(here[index], square, enemies):
                 return _retreat_move(here, paths, blocked=True, off_table=False)
         for index, square in targets.items():
             left[index] -= costs[index]
@@ -625,7 +657,9 @@ def _rounded(numerator: int, denominator: int) -> int:
 
 def deployment_zones(board: Board, seats: int) -> tuple[frozenset[Square], ...]:
     """Each seat's deployment zone (our ruling, Deployment): side 0 along the top edge, side 1
-    along the bottom, 4" deep; a side's seats share its zone in bands side by side."""
+    along the bottom, 4" deep; a side's seats share its zone in column bands of (nearly) equal
+    width side by side, in seat order west to east (seat 0 west of seat 2). Open squares only;
+    the zones are indexed by seat."""
     per_side = seats // SIDES
     top = range(0, DEPLOYMENT_DEPTH)
     bottom = range(board.height - DEPLOYMENT_DEPTH, board.height)
