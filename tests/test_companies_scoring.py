@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from companies_builders import profile, put, table
 
 from skirmbot.rules.companies.resilience import rout
