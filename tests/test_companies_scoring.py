@@ -212,3 +212,18 @@ def test_each_shipped_scenario_scores_and_ends_after_six_rounds(
     end_of_round(state)
     assert game_over(state) and scores(state) == vp
     assert finish(state)[-1].data["winner"] == 0
+
+
+def test_a_conceding_company_meets_no_ambition_nor_gives_one() -> None:
+    """Our rulings (Conceding): a conceded Company's Groups count as Routed for the scenario's
+    VP only: its Captain's Group leaving is no enemy's regicide, and its own ambition scores
+    nothing."""
+    state = lines()
+    state.seats[0].ambition = "regicide"
+    state.seats[1].ambition = "unbroken"
+    assert ambition_met(state, 1)
+    state.seats[1].out = True
+    for group in state.groups_of(1):
+        rout(state, NO_DICE, group, None, "conceded")
+    assert not ambition_met(state, 0) and not ambition_met(state, 1)
+    assert scores(state) == (8 + 10, 0)
