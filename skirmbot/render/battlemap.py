@@ -36,6 +36,7 @@ from skirmbot.render.palette import (
     palette_bytes,
     side_colour,
 )
+from skirmbot.render.pools import POOL_LINES
 from skirmbot.render.symbols import SQUARE, TOKEN_RADIUS, Box, Point, draw_token
 from skirmbot.rules.board import Board
 from skirmbot.rules.events import Event
@@ -439,9 +440,6 @@ def _draw_last_activation(
             symbols.highlight(draw, (x0, y0, x1 + 1, y1 + 1))  # on the grid: clear of the label
         elif event.kind == "taken_out" and data.get("square"):
             symbols.taken_out_cross(draw, layout.box(Square.parse(data["square"])), 12)
-
-
-POOL_LINES = ("shoot", "attack")  # a defender's pool answers the attack: its line is drawn
 
 
 def pool_line(

@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw
 from skirmbot.render import symbols
 from skirmbot.render.caption import attack_outcomes
 from skirmbot.render.palette import colour, font, new_image, side_colour
+from skirmbot.render.pools import POOL_LINES
 from skirmbot.render.symbols import ITEM_SIZE, SQUARE, Box
 from skirmbot.rules.board import Board
 from skirmbot.rules.events import Event
@@ -180,6 +181,8 @@ def _overlays(view: MatchView, events: Sequence[Event]) -> list[LegendEntry]:
             found[("move", mover.side)] = None
         elif kind == "attack":  # a line of attack: miss, hit or Taken Out
             found[(outcomes.get(number, "miss"), 0)] = None
+        elif kind == "pool" and event.data.get("purpose") in POOL_LINES:  # a Group's
+            found[("hit" if event.data.get("r_lost") else "miss", 0)] = None
         elif kind in ("explosion", "blast"):
             found[("blast", 0)] = None
         elif kind == "door":

@@ -274,15 +274,19 @@ def draw_text(
         draw.bitmap((xy[0] + dx, xy[1] + dy), mask, fill=fill)
 
 
+LONG_LINE = 1100  # pixels: wider than any line on a picture of a board of 16 squares a side
+
+
 @lru_cache(maxsize=1024)
 def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image | None, tuple[int, int]]:
     left, top, right, bottom = (round(v) for v in font(size).getbbox(text, anchor=anchor))
     if right <= left or bottom <= top:
         return None, (0, 0)
     pad = size // 2  # glyphs may reach out of the box of their advances (the last "y" or "n")
-    # Drawn in one bit a line runs a little longer than measured (about 1 in 100: the hinted
-    # advances of "≥", "→"); room on the right keeps a long caption's last letter whole.
-    more = (right - left) // 50
+    # Drawn in one bit, a line runs a little longer than measured (up to 1 in 100: hinted
+    # advances); room on the right keeps a long line's last letter whole. Only past the widest
+    # line of a board of 16 squares a side: those pictures are pinned as they were drawn.
+    more = (right - left) // 50 if right - left > LONG_LINE else 0
     mask = Image.new("1", (right - left + 2 * pad + more, bottom - top + 2 * pad), 0)
     ImageDraw.Draw(mask).text((pad - left, pad - top), text, fill=1, font=font(size), anchor=anchor)
     return mask, (left - pad, top - pad)

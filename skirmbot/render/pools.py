@@ -19,6 +19,7 @@ from skirmbot.rules.events import Event
 KINDS = frozenset(
     {"activation_test", "pool", "r_lost", "resilience", "shaken", "rallied", "routed", "interrupt"}
 )
+POOL_LINES = ("shoot", "attack")  # pools the map draws as a line (a defender's answers one)
 POOL_VERBS = {"shoot": "shoots", "attack": "attacks", "defend": "strikes back at"}
 OUTCOMES = {"passed": "holds", "rallied": "Rallies", "retreat": "Retreats, Shaken",
             "routed": "Routed"}  # fmt: skip
@@ -80,7 +81,7 @@ def pool_text(data: dict[str, Any], short: bool = False) -> str:
 def resilience_text(data: dict[str, Any], short: bool = False) -> str:
     """A Resilience test's words: "tests Resilience 6−1+1 = 6 ≥ 5: holds" (the dice, then each
     modifier), or in short only what came of it."""
-    outcome = OUTCOMES.get(data["outcome"], data["outcome"])
+    outcome = OUTCOMES.get(str(data["outcome"]), str(data["outcome"]))
     if short:
         return outcome
     sums = str(sum(data["faces"])) + "".join(
