@@ -265,11 +265,22 @@ def test_a_replay_frame_padded_keeps_its_team_shades() -> None:
 # --- the caption ---------------------------------------------------------------------------
 def test_the_caption_counts_a_pools_hits_and_the_cover_re_roll() -> None:
     full, short, _ = captions(SHOT, two_against_two())
-    assert full.startswith("Archers Shoot: 2d6 7 ≥ 5; shoots Raiders: 12d6 ≥4 → 6 hits "
-                           "(Cover: 6 re-rolled → 4), −2 R; Raiders tests Resilience "
-                           "5−2+1 = 4 < 5: Retreats, Shaken")  # fmt: skip
-    assert "loses 2 R" not in full and "is Shaken" not in full, "told once, by the pool and test"
-    assert short.startswith("Archers shoots Raiders: 4 hits, −2 R; Raiders Retreats, Shaken")
+    assert full == ("Archers Shoot: 2d6 7 ≥ 5; shoots Raiders: 12d6 ≥4 → 6 hits "
+                    "(Cover: 6 re-rolled → 4), −2 R; Raiders tests Resilience "
+                    "5−2+1 = 4 < 5: Retreats to D20, Shaken")  # fmt: skip
+    assert short == "Archers shoots Raiders: 4 hits, −2 R; Raiders Retreats to D20, Shaken"
+
+
+def test_a_retreat_ordered_is_a_move_of_its_own() -> None:
+    """The Retreat order (not a failed test): the caption says where the Group went."""
+    events = [
+        Event("activation_started", "", {"unit": "Raiders", "side": 1}),
+        Event(
+            "moved", "", {"unit": "Raiders", "path": ["D20", "D19"], "cost": 1, "action": "retreat"}
+        ),  # fmt: skip
+        Event("activation_ended", "", {"unit": "Raiders", "side": 1, "reason": "done"}),
+    ]
+    assert captions(events, two_against_two())[0] == "Raiders retreats D20 to D19"
 
 
 def test_a_pool_without_cover_and_a_defenders_pool() -> None:

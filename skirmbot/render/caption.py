@@ -154,6 +154,8 @@ def _activation(
         data, kind = event.data, event.kind
         if kind == "activation_started":
             continue
+        if kind == "moved" and pending is None and pools.tell_retreat(clauses, data):
+            continue  # a failed Resilience test's Retreat: its clause now says where to
         if kind == "moved":
             if isinstance(pending, _Move) and pending.unit == data["unit"]:
                 pending.end = data["path"][-1]

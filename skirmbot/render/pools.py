@@ -101,6 +101,20 @@ def _interrupt(data: dict[str, Any], short: bool) -> tuple[str, str]:
     return data["unit"], f"{name}: 2d6 {sum(data['faces'])} {compared} {data['needed']}, {result}"
 
 
+def tell_retreat(clauses: list[tuple[str, str]], moved: dict[str, Any]) -> bool:
+    """Tells a Retreat the last clause (a failed Resilience test of the same Group) announced:
+    that clause says where to ("Retreats to D20, Shaken"), and the move need say nothing."""
+    retreats = OUTCOMES["retreat"].split(",")[0]
+    if moved.get("action") != "retreat" or not clauses or clauses[-1][0] != moved["unit"]:
+        return False
+    subject, text = clauses[-1]
+    if retreats not in text:
+        return False
+    at = text.rindex(retreats) + len(retreats)
+    clauses[-1] = (subject, f"{text[:at]} to {moved['path'][-1]}{text[at:]}")
+    return True
+
+
 def _hits(count: int) -> str:
     return f"{count} hit" if count == 1 else f"{count} hits"
 
