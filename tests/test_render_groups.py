@@ -252,6 +252,7 @@ def test_the_header_lists_seats_side_by_side_and_next_names_every_acting_seat() 
     swatches = [index(image, (21, TITLE + n * SIDE_LINE + 11)) for n in range(4)]
     assert swatches == [side_colour(0), side_colour(2), side_colour(1), side_colour(3)]
     assert "Next: Iron Company, Red Lances (2 ready)" in alt_text(view)
+    assert "Iron Company: Attackers · 2 Groups; Red Lances: Attackers" in alt_text(view)
     one = replace(view, acting=())
     assert "Next: Iron Company (1 ready)" in alt_text(one)
 

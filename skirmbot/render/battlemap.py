@@ -527,7 +527,7 @@ def alt_text(view: MatchView, events: Sequence[Event] = ()) -> str:
     """The picture in words, for those who cannot see it: its caption line, then the score
     (each squad's header line, in full) and the turn, mission and whose activation is next."""
     caption = captions(events, view)[0].rstrip(".")
-    squads = "; ".join(squad_lines(view, side.side)[0] for side in view.sides)
+    squads = "; ".join(squad_lines(view, side.side)[0] for side in seats_by_side(view))
     return f"Battlemap: {caption}. Score: {squads}. {_titles(view)[1]} · {_whose_turn(view)}."
 
 
