@@ -272,6 +272,20 @@ def test_the_caption_counts_a_pools_hits_and_the_cover_re_roll() -> None:
     assert short == "Archers shoots Raiders: 4 hits, −2 R; Raiders Retreats to D20, Shaken"
 
 
+def test_a_blocked_retreat_tells_its_roll_and_the_r_it_cost_once() -> None:
+    """Rulebook Retreating: "roll 1d6 vs their current R; if lower, they lose R equal to the
+    roll and stop moving"."""
+    events = [
+        Event("activation_started", "", {"unit": "Archers", "side": 0}),
+        Event("retreat_blocked", "", {"unit": "Raiders", "faces": [2], "needed": 4, "lost": 2}),
+        Event("r_lost", "", {"unit": "Raiders", "lost": 2, "r": 2, "by": "Archers"}),
+        Event("activation_ended", "", {"unit": "Archers", "side": 0, "reason": "done"}),
+    ]
+    full, short, _ = captions(events, two_against_two())
+    assert full == "Raiders is blocked: 1d6 2 < 4, −2 R", "the R loss not told twice"
+    assert short == "Raiders is blocked, −2 R"
+
+
 def test_a_retreat_ordered_is_a_move_of_its_own() -> None:
     """The Retreat order (not a failed test): the caption says where the Group went."""
     events = [

@@ -17,8 +17,9 @@ from skirmbot.rules.events import Event
 # The kinds only the group rules emit: an activation with any of them is captioned as a list of
 # clauses ("; " between them), as its dice say more than a verb.
 KINDS = frozenset(
-    {"activation_test", "pool", "r_lost", "resilience", "shaken", "rallied", "routed", "interrupt"}
-)
+    {"activation_test", "pool", "r_lost", "resilience", "shaken", "rallied", "routed", "interrupt",
+     "retreat_blocked"}
+)  # fmt: skip
 POOL_LINES = ("shoot", "attack")  # pools the map draws as a line (a defender's answers one)
 POOL_VERBS = {"shoot": "shoots", "attack": "attacks", "defend": "strikes back at"}
 OUTCOMES = {"passed": "holds", "rallied": "Rallies", "retreat": "Retreats, Shaken",
@@ -44,6 +45,8 @@ def clause(event: Event, events: Sequence[Event], short: bool) -> tuple[str, str
         return data["unit"], resilience_text(data, short)
     if kind == "interrupt":
         return _interrupt(data, short)
+    if kind == "retreat_blocked":
+        return data["unit"], _blocked(data, short)
     if kind == "r_lost" and not _told_loss(event, events):
         return data["unit"], f"loses {data['lost']} R ({data['r']} left)"
     if kind in ("shaken", "rallied", "routed") and not _told_outcome(event, events):
@@ -115,17 +118,29 @@ def tell_retreat(clauses: list[tuple[str, str]], moved: dict[str, Any]) -> bool:
     return True
 
 
+def _blocked(data: dict[str, Any], short: bool) -> str:
+    """A blocked Retreat's roll (rulebook Retreating: "roll 1d6 vs their current R; if lower,
+    they lose R equal to the roll")."""
+    lost = int(data.get("lost", 0))
+    if short:
+        return f"is blocked, {MINUS}{lost} R" if lost else "is blocked"
+    face, needed = data["faces"][0], data["needed"]
+    if lost:
+        return f"is blocked: 1d6 {face} < {needed}, {MINUS}{lost} R"
+    return f"is blocked: 1d6 {face} ≥ {needed}, stops"
+
+
 def _hits(count: int) -> str:
     return f"{count} hit" if count == 1 else f"{count} hits"
 
 
 def _told_loss(event: Event, events: Sequence[Event]) -> bool:
-    """An R loss a pool just before it already told (its `r_lost`)."""
+    """An R loss a pool (its `r_lost`) or a blocked Retreat just before it already told."""
     at = _index(event, events)
     return any(
-        other.kind == "pool"
-        and other.data.get("target") == event.data["unit"]
-        and int(other.data.get("r_lost", 0)) == int(event.data["lost"])
+        (other.kind, other.data.get("target", other.data.get("unit")))
+        in (("pool", event.data["unit"]), ("retreat_blocked", event.data["unit"]))
+        and int(other.data.get("r_lost", other.data.get("lost", 0))) == int(event.data["lost"])
         for other in events[:at]
     )
 

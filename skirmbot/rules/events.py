@@ -49,6 +49,7 @@ The group rules (companies, rulebook 003) add these; a Group's id is its `unit`,
     resilience          unit, faces: [a, b], modifiers: [[text, value], ...], total, needed,
                         outcome ("passed"/"rallied"/"retreat"/"routed")
     shaken / rallied    unit
+    retreat_blocked     unit, faces: [face], needed (R now), lost (R lost: the face if lower, else 0)
     routed              unit, side, by (seat or null), reason
     interrupt           unit, trait ("defiant"/"elusive"), faces, needed, passed
     roll_off            rolls, attackers;  captain_trait side (seat), trait, roll
