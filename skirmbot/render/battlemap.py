@@ -36,6 +36,7 @@ from skirmbot.render.palette import (
     palette_bytes,
     side_colour,
 )
+from skirmbot.render.pools import POOL_LINES
 from skirmbot.render.symbols import SQUARE, TOKEN_RADIUS, Box, Point, draw_token
 from skirmbot.rules.board import Board
 from skirmbot.rules.events import Event
@@ -123,12 +124,17 @@ class MapRenderer:
         _draw_items(draw, view, layout)
         _draw_last_activation(draw, view, layout, events)
         labels = unit_labels(view)
+        groups = [piece for piece in view.pieces if piece.on_map and piece.group]
+        for group in groups:  # under every token: a tie may pass another Group's model
+            symbols.ties(draw, model_centres(layout, group), group.side)
         for piece in view.pieces:
-            if piece.on_map:
+            if piece.on_map and piece.group:
+                self._paste_group(image, draw, layout, piece, labels[piece.id])
+            elif piece.on_map:
                 self._paste_token(image, layout, piece, labels[piece.id])
         _draw_header(draw, view, layout, events)
-        if len(view.sides) > 2:  # the seat colours past the second join the palette
-            image.putpalette(palette_bytes(len(view.sides)))
+        if view.teams or len(view.sides) > 2:  # the seat colours past the second, or shades
+            image.putpalette(palette_bytes(len(view.sides), view.teams))
         return image
 
     def png(self, view: MatchView, events: Sequence[Event] = ()) -> bytes:
@@ -173,12 +179,32 @@ class MapRenderer:
             token, mask = token.resize(size, Image.Resampling.NEAREST), mask.resize(size)
         image.paste(token, (x0, y0), mask)
 
-    def _token(self, piece: PieceView, label: str) -> tuple[Image.Image, Image.Image]:
+    def _paste_group(
+        self, image: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, piece: PieceView,
+        label: str,
+    ) -> None:  # fmt: skip
+        """A Group: its first model's token carries the label, the Captain's star, R left and
+        the marks; every other model is a small disc on its own square."""
+        activated = piece.status == ACTIVATED
+        for square in piece.squares[1:]:
+            symbols.model(draw, layout.centre(square), piece.side, activated)
+        first = piece.squares[0]
+        token, mask = self._token(piece, label, pips=False)
+        x0, y0, x1, _ = layout.box(first)
+        image.paste(token, (x0, y0), mask)
+        if piece.max_hit:
+            centre = (x0 + SQUARE // 2, y0 + symbols.PIP_Y)
+            symbols.resilience(draw, centre, piece.side, piece.hit or 0, piece.max_hit)
+        symbols.mark_chips(draw, (x1, y0 + 1), piece.marks)
+
+    def _token(
+        self, piece: PieceView, label: str, pips: bool = True
+    ) -> tuple[Image.Image, Image.Image]:
         look = (
             piece.side,
             label,
-            piece.hit or 0,
-            piece.max_hit or 0,
+            (piece.hit or 0) if pips else 0,
+            (piece.max_hit or 0) if pips else 0,
             piece.status == ACTIVATED,
             piece.leader,
             bool(piece.carrying),
@@ -188,6 +214,15 @@ class MapRenderer:
         if look not in self._tokens:
             self._tokens[look] = draw_token(*look)
         return self._tokens[look]
+
+
+def model_centres(layout: Layout, piece: PieceView) -> list[Point]:
+    """Where a Group's models are drawn: the first model's token sits a little high in its
+    square (its R under it), the others in the middle of theirs."""
+    centres = [layout.centre(square) for square in piece.squares]
+    if centres:
+        centres[0] = (centres[0][0], centres[0][1] - 4)
+    return centres
 
 
 # --- unit labels ---------------------------------------------------------------------------
@@ -373,10 +408,21 @@ def _draw_last_activation(
     for number, event in enumerate(events):
         data = event.data
         mover = view.piece(data["unit"]) if event.kind == "moved" else None
-        if mover is not None:
+        if mover is not None and data.get("paths"):  # a Group: every model's path
+            fill = side_colour(mover.side, "dark")
+            for model, steps in enumerate(data["paths"]):
+                points = [layout.centre(Square.parse(s)) for s in steps]
+                back = TOKEN_RADIUS + 2 if model == 0 else symbols.MODEL_RADIUS + 2
+                symbols.path(draw, points, fill, back=back)
+        elif mover is not None:
             fill = side_colour(mover.side, "dark")
             points = [layout.centre(Square.parse(s)) for s in data["path"]]
             symbols.path(draw, points, fill, back=TOKEN_RADIUS + 2)
+        elif event.kind == "pool" and data.get("purpose") in POOL_LINES:
+            line = pool_line(view, layout, data)
+            if line is not None:
+                outcome = "hit" if data.get("r_lost") else "miss"
+                symbols.attack(draw, *line, outcome, symbols.MODEL_RADIUS)
         elif event.kind == "attack":
             start, end = Square.parse(data["from"]), Square.parse(data["to"])
             outcome = outcomes.get(number, "miss")
@@ -396,6 +442,21 @@ def _draw_last_activation(
             symbols.taken_out_cross(draw, layout.box(Square.parse(data["square"])), 12)
 
 
+def pool_line(
+    view: MatchView, layout: Layout, data: dict[str, object]
+) -> tuple[Point, Point] | None:
+    """A Group's shooting or attack as a line between the nearest models of the two Groups
+    (rulebook General: distance is "measured between the closest models in each Group")."""
+    roller, target = view.piece(str(data.get("unit"))), view.piece(str(data.get("target")))
+    if roller is None or target is None or not roller.squares or not target.squares:
+        return None
+    a, b = min(
+        ((a, b) for a in roller.squares for b in target.squares),
+        key=lambda pair: (pair[0].x - pair[1].x) ** 2 + (pair[0].y - pair[1].y) ** 2,
+    )
+    return layout.centre(a), layout.centre(b)
+
+
 # --- the header band and the caption -------------------------------------------------------
 def _draw_header(
     draw: ImageDraw.ImageDraw, view: MatchView, layout: Layout, events: Sequence[Event]
@@ -408,7 +469,7 @@ def _draw_header(
     title = _titles(view)
     room = width - 24 - face.getlength(nxt) - 16
     draw_text(draw, (12, 8), fit(title, room, face), colour("header_text"), TEXT_SIZE)
-    for number, side in enumerate(view.sides):
+    for number, side in enumerate(seats_by_side(view)):
         y = TITLE + number * SIDE_LINE
         # A seat that is out (conceded, eliminated) is greyed: the others play on.
         swatch = colour("neutral") if side.out else side_colour(side.side)
@@ -416,7 +477,30 @@ def _draw_header(
         line = fit(squad_lines(view, side.side), width - 38 - 12, face)
         ink = colour("grid") if side.out else colour("header_text")
         draw_text(draw, (38, y), line, ink, TEXT_SIZE)
+    if view.teams:
+        _draw_teams(draw, view)
     _draw_caption(draw, view, layout, events)
+
+
+def seats_by_side(view: MatchView) -> list[SideView]:
+    """The header's seat lines: side by side in team play (side 0's seats, then side 1's), else
+    in seat order."""
+    order = [seat for team in view.teams for seat in team]
+    if not order:
+        return list(view.sides)
+    rank = {seat: number for number, seat in enumerate(order)}
+    return sorted(view.sides, key=lambda side: rank.get(side.side, len(order) + side.side))
+
+
+def _draw_teams(draw: ImageDraw.ImageDraw, view: MatchView) -> None:
+    """A bar down the left of each side's seat lines, in the side's colour: who plays with whom."""
+    line = 0
+    for team in view.teams:
+        seats = [seat for seat in team if any(side.side == seat for side in view.sides)]
+        if seats:
+            top, bottom = TITLE + line * SIDE_LINE, TITLE + (line + len(seats)) * SIDE_LINE - 6
+            draw.rectangle((3, top + 2, 7, bottom), fill=side_colour(team[0]))
+            line += len(seats)
 
 
 def _draw_caption(
@@ -443,7 +527,7 @@ def alt_text(view: MatchView, events: Sequence[Event] = ()) -> str:
     """The picture in words, for those who cannot see it: its caption line, then the score
     (each squad's header line, in full) and the turn, mission and whose activation is next."""
     caption = captions(events, view)[0].rstrip(".")
-    squads = "; ".join(squad_lines(view, side.side)[0] for side in view.sides)
+    squads = "; ".join(squad_lines(view, side.side)[0] for side in seats_by_side(view))
     return f"Battlemap: {caption}. Score: {squads}. {_titles(view)[1]} · {_whose_turn(view)}."
 
 
@@ -467,6 +551,11 @@ def _whose_turn(view: MatchView) -> str:
         return view.outcome
     if view.to_act is None:
         return "Deploying"
+    acting = view.seats_acting()
+    if len(acting) > 1:  # team play: every seat of the side whose turn it is
+        names = ", ".join(_seat(view, seat).name for seat in acting)
+        ready = sum(len(view.ready(seat)) for seat in acting)
+        return f"Next: {names} ({ready} ready)"
     ready = len(view.ready(view.to_act))
     return f"Next: {_seat(view, view.to_act).name} ({ready} ready)"
 

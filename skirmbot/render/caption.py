@@ -13,13 +13,15 @@ from typing import Any
 
 from PIL import ImageFont
 
+from skirmbot.render import pools
 from skirmbot.rules.events import Event
 from skirmbot.rules.view import OUT, MatchView
 from skirmbot.words import possessive
 
 ELLIPSIS = "…"
 CRATE_OPTIONS = {"mp": "+1 MP", "to": "+1 TO", "medpack": "MedPack", "ammo": "ammo refill"}
-MOVE_VERBS = {"move": "moves", "dash": "dashes", "leap": "leaps"}
+MOVE_VERBS = {"move": "moves", "dash": "dashes", "leap": "leaps", "retreat": "retreats",
+              "charge": "charges"}  # fmt: skip
 
 
 # The shared event kinds that tell HIT lost: Skirm's saves carry it, Skirm Lite tells it apart
@@ -152,6 +154,8 @@ def _activation(
         data, kind = event.data, event.kind
         if kind == "activation_started":
             continue
+        if kind == "moved" and pending is None and pools.tell_retreat(clauses, data):
+            continue  # a failed Resilience test's Retreat: its clause now says where to
         if kind == "moved":
             if isinstance(pending, _Move) and pending.unit == data["unit"]:
                 pending.end = data["path"][-1]
@@ -179,7 +183,7 @@ def _activation(
         ):
             _consequence(pending, event)
         else:
-            said = _plain_clause(event, actor)
+            said = _plain_clause(event, actor) or _group_clause(event, taken, short)
             if said is not None:
                 flush()
                 add(*said)
@@ -191,7 +195,12 @@ def _activation(
         if ended and taken[0].kind != "activation_started":  # it acted before these events
             return f"{possessive(actor)} activation ends"
         return f"{actor} ends its activation without acting" if ended else f"{actor} activates"
-    return _sentence(actor, clauses)
+    return _sentence(actor, clauses, "; " if pools.is_group_activation(taken) else ", ")
+
+
+def _group_clause(event: Event, taken: list[Event], short: bool) -> tuple[str, str] | None:
+    """The group rules' dice and what they did (`pools`); None for every other kind."""
+    return pools.clause(event, taken, short) if event.kind in pools.KINDS else None
 
 
 def _plain_clause(event: Event, actor: str) -> tuple[str, str] | None:
@@ -221,12 +230,15 @@ def _plain_clause(event: Event, actor: str) -> tuple[str, str] | None:
     return None
 
 
-def _sentence(actor: str, clauses: list[tuple[str, str]]) -> str:
+def _sentence(actor: str, clauses: list[tuple[str, str]], joiner: str = ", ") -> str:
     """The clauses joined into one sentence ("A moves, shoots B and C strikes back"): a clause
-    names its subject when it is not the unit activated."""
+    names its subject when it is not the unit activated. A Group's clauses, each with its dice,
+    are joined by `joiner` ("; ") alone."""
     parts = [text if subject == actor else f"{subject} {text}" for subject, text in clauses]
     if clauses[0][0] == actor:
         parts[0] = f"{actor} {parts[0]}"
+    if joiner != ", ":
+        return joiner.join(parts)
     body = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     return body
 
@@ -368,6 +380,10 @@ def _between_activations(events: Sequence[Event], view: MatchView, *, named: boo
             parts.append(f"{name} buys {dice} bonus di{'e' if dice == 1 else 'ce'}")
         elif event.kind == "activation_ended" and not event.data.get("unit"):  # a seat's turn
             parts.append(f"{view.sides[event.data['side']].name} ends its turn")
+        elif event.kind in pools.KINDS:  # the group rules' Rally at a turn's start
+            said = pools.clause(event, events, short=not named)
+            if said is not None:
+                parts.append(f"{said[0]} {said[1]}")
     return "; ".join(parts)
 
 

@@ -18,11 +18,12 @@ from PIL import Image, ImageDraw
 from skirmbot.render import symbols
 from skirmbot.render.caption import attack_outcomes
 from skirmbot.render.palette import colour, font, new_image, side_colour
+from skirmbot.render.pools import POOL_LINES
 from skirmbot.render.symbols import ITEM_SIZE, SQUARE, Box
 from skirmbot.rules.board import Board
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import BARREL, CRATE, MARKER, TURRET
-from skirmbot.rules.view import ACTIVATED, DOWNED, MatchView
+from skirmbot.rules.view import ACTIVATED, DOWNED, MatchView, PieceView
 
 CELL = 44  # the side of a symbol's square in the key (a token's body is 46 across)
 TEXT_SIZE = 18  # as the header: read on a phone, the picture is shown at half size or less
@@ -131,7 +132,8 @@ def _things(view: MatchView) -> list[LegendEntry]:
 
 
 def _units(view: MatchView) -> list[LegendEntry]:
-    units = [piece for piece in view.pieces if piece.on_map]
+    units = [piece for piece in view.pieces if piece.on_map and not piece.group]
+    groups = [piece for piece in view.pieces if piece.on_map and piece.group]
     entries: list[LegendEntry] = []
     if any(unit.leader for unit in units):
         entries.append(LegendEntry("leader", "leader"))
@@ -139,13 +141,33 @@ def _units(view: MatchView) -> list[LegendEntry]:
         entries.append(LegendEntry("hit_left", "HIT left"))
     if any((unit.hit or 0) < (unit.max_hit or 0) for unit in units):
         entries.append(LegendEntry("hit_lost", "HIT lost"))
-    if any(unit.status == ACTIVATED for unit in units):
+    entries += _groups(groups)
+    if any(unit.status == ACTIVATED for unit in (*units, *groups)):
         entries.append(LegendEntry("activated", "activated"))
     if any(unit.status == DOWNED for unit in units):
         entries.append(LegendEntry("downed", view.down_word))
     if any(unit.carrying for unit in units):
         entries.append(LegendEntry("carrying", "carries marker"))
     return entries
+
+
+def _groups(groups: Sequence[PieceView]) -> list[LegendEntry]:
+    """The group rules' marks: a Group's models tied together, its Captain, its R and marks."""
+    if not groups:
+        return []
+    entries = [LegendEntry("group", "one Group")]
+    if any(group.leader for group in groups):
+        entries.append(LegendEntry("leader", "Captain"))
+    if any(group.max_hit and group.max_hit <= symbols.PIPS_MAX for group in groups):
+        entries.append(LegendEntry("hit_left", "R left"))
+        if any((group.hit or 0) < (group.max_hit or 0) for group in groups):
+            entries.append(LegendEntry("hit_lost", "R lost"))
+    marks = {mark for group in groups for mark in group.marks}
+    entries += [LegendEntry(f"mark_{mark}", word) for mark, word in MARKS.items() if mark in marks]
+    return entries
+
+
+MARKS = {"SHK": "Shaken", "BLD": "Bloodied"}  # a Group's marks, in the rulebook's words
 
 
 def _overlays(view: MatchView, events: Sequence[Event]) -> list[LegendEntry]:
@@ -159,6 +181,8 @@ def _overlays(view: MatchView, events: Sequence[Event]) -> list[LegendEntry]:
             found[("move", mover.side)] = None
         elif kind == "attack":  # a line of attack: miss, hit or Taken Out
             found[(outcomes.get(number, "miss"), 0)] = None
+        elif kind == "pool" and event.data.get("purpose") in POOL_LINES:  # a Group's
+            found[("hit" if event.data.get("r_lost") else "miss", 0)] = None
         elif kind in ("explosion", "blast"):
             found[("blast", 0)] = None
         elif kind == "door":
@@ -277,6 +301,13 @@ def _symbol(image: Image.Image, draw: ImageDraw.ImageDraw, entry: LegendEntry, b
             symbols.highlight(draw, (x0, y0, x1, y1))
     elif kind in ("leader", "hit_left", "hit_lost", "activated", "carrying", "downed"):
         _token_detail(image, kind, box)
+    elif kind == "group":  # three models tied, in the first seat's colour
+        points = [(x0 + 8, y1 - 10), (cx, y0 + 12), (x1 - 8, y1 - 10)]
+        symbols.ties(draw, points, entry.side)
+        for point in points:
+            symbols.model(draw, point, entry.side, activated=False, radius=8)
+    elif kind.startswith("mark_"):
+        symbols.mark_chips(draw, (x1 - 6, cy - 7), (kind.removeprefix("mark_"),))
     elif kind == "move":
         symbols.path(draw, [(x0 + 4, cy), (x1 - 2, cy)], side_colour(entry.side, "dark"), back=0)
     elif kind in ("miss", "hit"):

@@ -77,8 +77,30 @@ SEAT_COLOURS: dict[str, tuple[int, int, int]] = {
     "side3_dim": (236, 180, 140),
     "side3_dark": (135, 55, 0),
 }
-SEATS = 2 + len(SEAT_COLOURS) // 3  # the most seats a picture has colours for
 INDEX.update({name: 256 - len(SEAT_COLOURS) + n for n, name in enumerate(SEAT_COLOURS)})
+
+# Team play (issue 30): a side of several seats is drawn in shades of its first seat's colour
+# (side 0's seats blue, side 1's orange), each seat (Company) a shade of its own: lighter or
+# darker, the hue kept, so a player tells the sides apart first and then the Companies. The
+# shades are written at the seats' own indices, so everything drawn by `side_colour` takes them
+# without knowing of teams; a fifth and sixth seat (three a side) get indices below the others.
+MORE_SEATS = ("side4", "side4_dim", "side4_dark", "side5", "side5_dim", "side5_dark")
+INDEX.update({name: 256 - len(SEAT_COLOURS) - len(MORE_SEATS) + n
+              for n, name in enumerate(MORE_SEATS)})  # fmt: skip
+SEATS = 2 + (len(SEAT_COLOURS) + len(MORE_SEATS)) // 3  # the most seats a picture has colours for
+Shade = tuple[tuple[int, int, int], tuple[int, int, int], tuple[int, int, int]]  # base, dim, dark
+TEAM_SHADES: tuple[tuple[Shade, ...], ...] = (
+    (  # side 0: Okabe-Ito blue, then a deep blue, then a light blue
+        (COLOURS["side0"], COLOURS["side0_dim"], COLOURS["side0_dark"]),
+        ((30, 62, 150), (165, 178, 218), (14, 34, 96)),
+        ((70, 168, 214), (180, 218, 235), (20, 100, 135)),
+    ),
+    (  # side 1: Okabe-Ito orange, then a burnt orange, then a light amber
+        (COLOURS["side1"], COLOURS["side1_dim"], COLOURS["side1_dark"]),
+        ((176, 100, 0), (218, 184, 140), (110, 60, 0)),
+        ((246, 188, 72), (250, 224, 170), (172, 118, 12)),
+    ),
+)
 
 
 def colour(name: str) -> int:
@@ -91,12 +113,33 @@ def side_colour(side: int, shade: str = "") -> int:
 
 
 @cache
-def palette_bytes(seats: int = 2) -> bytes:
+def palette_bytes(seats: int = 2, teams: tuple[tuple[int, ...], ...] = ()) -> bytes:
     """The palette of a picture of `seats` players: the seat colours past the second only when
-    drawn (a two-seat picture's palette, and so its bytes, stay as they were)."""
+    drawn (a two-seat picture's palette, and so its bytes, stay as they were); `teams` (seats
+    grouped into sides, `MatchView.teams`): each seat in its side's shade instead."""
     flat = [channel for name in NAMES for channel in COLOURS[name]]
     palette = bytes(flat + [0] * (768 - len(flat)))
+    if teams:
+        return with_team_shades(palette, teams)
     return with_seat_colours(palette) if seats > 2 else palette
+
+
+def team_shade(teams: tuple[tuple[int, ...], ...], seat: int) -> Shade:
+    """The seat's colours in team play: its side's family, the shade of its place in the side."""
+    side = next(number for number, team in enumerate(teams) if seat in team)
+    family = TEAM_SHADES[side % len(TEAM_SHADES)]
+    return family[teams[side].index(seat) % len(family)]
+
+
+def with_team_shades(palette: bytes, teams: tuple[tuple[int, ...], ...]) -> bytes:
+    """The palette with every seat of `teams` written in its side's shade at its own indices."""
+    written = bytearray(palette)
+    for team in teams:
+        for seat in team:
+            for shade, rgb in zip(("", "_dim", "_dark"), team_shade(teams, seat), strict=True):
+                at = 3 * INDEX[f"side{seat}{shade}"]
+                written[at : at + 3] = bytes(rgb)
+    return bytes(written)
 
 
 def with_seat_colours(palette: bytes) -> bytes:
@@ -231,12 +274,19 @@ def draw_text(
         draw.bitmap((xy[0] + dx, xy[1] + dy), mask, fill=fill)
 
 
+LONG_LINE = 1100  # pixels: wider than any line on a picture of a board of 16 squares a side
+
+
 @lru_cache(maxsize=1024)
 def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image | None, tuple[int, int]]:
     left, top, right, bottom = (round(v) for v in font(size).getbbox(text, anchor=anchor))
     if right <= left or bottom <= top:
         return None, (0, 0)
     pad = size // 2  # glyphs may reach out of the box of their advances (the last "y" or "n")
-    mask = Image.new("1", (right - left + 2 * pad, bottom - top + 2 * pad), 0)
+    # Drawn in one bit, a line runs a little longer than measured (up to 1 in 100: hinted
+    # advances); room on the right keeps a long line's last letter whole. Only past the widest
+    # line of a board of 16 squares a side: those pictures are pinned as they were drawn.
+    more = (right - left) // 50 if right - left > LONG_LINE else 0
+    mask = Image.new("1", (right - left + 2 * pad + more, bottom - top + 2 * pad), 0)
     ImageDraw.Draw(mask).text((pad - left, pad - top), text, fill=1, font=font(size), anchor=anchor)
     return mask, (left - pad, top - pad)

@@ -155,4 +155,7 @@ def _padded(frame: Image.Image, width: int, height: int) -> Image.Image:
         return frame
     canvas = new_image(width, height)
     canvas.paste(frame, (0, 0))
+    palette = frame.getpalette()
+    if palette is not None:  # a frame's seat colours or team shades (pasting keeps indices only)
+        canvas.putpalette(palette)
     return canvas

@@ -331,3 +331,76 @@ def pips(
             draw.ellipse(box, fill=colour("pip_empty"), outline=colour("ink"))
         if shape is not None:
             shape.ellipse(box, fill=1)
+
+
+# --- Groups (the group rules, issue 30) ----------------------------------------------------
+MODEL_RADIUS = 14  # a Group's other models: smaller than the token that carries its label
+PIPS_MAX = 6  # more R than this reads as a number: a row of pips would not fit the square
+MARK_SIZE = 10  # the letters of a mark chip ("SHK", "BLD")
+MARK_COLOURS = {"SHK": "hit", "BLD": "taken_out"}  # Shaken in vermillion, Bloodied in black
+
+
+def model(
+    draw: ImageDraw.ImageDraw,
+    centre: Point,
+    side: int,
+    activated: bool,
+    radius: int = MODEL_RADIUS,
+) -> None:
+    """One of a Group's models past its first: a small disc in its seat's colour (dimmed and
+    ringed in ink when the Group has activated, as a token is)."""
+    x, y = centre
+    box = (x - radius, y - radius, x + radius, y + radius)
+    fill = side_colour(side, "dim") if activated else side_colour(side)
+    ring = colour("ink") if activated else colour("white")
+    draw.ellipse(box, fill=fill, outline=ring, width=2)
+
+
+def ties(draw: ImageDraw.ImageDraw, points: list[Point], side: int) -> None:
+    """A Group's models tied together: a line from each to the nearest one already tied (a
+    spanning tree of the shortest ties), in its seat's dark shade."""
+    for a, b in spanning_ties(points):
+        draw.line((*a, *b), fill=side_colour(side, "dark"), width=4)
+
+
+def spanning_ties(points: list[Point]) -> list[tuple[Point, Point]]:
+    """The ties of a Group's models: from the first, each next the model nearest to any model
+    already tied (so every model is tied, and no tie is longer than it must be)."""
+    if not points:
+        return []
+    tied, left, lines = [points[0]], list(points[1:]), []
+    while left:
+        a, b = min(
+            ((a, b) for a in tied for b in left),
+            key=lambda pair: (pair[0][0] - pair[1][0]) ** 2 + (pair[0][1] - pair[1][1]) ** 2,
+        )
+        lines.append((a, b))
+        tied.append(b)
+        left.remove(b)
+    return lines
+
+
+def mark_chips(draw: ImageDraw.ImageDraw, at: Point, marks: tuple[str, ...]) -> None:
+    """A Group's marks ("SHK" Shaken, "BLD" Bloodied) as chips in a row ending at `at`, the
+    top-right corner of its first model's square: above the label, clear of its R."""
+    x1, y = at
+    for mark in reversed(marks):
+        width = round(font(MARK_SIZE).getlength(mark)) + 5
+        box = (x1 - width, y, x1, y + MARK_SIZE + 2)
+        draw.rectangle(box, fill=colour(MARK_COLOURS.get(mark, "label")), outline=colour("white"))
+        draw_text(draw, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2 + 1), mark,
+                  colour("white"), MARK_SIZE, "mm")  # fmt: skip
+        x1 = box[0] - 1
+
+
+def resilience(draw: ImageDraw.ImageDraw, centre: Point, side: int, r: int, most: int) -> None:
+    """A Group's R left under its first model: pips when they fit, else "R 7/9"."""
+    if most <= PIPS_MAX:
+        pips(draw, None, side, r, most, centre)
+        return
+    text = f"R {r}/{most}"
+    width = round(font(MARK_SIZE).getlength(text)) + 6
+    x, y = centre
+    box = (x - width // 2, y - MARK_SIZE // 2 - 2, x + width // 2, y + MARK_SIZE // 2 + 2)
+    draw.rectangle(box, fill=side_colour(side, "dark"), outline=colour("white"))
+    draw_text(draw, (x, y + 1), text, colour("white"), MARK_SIZE, "mm")

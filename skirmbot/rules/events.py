@@ -9,7 +9,9 @@ pictures need no ruleset of their own; kinds only one ruleset has are marked wit
     initiative          rolls: [[face0, face1], ...], side
     orders_rolled       side, faces, orders
     activation_started  unit, side
-    moved               unit, path: [squares], cost, action ("move"/"dash")
+    moved               unit, path: [squares], cost, action ("move"/"dash"; the group rules:
+                        "move"/"retreat"/"charge"), paths: [[squares], ...] (a Group: every
+                        model's path, the first model's first; the picture draws each)
     cost_paid           unit, action, act, orders
     door                unit, edge: "A1|B1", open: bool
     picked_up/dropped   unit, item, square
@@ -35,7 +37,23 @@ pictures need no ruleset of their own; kinds only one ruleset has are marked wit
     event_effect        effect, and what it changed (orders, side, units, damage)
     mission_action      unit, side, action, effect, square, objective? / item?
     turn_ended          turn
-    match_ended         winner (side or null), reason, mp: [mp0, mp1]
+    match_ended         winner (side or null), reason, mp: [mp0, mp1] (the group rules: vp)
+
+The group rules (companies, rulebook 003) add these; a Group's id is its `unit`, a seat its
+`side` (except `routed`'s `by`, and `match_ended`'s winner: a side of seats):
+    activation_test     unit, side, order, faces: [a, b], needed, passed (2d6 >= needed)
+    pool                unit (who rolls), target, purpose ("shoot"/"attack"/"defend"), dice
+                        (how many d6), faces, needed, hits, rerolled (the faces of the hit
+                        dice re-rolled for Cover; [] none), r_lost (R the target loses)
+    r_lost              unit, lost, r (R left), by (group id or null)
+    resilience          unit, faces: [a, b], modifiers: [[text, value], ...], total, needed,
+                        outcome ("passed"/"rallied"/"retreat"/"routed")
+    shaken / rallied    unit
+    retreat_blocked     unit, faces: [face], needed (R now), lost (R lost: the face if lower, else 0)
+    routed              unit, side, by (seat or null), reason
+    interrupt           unit, trait ("defiant"/"elusive"), faces, needed, passed
+    roll_off            rolls, attackers;  captain_trait side (seat), trait, roll
+    ambition_chosen     side, ambition;  turn_started turn, side;  turn_ended turn, side
 """
 
 from __future__ import annotations
