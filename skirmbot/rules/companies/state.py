@@ -41,6 +41,9 @@ class Group:
     summoned: bool = False  # brought by a Summon order: fielded for no points
     routed: bool = False  # removed from play (Routed, R 0, or its player conceded)
     routed_by: int | None = None  # the seat whose Group caused its Rout, if any
+    # How it was Routed (resilience.ROUTED_HOW: "attack", "shoot", "hex", "test", "retreat",
+    # "conceded"): the order whose losses, test or Retreat removed it, for ambitions (glory).
+    routed_how: str = ""
 
     @property
     def side(self) -> int:
@@ -114,6 +117,7 @@ class State:
     # turn clock's and one-line orders' count: `MatchView.activations`).
     battle_map: BattleMap | None = None
     orders: int = 0
+    rounds_done: int = 0  # rounds ended (scoring.end_of_round counts them): the game's clock
 
     def group(self, name: str) -> Group:
         found = self.groups.get(name.lower()) if isinstance(name, str) else None
