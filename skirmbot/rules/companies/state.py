@@ -40,6 +40,7 @@ class Group:
     summoned: bool = False  # brought by a Summon order: fielded for no points
     routed: bool = False  # removed from play (Routed, R 0, or its player conceded)
     routed_by: int | None = None  # the seat whose Group caused its Rout, if any
+    has_summoned: bool = False  # its Summon order has been given (once per game)
 
     @property
     def side(self) -> int:
