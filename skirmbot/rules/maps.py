@@ -86,3 +86,44 @@ def _item(board: Board, data: Any, where: str) -> ItemPlacement:
             f"{where}: the turret on {square} needs a 'type' of {', '.join(TURRET_TYPES)}."
         )
     return ItemPlacement(kind, square, turret_type)
+
+
+def scaled(battle_map: BattleMap, factor: int) -> BattleMap:
+    """The map enlarged `factor` times along each side: each square becomes factor x factor
+    squares of the same ground, each edge feature runs along the whole enlarged edge, and
+    objectives and items stand on the top-left square of theirs. Its `source` is the enlarged
+    data (read back through `map_from_json`), so a record or a picture of it sees the same
+    table."""
+    data = dict(battle_map.source)
+    data["rows"] = [
+        " ".join(cell for cell in row.split() for _ in range(factor))
+        for row in battle_map.source["rows"]
+        for _ in range(factor)
+    ]
+    data["edges"] = [_scaled_edge_line(line, factor) for line in battle_map.source.get("edges", [])]
+    data["objectives"] = [str(_corner(square, factor)) for square in battle_map.objectives]
+    data["items"] = [
+        {**item, "square": str(_corner(Square.parse(item["square"]), factor))}
+        for item in battle_map.source.get("items", [])
+    ]
+    return map_from_json(data)
+
+
+def _corner(square: Square, factor: int) -> Square:
+    return Square(square.x * factor, square.y * factor)
+
+
+def _scaled_edge_line(line: str, factor: int) -> str:
+    """One edge line of the enlarged map: each edge becomes `factor` edges side by side."""
+    where, _, attributes = line.partition(":")
+    pairs = []
+    for pair in where.split(","):
+        a, b = sorted(Square.parse(name) for name in pair.split("|"))
+        for k in range(factor):
+            if a.x != b.x:  # b east of a: the edge is a column boundary
+                one = Square(a.x * factor + factor - 1, a.y * factor + k)
+            else:
+                one = Square(a.x * factor + k, a.y * factor + factor - 1)
+            two = one.offset(b.x - a.x, b.y - a.y)
+            pairs.append(f"{one}|{two}")
+    return f"{', '.join(pairs)}:{attributes}"

@@ -15,10 +15,18 @@ The game ends after the last round, or when a side has no Group left on the tabl
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from skirmbot.rules.errors import ContentError
 
 ROUTED, OBJECTIVES, BREAKTHROUGH = "routed", "objectives", "breakthrough"
 KINDS = (ROUTED, OBJECTIVES, BREAKTHROUGH)
 ATTACKERS, DEFENDERS = "attackers", "defenders"
+FIRST = (ATTACKERS, DEFENDERS)
+ROUNDS = (1, 12)
+POINTS = (4, 100)  # each side's total
+DEFAULT_POINTS = 24  # rulebook Setup 1: "Choose points total for each side (typically 24)"
+VP = (1, 10)
 
 
 @dataclass(frozen=True)
@@ -35,3 +43,53 @@ class Scenario:
     points: int  # each side's points total
     first: str  # ATTACKERS or DEFENDERS: who takes the first turn
     scoring: tuple[Scoring, ...]
+
+    def scores(self, kind: str) -> int:
+        """The VP a scoring kind gives (0: the scenario does not score it)."""
+        return sum(rule.vp for rule in self.scoring if rule.kind == kind)
+
+
+def scenario_from_json(data: Any) -> Scenario:
+    """Read a scenario file; ContentError says what is wrong in plain words."""
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("name"), str)
+        or not data["name"].strip()
+    ):
+        raise ContentError("A scenario for the group rules must be an object with a 'name'.")
+    name = data["name"].strip()
+    where = f"Scenario {name}"
+    briefing = data.get("briefing", "")
+    if not isinstance(briefing, str):
+        raise ContentError(f"{where}: its 'briefing' is words.")
+    first = data.get("first", ATTACKERS)
+    if first not in FIRST:
+        raise ContentError(f"{where}: 'first' must be {' or '.join(FIRST)}.")
+    raw = data.get("scoring")
+    if not isinstance(raw, list) or not raw:
+        raise ContentError(f"{where}: 'scoring' must say how the scenario is won.")
+    scoring = tuple(_scoring(item, where) for item in raw)
+    if len({rule.kind for rule in scoring}) != len(scoring):
+        raise ContentError(f"{where}: each scoring kind is given once.")
+    return Scenario(
+        name,
+        briefing.strip(),
+        _number(data, "rounds", where, ROUNDS),
+        _number({"points": data.get("points", DEFAULT_POINTS)}, "points", where, POINTS),
+        first,
+        scoring,
+    )
+
+
+def _number(data: dict[str, Any], key: str, where: str, bounds: tuple[int, int]) -> int:
+    low, high = bounds
+    value = data.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ContentError(f"{where}: '{key}' must be a whole number from {low} to {high}.")
+    return value
+
+
+def _scoring(data: Any, where: str) -> Scoring:
+    if not isinstance(data, dict) or data.get("kind") not in KINDS:
+        raise ContentError(f"{where}: each scoring rule needs a 'kind' of {', '.join(KINDS)}.")
+    return Scoring(data["kind"], _number({"vp": data.get("vp", 1)}, "vp", where + "'s scoring", VP))

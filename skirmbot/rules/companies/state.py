@@ -40,6 +40,9 @@ class Group:
     summoned: bool = False  # brought by a Summon order: fielded for no points
     routed: bool = False  # removed from play (Routed, R 0, or its player conceded)
     routed_by: int | None = None  # the seat whose Group caused its Rout, if any
+    # How it was Routed (resilience.ROUTED_HOW: "attack", "shoot", "hex", "test", "retreat",
+    # "conceded"): the order whose losses, test or Retreat removed it, for ambitions (glory).
+    routed_how: str = ""
     has_summoned: bool = False  # its Summon order has been given (once per game)
 
     @property
@@ -109,6 +112,7 @@ class State:
     reason: str = ""
     turns: int = 0  # turns begun so far
     acted: int = 0  # orders given in the turn in progress: taking one back goes no further
+    rounds_done: int = 0  # rounds ended (scoring.end_of_round counts them): the game's clock
 
     def group(self, name: str) -> Group:
         found = self.groups.get(name.lower()) if isinstance(name, str) else None

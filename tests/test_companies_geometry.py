@@ -1,0 +1,244 @@
+"""The group rules' geometry on squares of an inch (rulebook 003: General, Terrain, Moving,
+Retreating; our rulings in skirmbot/rules/companies/geometry.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from skirmbot.rules.board import parse_board
+from skirmbot.rules.companies import geometry as g
+from skirmbot.rules.companies.geometry import Terrain
+from skirmbot.rules.maps import map_from_json, scaled
+from skirmbot.rules.squares import Square
+
+MAPS = Path(__file__).parent.parent / "skirmbot" / "content" / "maps"
+
+
+def sq(text: str) -> Square:
+    return Square.parse(text)
+
+
+def sqs(text: str) -> list[Square]:
+    return [Square.parse(name) for name in text.split()]
+
+
+def terrain(
+    size: int = 12, cells: dict[str, str] | None = None, edges: list[str] | None = None
+) -> Terrain:
+    """An open table of `size` x `size` squares with some cells and edges drawn on it."""
+    grid = [["."] * size for _ in range(size)]
+    for name, cell in (cells or {}).items():
+        square = sq(name)
+        grid[square.y][square.x] = cell
+    return Terrain(parse_board([" ".join(row) for row in grid], edges or []))
+
+
+# --- General: "Distance and Range are measured between the closest models in each Group" ------
+
+
+def test_distance_counts_a_diagonal_step_as_one_inch() -> None:
+    """General: distance between models; our ruling: one square is 1", counted as the kernel
+    counts squares."""
+    assert g.distance(sq("A1"), sq("D4")) == 3
+    assert g.distance(sq("A1"), sq("A2")) == 1
+
+
+def test_group_distance_is_between_the_closest_models_and_exact_at_3_inches() -> None:
+    """General: "measured between the closest models in each Group": closest models 3 apart
+    diagonally are within 3"; 4 apart are not."""
+    mine = sqs("A1 B1 C1")
+    three = sqs("F4 J9")  # C1 to F4: 3 diagonally
+    four = sqs("G5 J9")  # C1 to G5: 4
+    assert g.group_distance(mine, three) == 3
+    assert g.group_distance(mine, three) <= g.COHESION
+    assert g.group_distance(mine, four) == 4
+    assert not g.group_distance(mine, four) <= g.COHESION
+
+
+def test_closest_pair_names_the_closest_models_first_in_order_on_ties() -> None:
+    """General: "between the closest models"; our ruling: ties go to the first in each Group."""
+    assert g.closest_pair(sqs("A1 H1"), sqs("E1 D5")) == (sq("H1"), sq("E1"))
+    assert g.closest_pair(sqs("C3 E3"), sqs("D6 F6")) == (sq("C3"), sq("D6"))
+
+
+def test_in_contact_is_neighbouring_squares() -> None:
+    """Attacking: "base contact"; our ruling: models on neighbouring squares (diagonal too)."""
+    assert g.in_contact(sqs("A1 B1"), sqs("C2 H8"))
+    assert not g.in_contact(sqs("A1 B1"), sqs("D1"))
+
+
+def test_cohesion_within_3_inches_of_another_model() -> None:
+    """Moving, Cohesion: "all models in a Group must be within 3" of at least one other model"."""
+    assert g.cohesive(sqs("A1 D4 G1"))
+    assert not g.cohesive(sqs("A1 D4 H1"))
+    assert g.cohesive(sqs("K8"))
+
+
+def test_clear_of_enemies_at_least_3_inches() -> None:
+    """Moving, Cohesion: "must be at least 3" from enemy Groups": 3 is enough, 2 is not."""
+    assert g.clear_of(sqs("A1 B1"), sqs("E4"))
+    assert not g.clear_of(sqs("A1 B1"), sqs("D3"))
+
+
+# --- Terrain -------------------------------------------------------------------------------
+
+
+def test_terrain_kinds_from_the_board() -> None:
+    """Terrain (our ruling): `~` Difficult and Obscuring, `#` Impassable and Obscuring, a wall
+    of 1 an Obstacle, walls of 2 and closed doors Impassable and Obscuring."""
+    t = terrain(
+        cells={"B2": "~", "C2": "#"},
+        edges=["E5|E6: wall=1", "F5|F6: wall=2", "G5|G6: door=closed", "H5|H6: door=open"],
+    )
+    assert t.difficult(sq("B2")) and t.obscuring(sq("B2")) and not t.impassable(sq("B2"))
+    assert t.impassable(sq("C2")) and t.obscuring(sq("C2"))
+    assert t.low_wall(sq("E5"), sq("E6")) and not t.edge_impassable(sq("E5"), sq("E6"))
+    assert t.edge_impassable(sq("F5"), sq("F6")) and t.edge_obscuring(sq("F5"), sq("F6"))
+    assert t.edge_impassable(sq("G5"), sq("G6")) and t.edge_obscuring(sq("G5"), sq("G6"))
+    assert not t.edge_impassable(sq("H5"), sq("H6")) and not t.low_wall(sq("H5"), sq("H6"))
+
+
+def test_a_drop_of_two_levels_without_stairs_is_impassable() -> None:
+    """Terrain (our ruling): levels are ground to walk over, but a step of more than 1 level
+    without stairs is Impassable ("Models cannot move through Impassable terrain")."""
+    t = terrain(cells={"B1": "1", "C1": "2", "D1": "2"})
+    assert not t.edge_impassable(sq("A1"), sq("B1"))
+    assert t.edge_impassable(sq("D1"), sq("E1"))
+    stairs = terrain(cells={"B1": "1", "C1": "2"}, edges=["B1|C1: stairs"])
+    assert not stairs.edge_impassable(sq("B1"), sq("C1"))
+
+
+def test_obstacle_contact_is_a_low_wall_on_a_side_of_the_square() -> None:
+    """Terrain, Obstacle: "comes into base contact with an obstacle"; our ruling: a low wall on
+    one of the square's four sides."""
+    t = terrain(edges=["E5|E6: wall=1"])
+    assert t.obstacle_contact(sq("E5")) and t.obstacle_contact(sq("E6"))
+    assert not t.obstacle_contact(sq("F5")) and not t.obstacle_contact(sq("E4"))
+
+
+def test_cover_within_3_inches_of_an_obstacle_for_half_the_group() -> None:
+    """Terrain, Obstacle: "If a model is within 3" of an obstacle, they count as being in
+    Cover"; our ruling: a Group is in Cover when at least half its models are."""
+    t = terrain(edges=["E5|E6: wall=1"])
+    assert t.near_obstacle(sq("H8"))  # 3 from E5... and from E6: H8-E6 = 3
+    assert not t.near_obstacle(sq("I9"))  # 4 from E6
+    assert t.in_cover(sqs("H8 I9"))
+    assert not t.in_cover(sqs("H8 I9 J9"))
+
+
+# --- Moving: reach ---------------------------------------------------------------------------
+
+
+def test_reach_open_ground_counts_inches_as_squares() -> None:
+    """Moving: a model moves up to its MO; our ruling: one square is 1", a diagonal too."""
+    found = g.reach(terrain(), sq("F6"), 3, set())
+    assert sq("I9") in found and sq("C3") in found
+    assert sq("J6") not in found
+    assert found[sq("I9")] == (sq("F6"), sq("G7"), sq("H8"), sq("I9"))
+
+
+def test_reach_difficult_costs_two_inches() -> None:
+    """Terrain, Difficult: "Each inch of movement through difficult terrain costs 2" of a
+    model's MO"."""
+    t = terrain(cells={"B1": "~", "C1": "~"}, size=6)
+    t_row = terrain(cells={f"{c}{r}": "~" for c in "BCDEF" for r in "123456"}, size=6)
+    assert sq("C1") not in g.reach(t_row, sq("A1"), 3, set())  # 2 + 2
+    assert sq("C1") in g.reach(t_row, sq("A1"), 4, set())
+    assert sq("B1") in g.reach(t, sq("A1"), 2, set())
+    assert sq("B1") not in g.reach(t, sq("A1"), 1, set())
+
+
+def test_reach_never_through_impassable_or_other_models() -> None:
+    """Terrain, Impassable: "Models cannot move through Impassable terrain"; Moving: "Models may
+    not move through other models"."""
+    t = terrain(cells={"B1": "#", "B2": "#", "B3": "#"}, size=6)
+    found = g.reach(t, sq("A1"), 2, set())
+    assert sq("C1") not in found and sq("B1") not in found
+    wall = terrain(size=6, edges=["A1|B1, A2|B2, A3|B3: wall=2"])
+    assert sq("B1") not in g.reach(wall, sq("A1"), 2, set())
+    models = g.reach(terrain(size=6), sq("A1"), 2, set(sqs("B1 B2 A2")))
+    assert set(models) == {sq("A1")}
+
+
+def test_reach_no_squeezing_diagonally_past_a_wall_end() -> None:
+    """Our ruling: a diagonal step may not pass a corner where either route round it is cut by
+    Impassable terrain."""
+    t = terrain(size=6, edges=["B2|C2: wall=2"])
+    found = g.reach(t, sq("B2"), 1, set())
+    assert sq("C3") not in found and sq("C1") not in found and sq("A3") in found
+
+
+def test_reach_stops_on_contact_with_an_obstacle() -> None:
+    """Terrain, Obstacle: "If a model comes into base contact with an obstacle, it stops its
+    Move for this activation"."""
+    t = terrain(size=8, edges=[", ".join(f"{c}1|{c}2" for c in "ABCDEFGH") + ": wall=1"])
+    found = g.reach(t, sq("A4"), 4, set())
+    assert sq("B2") in found  # it comes into contact ...
+    assert not any(sq(f"{c}1") in found for c in "ABCDEFGH")  # ... never crosses ...
+    assert all(not t.obstacle_contact(s) for path in found.values() for s in path[1:-1])
+    assert found[sq("E2")] == (sq("A4"), sq("B3"), sq("C3"), sq("D3"), sq("E2"))  # ... stops
+
+
+def test_reach_from_contact_ignores_the_obstacle() -> None:
+    """Terrain, Obstacle: "If a model begins its Move in contact with an obstacle, it ignores the
+    obstacle for the purposes of movement this activation"."""
+    t = terrain(size=8, edges=["C1|C2, D1|D2, E1|E2: wall=1", "C4|C5: wall=1"])
+    assert t.obstacle_contact(sq("D2"))
+    found = g.reach(t, sq("D2"), 4, set(), ignore_obstacles=True)
+    assert sq("D1") in found
+    assert sq("C6") in found  # over the second wall too, without stopping at it
+
+
+def test_a_diagonal_past_a_low_walls_end_is_not_crossing_but_along_it_is() -> None:
+    """Terrain, Obstacle; our ruling: a diagonal step crosses an obstacle only when both routes
+    round the corner cross a low wall."""
+    end = terrain(size=6, edges=["B1|B2, C1|C2: wall=1"])
+    assert end.step(sq("A1"), sq("B2"), False) == 1  # round the wall's west end
+    assert end.step(sq("B1"), sq("C2"), False) is None  # over the wall
+    assert end.step(sq("B1"), sq("C2"), True) == 1
+    corner = terrain(size=6, edges=["B1|B2, B2|C2: wall=1"])
+    assert corner.step(sq("C1"), sq("B2"), False) is None  # into the corner: both routes cross
+
+
+# --- Scale: the map enlarged 2x ---------------------------------------------------------------
+
+
+def test_scaled_map_enlarges_ground_edges_objectives_and_items() -> None:
+    """Our ruling (Scale): each map square is 2x2 squares of an inch; walls, doors and stairs
+    run along the whole enlarged edge; objectives and items stand on their top-left square."""
+    foundry = map_from_json(json.loads((MAPS / "foundry.json").read_text()))
+    big = scaled(foundry, 2)
+    board, small = big.board, foundry.board
+    assert (board.width, board.height) == (24, 24)
+    for square in small.squares():
+        for dx in (0, 1):
+            for dy in (0, 1):
+                there = Square(square.x * 2 + dx, square.y * 2 + dy)
+                assert board.is_open(there) == small.is_open(square)
+                assert (there in board.difficult) == (square in small.difficult)
+                if small.is_open(square):
+                    assert board.level(there) == small.level(square)
+    # E4|E5 wall=2 becomes I8|I9 and J8|J9; F4|F5 door=closed becomes K8|K9 and L8|L9.
+    assert board.wall_height(sq("I8"), sq("I9")) == 2 and board.wall_height(sq("J8"), sq("J9")) == 2
+    assert board.wall_height(sq("H8"), sq("H9")) == 0 and board.wall_height(sq("I7"), sq("I8")) == 0
+    assert board.door_closed(sq("K8"), sq("K9")) and board.door_closed(sq("L8"), sq("L9"))
+    # D5|E5 wall=2 (a column boundary) becomes H9|I9 and H10|I10.
+    assert (
+        board.wall_height(sq("H9"), sq("I9")) == 2 and board.wall_height(sq("H10"), sq("I10")) == 2
+    )
+    assert board.feature(sq("V5"), sq("W5")).stairs  # K3|L3 stairs
+    assert big.objectives[0] == sq("E11")  # C6
+    assert big.items[0].square == sq("O9")  # H5
+    assert map_from_json(big.source).board.width == 24  # the record rebuilds the same table
+
+
+def test_table_of_is_the_map_at_two_squares_an_inch_without_items() -> None:
+    """Our ruling (Scale): the table is the map at 2x2 squares per map square; the group rules
+    use no items."""
+    foundry = map_from_json(json.loads((MAPS / "foundry.json").read_text()))
+    table = g.table_of(foundry)
+    assert (table.board.width, table.board.height) == (24, 24)
+    assert table.items == () and table.source["items"] == []
+    assert len(table.objectives) == len(foundry.objectives)
+    assert map_from_json(table.source).items == ()
