@@ -44,6 +44,7 @@ class Group:
     # How it was Routed (resilience.ROUTED_HOW: "attack", "shoot", "hex", "test", "retreat",
     # "conceded"): the order whose losses, test or Retreat removed it, for ambitions (glory).
     routed_how: str = ""
+    has_summoned: bool = False  # its Summon order has been given (once per game)
 
     @property
     def side(self) -> int:
