@@ -10,16 +10,10 @@ ATTACKERS, DEFENDERS = "Attackers", "Defenders"
 
 
 def side_word(state: State, side: int) -> str:
-    """"Attackers" or "Defenders" once the roll-off is made (rulebook Setup 5), else "Side 1"."""
+    """ "Attackers" or "Defenders" once the roll-off is made (rulebook Setup 5), else "Side 1"."""
     if state.attackers is None:
         return f"Side {side + 1}"
     return ATTACKERS if side == state.attackers else DEFENDERS
-
-
-def companies(state: State, side: int) -> str:
-    """The side's Companies by name: "Hill Wardens and Red Band"."""
-    names = [state.seats[seat].name for seat in state.seats_of(side)]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def conceded(state: State, side: int) -> bool:

@@ -9,9 +9,10 @@ from skirmbot.rules.commands import Command
 from skirmbot.rules.companies import scoring
 from skirmbot.rules.companies.captains import activation_minimum, mi_of, mo_of, t_of
 from skirmbot.rules.companies.commands import ChooseAmbition, EndTurn, Interrupt
-from skirmbot.rules.companies.geometry import in_contact
+from skirmbot.rules.companies.orders import acting_seats, in_melee, may_activate, reckless_of
 from skirmbot.rules.companies.profiles import DEFIANT, ORDERS
-from skirmbot.rules.companies.standings import companies, placings, side_word, winner
+from skirmbot.rules.companies.setup import side_names as companies
+from skirmbot.rules.companies.standings import placings, side_word, winner
 from skirmbot.rules.companies.state import SIDES, Group, State, side_of_seat
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.ruleset import Outcome
@@ -57,35 +58,12 @@ def phase(state: State) -> str:
     return OVER if state.over else PLAYING if revealed(state) else SETUP
 
 
-def ready(state: State, group: Group) -> bool:
-    """A Group that may still be given an order this turn: its side's, on the table, not yet
-    activated (rallying and the Reckless check count), not Shaken ("may not activate for any
-    other reason")."""
-    return (
-        group.side == state.active and group.on_table and not group.activated and not group.shaken
-    )
-
-
-def reckless_of(state: State, seat: int) -> list[Group]:
-    """The seat's Reckless Groups that must still attempt their Attack (rulebook Turns 2)."""
-    groups = (state.group(name) for name in state.reckless)
-    return [group for group in groups if group.seat == seat]
-
-
 def seats_to_act(state: State) -> tuple[int, ...]:
-    """The seats of the side whose turn it is that may still act: in play, their part of the
-    turn not ended, with a Group that may activate or a Reckless Group still to attempt."""
-    if state.over or state.active is None or state.round == 0:
+    """The seats of the side whose turn it is that may still give an order (none while an
+    Attack waits for its defender's answer)."""
+    if state.over or state.round == 0:
         return ()
-    return tuple(
-        seat
-        for seat in state.seats_of(state.active)
-        if not state.seats[seat].out
-        and not state.seats[seat].ended
-        and (
-            reckless_of(state, seat) or any(ready(state, g) for g in state.groups_of(seat))
-        )
-    )
+    return tuple(acting_seats(state))
 
 
 def teams(state: State) -> tuple[tuple[int, ...], ...]:
@@ -235,11 +213,11 @@ def _card_notes(state: State, group: Group) -> tuple[str, ...]:
 
 
 def status_words(state: State, group: Group) -> str:
-    """"Routed", or what holds now: "Shaken, Bloodied, in melee with Knights"."""
+    """ "Routed", or what holds now: "Shaken, Bloodied, in melee with Knights"."""
     if group.routed:
         return "Routed"
     found = [word for word, on in (("Shaken", group.shaken), ("Bloodied", group.bloodied)) if on]
-    foes = [g.id for g in state.enemies_of(group) if in_contact(group.models, g.models)]
+    foes = [g.id for g in in_melee(state, group)]
     if foes:
         found.append(f"in melee with {', '.join(foes)}")
     if _spent(state, group):
@@ -299,7 +277,7 @@ def _turn(state: State, seat: int, automatic: Automatic) -> Decision:
         names = ", ".join(group.id for group in reckless)
         why = f"{names} {'is' if len(reckless) == 1 else 'are'} Reckless: attack an enemy Group"
         return Decision(seat, why, (automatic(state, seat),), key=key)
-    groups = [group.id for group in state.groups_of(seat) if ready(state, group)]
+    groups = [g.id for g in state.groups_of(seat) if may_activate(state, g) is None]
     why = f"your side's turn: give an order ({', '.join(groups)} ready), or end your part"
     return Decision(seat, why, (EndTurn(seat),), key=key)
 
@@ -310,7 +288,7 @@ def status_line(state: State, seat: int) -> str:
 
 
 def buttons(state: State) -> tuple[str, ...]:
-    """"end" while a seat of the side whose turn it is may end its part, and no Attack waits
+    """ "end" while a seat of the side whose turn it is may end its part, and no Attack waits
     for its defender's answer."""
     if state.pending is not None or not seats_to_act(state):
         return ()
