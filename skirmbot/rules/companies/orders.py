@@ -114,38 +114,68 @@ def placed_move_error(state: State, group: Group, destinations: list[Square]) ->
 
 
 def shoot_targets(state: State, group: Group) -> list[Group]:
-    """The enemy Groups it may Shoot: it has an MI profile, is not in melee, and each is within
-    its range, seen, and not in melee (Shooting; our ruling: no shooting into melee)."""
-    if mi_of(state, group) is None or not group.profile.can(SHOOT) or in_melee(state, group):
-        return []
-    terrain = geometry.Terrain(state.board)
-    return [
-        enemy
-        for enemy in state.enemies_of(group)
-        if geometry.group_distance(group.models, enemy.models) <= group.profile.range
-        and not in_melee(state, enemy)
-        and geometry.can_see(terrain, group.models, enemy.models)
-    ]
+    """The enemy Groups it may Shoot now."""
+    return [e for e in state.enemies_of(group) if why_not_shoot(state, group, e) is None]
+
+
+def why_not_shoot(state: State, group: Group, target: Group) -> str | None:
+    """Why the Group may not Shoot `target`, in plain words; None if it may (Shooting: "If the
+    activating Group has a MI profile, they may choose a Group within range that they can see";
+    our ruling: not while in melee, nor at a Group in melee)."""
+    if mi_of(state, group) is None or not group.profile.can(SHOOT):
+        return f"{group.id} has no MI profile: it cannot Shoot."
+    why = _why_not_enemy(state, group, target)
+    if why is not None:
+        return why
+    if in_melee(state, group):
+        return f"{group.id} is in melee: it may only Attack or Retreat."
+    if in_melee(state, target):
+        return f"{target.id} is in melee: no Group Shoots into a melee."
+    away = geometry.group_distance(group.models, target.models)
+    if away > group.profile.range:
+        return f'{target.id} is {away}" away; {group.id}\'s range is {group.profile.range}".'
+    if not geometry.can_see(geometry.Terrain(state.board), group.models, target.models):
+        return f"{group.id} cannot see {target.id}."
+    return None
+
+
+def _why_not_enemy(state: State, group: Group, target: Group) -> str | None:
+    if target.side == group.side:
+        return f"{target.id} is on your side."
+    if not target.on_table:
+        return f"{target.id} is not on the table."
+    return None
 
 
 def attack_targets(state: State, group: Group) -> list[Group]:
-    """The enemy Groups it may Attack: in melee, the ones it is in contact with; otherwise each
-    "within their movement distance that they can see" that some model can reach base contact
-    with (Attacking)."""
-    if group.profile.me_attack is None or not group.profile.can(ATTACK) or not group.on_table:
-        return []
+    """The enemy Groups it may Attack now."""
+    return [e for e in state.enemies_of(group) if why_not_attack(state, group, e) is None]
+
+
+def why_not_attack(state: State, group: Group, target: Group) -> str | None:
+    """Why the Group may not Attack `target`, in plain words; None if it may (Attacking: "a
+    target within their movement distance that they can see", some model able to reach base
+    contact; "If already in melee", only the Groups it is in melee with: our ruling)."""
+    if group.profile.me_attack is None or not group.profile.can(ATTACK):
+        return f"{group.id} has no ME profile for Attacking: it cannot Attack."
+    why = _why_not_enemy(state, group, target)
+    if why is not None:
+        return why
     engaged = in_melee(state, group)
     if engaged:
-        return engaged
-    terrain = geometry.Terrain(state.board)
+        if any(e is target for e in engaged):
+            return None
+        names = ", ".join(e.id for e in engaged)
+        return f"{group.id} is in melee with {names}: it may Attack only them, or Retreat."
+    away = geometry.group_distance(group.models, target.models)
     mo = mo_of(state, group)
-    return [
-        enemy
-        for enemy in state.enemies_of(group)
-        if geometry.group_distance(group.models, enemy.models) <= mo
-        and geometry.can_see(terrain, group.models, enemy.models)
-        and charge_squares(state, group, enemy) is not None
-    ]
+    if away > mo:
+        return f'{target.id} is {away}" away; {group.id} moves {mo}".'
+    if not geometry.can_see(geometry.Terrain(state.board), group.models, target.models):
+        return f"{group.id} cannot see {target.id}."
+    if charge_squares(state, group, target) is None:
+        return f"No model of {group.id} can reach base contact with {target.id}."
+    return None
 
 
 def charge_squares(state: State, group: Group, target: Group) -> tuple[Square, ...] | None:
@@ -161,16 +191,26 @@ def charge_squares(state: State, group: Group, target: Group) -> tuple[Square, .
 
 
 def cast_targets(state: State, group: Group) -> list[Group]:
-    """The enemy Groups its hex may reach: within 12" and seen, while not in melee."""
-    if not group.profile.can(CAST) or not group.on_table or in_melee(state, group):
-        return []
-    terrain = geometry.Terrain(state.board)
-    return [
-        enemy
-        for enemy in state.enemies_of(group)
-        if geometry.group_distance(group.models, enemy.models) <= CAST_RANGE
-        and geometry.can_see(terrain, group.models, enemy.models)
-    ]
+    """The enemy Groups its hex may reach now."""
+    return [e for e in state.enemies_of(group) if why_not_cast(state, group, e) is None]
+
+
+def why_not_cast(state: State, group: Group, target: Group) -> str | None:
+    """Why the Group may not Cast at `target` (our content: an enemy Group within 12" it can
+    see, not while in melee); None if it may."""
+    if not group.profile.can(CAST):
+        return f"{group.id} cannot Cast."
+    why = _why_not_enemy(state, group, target)
+    if why is not None:
+        return why
+    if in_melee(state, group):
+        return f"{group.id} is in melee: it may only Attack or Retreat."
+    away = geometry.group_distance(group.models, target.models)
+    if away > CAST_RANGE:
+        return f'{target.id} is {away}" away; a hex reaches {CAST_RANGE}".'
+    if not geometry.can_see(geometry.Terrain(state.board), group.models, target.models):
+        return f"{group.id} cannot see {target.id}."
+    return None
 
 
 def summon_squares(state: State, group: Group) -> dict[Square, tuple[Square, ...]]:

@@ -14,6 +14,8 @@ removed it ("attack", "shoot", "hex"), or "test" (a test no order caused: Rally,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from skirmbot.rules.companies import geometry
 from skirmbot.rules.companies.captains import captain_reach, mo_of, resilience_bonus
 from skirmbot.rules.companies.state import Group, State
@@ -166,7 +168,7 @@ def lose_r(group: Group, lost: int, cause: Group | None) -> list[Event]:
 def after_losses(
     state: State,
     dice: Dice,
-    losses: list[tuple[Group, int, Group | None]],
+    losses: Sequence[tuple[Group, int, Group | None]],
     *,
     how: str = HOW_TEST,
 ) -> list[Event]:

@@ -252,4 +252,3 @@ def roll_off(state: State, dice: Dice) -> Event:
 def side_names(state: State, side: int) -> str:
     """The side's Companies by name: "Hill Wardens and Red Band"."""
     return " and ".join(state.seats[seat].name for seat in state.seats_of(side))
-
