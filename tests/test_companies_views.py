@@ -21,6 +21,7 @@ from skirmbot.rules.companies.scenarios import Scenario, Scoring
 from skirmbot.rules.companies.state import Group, PendingAttack, Seat, State
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.maps import map_from_json
+from skirmbot.rules.ruleset import Ruleset
 from skirmbot.rules.squares import Square
 from skirmbot.rules.view import ACTIVATED, OUT, OVER, PLAYING, READY, SETUP
 
@@ -264,7 +265,11 @@ def test_after_the_reveal_every_seat_chooses_its_ambition() -> None:
     assert [d.side for d in decisions] == [0, 2, 3]
     assert all(d.turn for d in decisions)
     assert decisions[0].on_timeout == (ChooseAmbition(0, first),)
+    assert decisions[0].why.startswith("choose Hill Wardens' ambition (Glory, ")
     assert len({d.key for d in decisions}) == 3
+    view = views.view(state, "companies")
+    assert view.notes[-1] == "Choosing ambitions: Hill Wardens, Iron Lances, Ash Raiders"
+    assert view.phase == PLAYING and view.seats_acting() == ()
 
 
 def test_each_seat_of_the_side_in_its_turn_decides_and_a_miss_ends_its_part() -> None:
@@ -423,7 +428,9 @@ def test_the_ruleset_seats_two_sides_and_shares_a_sides_points_among_its_players
 
 
 def test_the_ruleset_view_card_and_deciding_delegate() -> None:
+    played: Ruleset = RULESET  # mypy checks the class against the Ruleset protocol
     state = match(4)
+    assert played.name == "companies" and played.title == "Companies"
     assert RULESET.view(state).ruleset == "companies"
     assert RULESET.card(state, "Archers2").squad == "Red Band"
     assert [d.side for d in RULESET.deciding(state)] == [0, 2]

@@ -31,7 +31,7 @@ from skirmbot.rules.view import (
     SideView,
     activation_key,
 )
-from skirmbot.words import plural
+from skirmbot.words import plural, possessive
 
 # What the automatic player sends for a seat now: a missed deadline of a seat whose Reckless
 # Group must still attempt its Attack sends its choice (no other command is legal for it).
@@ -143,14 +143,17 @@ def _marks(group: Group) -> tuple[str, ...]:
 
 
 def notes(state: State) -> tuple[str, ...]:
-    """More header text: which side attacks, who must still attack Recklessly, the Attack
-    waiting for its defender's answer."""
+    """More header text: which side attacks, who still chooses an ambition, who must still
+    attack Recklessly, the Attack waiting for its defender's answer."""
     found: list[str] = []
     if state.attackers is not None:
         found.append(f"{side_word(state, state.attackers)}: {companies(state, state.attackers)}")
+    choosing = _choosing(state) if revealed(state) and state.round == 0 else []
+    if choosing:
+        found.append(f"Choosing ambitions: {', '.join(state.seats[n].name for n in choosing)}")
     if state.reckless:
-        names = [state.group(name).id for name in state.reckless]
-        found.append(f"Reckless: {', '.join(names)} must attack")
+        reckless = ", ".join(state.group(name).id for name in state.reckless)
+        found.append(f"Reckless: {reckless} must attack")
     if state.pending is not None:
         target = state.group(state.pending.target)
         trait = state.catalogue.traits[state.pending.trait].name
@@ -251,7 +254,7 @@ def _ambition(state: State, seat: int) -> Decision:
     (turn=True); a missed deadline chooses the catalogue's first ambition."""
     first = next(iter(state.catalogue.ambitions))
     names = ", ".join(ambition.name for ambition in state.catalogue.ambitions.values())
-    why = f"choose {state.seats[seat].name}'s ambition ({names})"
+    why = f"choose {possessive(state.seats[seat].name)} ambition ({names})"
     command = ChooseAmbition(seat, first)
     return Decision(seat, why, (command,), turn=True, key=f"r0:ambition:s{seat}")
 
