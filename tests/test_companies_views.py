@@ -8,10 +8,11 @@ fields Spearmen (the Captain's Group) and Archers of the shipped catalogue, on a
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from skirmbot.rules.commands import Command, Melee
+from skirmbot.rules.commands import Command, Deploy, Melee
 from skirmbot.rules.companies import export, undo, views
 from skirmbot.rules.companies.commands import ChooseAmbition, EndTurn, Interrupt
 from skirmbot.rules.companies.geometry import table_of
@@ -19,6 +20,7 @@ from skirmbot.rules.companies.profiles import DEFIANT, shipped_catalogue
 from skirmbot.rules.companies.ruleset import RULESET
 from skirmbot.rules.companies.scenarios import Scenario, Scoring
 from skirmbot.rules.companies.state import Group, PendingAttack, Seat, State
+from skirmbot.rules.dice import ScriptedDice
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.ruleset import Ruleset
@@ -437,3 +439,38 @@ def test_the_ruleset_view_card_and_deciding_delegate() -> None:
     assert RULESET.status_line(state, 1) == "Red Band: Defenders · 0 VP · 2 Groups"
     state.seats[0].out = True
     assert RULESET.view(state).sides[0].out
+
+
+def test_a_new_team_match_shows_every_company_after_the_reveal() -> None:
+    """Setup 4-8 through the engine: Captain traits, the roll-off ("higher result is the
+    attacker"), ambitions, then the attackers' players act together."""
+    content = Path(__file__).resolve().parent.parent / "skirmbot" / "content"
+    lists = ("ember-circle", "red-hounds", "iron-lances", "thornwatch")
+    squads = [
+        json.loads((content / "companies" / "squads" / f"{name}.json").read_text("utf-8"))
+        for name in lists
+    ]
+    battle_map = json.loads(sorted((content / "maps").glob("*.json"))[0].read_text("utf-8"))
+    mission = json.loads((content / "companies" / "missions" / "clash.json").read_text("utf-8"))
+    data = RULESET.match_content({"map": battle_map, "mission": mission, "squads": squads})
+    played = RULESET.new_match(data, ScriptedDice([1, 2, 3, 4, 6, 2]))  # traits, then 6 v 2
+    for seat in range(4):
+        zone = sorted(played.state.zones[seat], key=lambda square: (square.y, square.x))
+        groups = played.state.groups_of(seat)
+        first = 0 if seat % 2 == 0 else len(zone) - 5 * len(groups)
+        placements = {g.id: str(zone[first + 5 * n]) for n, g in enumerate(groups)}
+        played.apply(Deploy(seat, placements))
+    assert [d.side for d in RULESET.deciding(played.state)] == [0, 1, 2, 3]
+    for seat in range(4):
+        played.apply(ChooseAmbition(seat, "glory"))
+    view = RULESET.view(played.state)
+    assert view.notes[0] == "Attackers: Ember Circle and Iron Lances"
+    assert (view.phase, view.turn, view.acting) == (PLAYING, 1, (0, 2))
+    assert all(piece.on_map and piece.group for piece in view.pieces)
+    assert sum(len(piece.squares) for piece in view.pieces) == sum(
+        group.profile.models for group in played.state.groups.values()
+    )
+    played.apply(EndTurn(0))
+    assert RULESET.view(played.state).acting == (2,)
+    recorded = [command.to_json() for command in played.commands]
+    assert RULESET.undo_point(played.state, recorded, 0) == len(recorded) - 1

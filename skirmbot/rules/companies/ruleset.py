@@ -1,8 +1,8 @@
 """The group rules behind the Ruleset interface (skirmbot.rules.ruleset): two sides of 1, 2 or 3
 players, each commanding their own Company. Each member delegates to a module of this package.
 
-TODO(issue 30, integrator): the engine, legal commands, choices, automatic player and preview
-modules are written on other branches; the members that need them import them when called,
+TODO(issue 30, integrator): the legal commands, choices, automatic player and preview modules
+are written on other branches; the members that need them import them when called,
 and the package joins `PACKAGES` (skirmbot/rules/ruleset.py) once they are all in.
 """
 
@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 
 from skirmbot.rules.board import Board
 from skirmbot.rules.commands import Command, CommandTable, Deploy
-from skirmbot.rules.companies import export, orders, setup, undo, views
+from skirmbot.rules.companies import engine, export, orders, setup, undo, views
 from skirmbot.rules.companies.commands import COMMAND_TYPES, parse_command
 from skirmbot.rules.companies.lists import CompanyList, check_points, company_from_json
 from skirmbot.rules.companies.profiles import catalogue_of, with_catalogue
@@ -86,12 +86,9 @@ class Companies:
     def deciding(self, state: State) -> tuple[Decision, ...]:
         return views.deciding(state, self.automatic_command)
 
-    def new_match(self, content: dict[str, Any], dice: Dice) -> PlayedMatch:
+    def new_match(self, content: dict[str, Any], dice: Dice) -> engine.CompaniesMatch:
         # As accepted when the match began (points limits are checked when it is made).
-        match: PlayedMatch = _module("engine").CompaniesMatch(
-            setup.new_state(content, strict=False), dice
-        )
-        return match
+        return engine.CompaniesMatch(setup.new_state(content, strict=False), dice)
 
     def check_squad(self, data: Any, ep_limit: int) -> SquadSummary:
         """A company list against the catalogue; `ep_limit` is one seat's points (0: none)."""

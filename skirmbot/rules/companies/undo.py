@@ -7,25 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from skirmbot.rules.commands import Melee, Shoot
-from skirmbot.rules.commands import Move as KernelMove
-from skirmbot.rules.companies.commands import (
-    Cast,
-    ChooseAmbition,
-    EndTurn,
-    Interrupt,
-    Move,
-    Retreat,
-    StandingOrders,
-    Summon,
-)
+from skirmbot.rules.companies.commands import ChooseAmbition, Interrupt, StandingOrders
+from skirmbot.rules.companies.engine import TURN_ACTIONS
 from skirmbot.rules.companies.state import State, side_of_seat
 from skirmbot.rules.errors import RulesError
 
-# A seat's own orders in its side's turn (the kernel's verbs as a record keeps them too).
-TURN_ACTIONS = frozenset(
-    kind.type for kind in (KernelMove, Shoot, Melee, Move, Retreat, Cast, Summon, EndTurn)
-)
 SET_UP_ACTIONS = frozenset({ChooseAmbition.type})
 # Decisions about another's order, or set at any time: passed over, never taken back alone.
 DECISIONS = frozenset({Interrupt.type, StandingOrders.type})
