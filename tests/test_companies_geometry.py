@@ -242,3 +242,285 @@ def test_table_of_is_the_map_at_two_squares_an_inch_without_items() -> None:
     assert table.items == () and table.source["items"] == []
     assert len(table.objectives) == len(foundry.objectives)
     assert map_from_json(table.source).items == ()
+
+
+# --- Sight: "Groups cannot see past Obscuring terrain, or more than 3" into it" ---------------
+
+
+def test_sight_in_the_open_and_models_do_not_block() -> None:
+    """Shooting: "a Group within range that they can see"; our ruling: models do not block
+    sight (nothing in the line is a model's concern)."""
+    assert g.sees(terrain(), sq("A1"), sq("L7"))
+
+
+def test_sight_blocked_by_high_walls_closed_doors_and_impassable_squares() -> None:
+    """Terrain: Impassable and Obscuring (our ruling: walls of 2+, closed doors, `#`); a low
+    wall (an Obstacle) and an open door do not block sight."""
+    assert not g.sees(terrain(edges=["C1|D1: wall=2"]), sq("A1"), sq("F1"))
+    assert not g.sees(terrain(edges=["C1|D1: door=closed"]), sq("A1"), sq("F1"))
+    assert not g.sees(terrain(cells={"C1": "#"}), sq("A1"), sq("F1"))
+    assert g.sees(terrain(edges=["C1|D1: wall=1"]), sq("A1"), sq("F1"))
+    assert g.sees(terrain(edges=["C1|D1: door=open"]), sq("A1"), sq("F1"))
+
+
+def test_sight_blocked_by_an_impassable_drop_of_two_levels() -> None:
+    """Terrain: "Models cannot move through Impassable terrain"; our ruling: sight stops at
+    Impassable edges too, so a drop of 2 levels without stairs (a building's side) hides what
+    lies beyond it; one level, or stairs, does not."""
+    assert not g.sees(terrain(cells={"D1": "2", "E1": "2"}), sq("A1"), sq("E1"))
+    assert g.sees(terrain(cells={"D1": "1", "E1": "1"}), sq("A1"), sq("E1"))
+    stairs = terrain(cells={"C1": "1", "D1": "2"}, edges=["C1|D1: stairs"])
+    assert g.sees(stairs, sq("A1"), sq("D1"))
+
+
+def test_sight_past_a_wall_end_through_the_corner_point() -> None:
+    """Our ruling (Sight): a line exactly through a corner point is blocked only when both
+    routes round it are."""
+    one_side = terrain(edges=["B1|C1: wall=2"])
+    assert g.sees(one_side, sq("B1"), sq("D3"))  # B1-C2 grazes the wall's lower end
+    both = terrain(edges=["B1|C1, B1|B2: wall=2"])
+    assert not g.sees(both, sq("B1"), sq("D3"))
+
+
+def test_sight_not_past_obscuring_terrain() -> None:
+    """Terrain, Obscuring: "Groups cannot see past Obscuring terrain"."""
+    woods = terrain(cells={"D1": "~", "E1": "~"})
+    assert not g.sees(woods, sq("A1"), sq("H1"))
+    assert not g.sees(woods, sq("H1"), sq("A1"))
+
+
+def test_sight_at_most_3_inches_into_obscuring_terrain() -> None:
+    """Terrain, Obscuring: "or more than 3" into it": a model 3 squares into woods is seen, 4 is
+    not."""
+    woods = terrain(cells={f"{c}1": "~" for c in "DEFGHI"})
+    assert g.sees(woods, sq("A1"), sq("F1"))
+    assert not g.sees(woods, sq("A1"), sq("G1"))
+
+
+def test_sight_out_of_the_viewers_own_patch_counts_beyond_its_square() -> None:
+    """Terrain, Obscuring; our ruling: a viewer in Obscuring terrain looks out through its own
+    patch, its own square not counted, 3" at most."""
+    woods = terrain(cells={f"{c}1": "~" for c in "DEFG"})
+    assert g.sees(woods, sq("E1"), sq("K1"))  # F1 G1: 2"
+    deep = terrain(cells={f"{c}1": "~" for c in "DEFGHI"})
+    assert not g.sees(deep, sq("E1"), sq("K1"))  # F1 to I1: 4"
+    assert g.sees(deep, sq("E1"), sq("H1"))  # within the same woods: 3"
+
+
+def test_a_group_sees_another_when_any_model_sees_any_model() -> None:
+    """Shooting: "a Group ... that they can see"; our ruling: some model sees some model."""
+    t = terrain(edges=["C1|D1, C2|D2: wall=2"])
+    assert not g.can_see(t, sqs("A1 A2"), sqs("F1"))
+    assert g.can_see(t, sqs("A1 A2 A3"), sqs("F1 F4"))
+
+
+# --- Moving a Group keeping its shape -------------------------------------------------------
+
+
+def test_formation_moves_keep_the_shape_within_the_move() -> None:
+    """Moving: "Move each model individually" (our ruling: `square` alone moves the Group keeping
+    its shape); every model within its MO."""
+    models = sqs("F6 G6 F7")
+    moves = g.formation_moves(terrain(), models, 2, set(), [])
+    assert moves[sq("H8")] == tuple(sqs("H8 I8 H9")) and len(moves) == 25
+    assert sq("I6") not in moves
+
+
+def test_formation_moves_step_through_their_own_models_not_others() -> None:
+    """Moving: "Models may not move through other models"; our ruling: a Group's own models step
+    aside for each other."""
+    models = sqs("B2 C2")
+    walled = terrain(size=8, edges=["B1|B2, B3|B2, C1|C2, C3|C2, D1|D2, D3|D2: wall=2"])
+    assert g.formation_moves(walled, models, 1, set(), [])[sq("C2")] == tuple(sqs("C2 D2"))
+    assert sq("C2") not in g.formation_moves(walled, models, 1, {sq("D2")}, [])
+
+
+def test_formation_moves_end_clear_of_enemies() -> None:
+    """Moving, Cohesion: "must be at least 3" from enemy Groups"."""
+    moves = g.formation_moves(terrain(), sqs("A1 B1"), 4, set(), sqs("H1"))
+    assert sq("D1") in moves  # E1 is 3 from H1
+    assert sq("E1") not in moves
+
+
+def test_formation_moves_stop_at_obstacles_unless_starting_in_contact() -> None:
+    """Terrain, Obstacle: it "stops its Move" on contact; "If a model begins its Move in contact
+    with an obstacle, it ignores the obstacle"."""
+    t = terrain(size=8, edges=[", ".join(f"{c}3|{c}4" for c in "ABCDEFGH") + ": wall=1"])
+    far = g.formation_moves(t, sqs("B6 C6"), 4, set(), [])
+    assert sq("B4") in far and sq("B3") not in far and sq("B2") not in far
+    near = g.formation_moves(t, sqs("B4 C4"), 4, set(), [])
+    assert sq("B2") in near
+
+
+def test_formation_moves_on_open_ground_are_every_shift_within_the_move() -> None:
+    """Moving: a Group moves up to its MO; on open ground every shift of at most MO squares each
+    way is a move (a 4-model Group with MO 7: 15 x 15)."""
+    moves = g.formation_moves(terrain(size=24), sqs("L12 M12 L13 M13"), 7, set(), sqs("A24"))
+    assert len(moves) == 15 * 15
+    assert moves[sq("S5")] == tuple(sqs("S5 T5 S6 T6"))
+
+
+def test_check_placed_move_says_what_is_wrong() -> None:
+    """Moving: "Move each model individually"; Cohesion; "Models may not move through other
+    models"; Impassable."""
+    t = terrain(cells={"H1": "#"})
+    models = sqs("A1 B1")
+    assert g.check_placed_move(t, models, sqs("C1 D1"), 3, set(), []) is None
+    assert g.check_placed_move(t, models, sqs("C1"), 3, set(), []) == (
+        "Give 2 squares, one for each model of the Group in order."
+    )
+    assert g.check_placed_move(t, models, sqs("F1 D1"), 3, set(), []) == (
+        'Model 1 cannot reach F1: it is 5" away, its Move is 3".'
+    )
+    assert "Impassable" in (g.check_placed_move(t, sqs("G2 B1"), sqs("H1 B2"), 3, set(), []) or "")
+    assert "another model" in (
+        g.check_placed_move(t, models, sqs("C1 D1"), 3, {sq("D1")}, []) or ""
+    )
+    assert "both end on" in (g.check_placed_move(t, models, sqs("C1 C1"), 3, set(), []) or "")
+    assert g.check_placed_move(t, sqs("A1 B1 C1"), sqs("A2 B2 F1"), 3, set(), []) == (
+        'Model 3 on F1 would be more than 3" from every other model of its Group: a Group ends '
+        "its Move in Cohesion."
+    )
+    assert "enemy" in (g.check_placed_move(t, models, sqs("C1 D1"), 3, set(), sqs("F1")) or "")
+
+
+# --- Charge: "Move as many models as possible into base contact" ---------------------------------
+
+
+def test_charge_brings_as_many_models_as_possible_into_contact() -> None:
+    """Attacking 1: "Move as many models as possible into base contact with the defending
+    Group"."""
+    t = terrain()
+    after = g.charge(t, sqs("A5 A6 A7 A8"), 6, sqs("G6 G7"), set())
+    assert after is not None
+    assert after == tuple(sqs("F5 F6 F7 F8"))  # every model in contact, straight across
+
+
+def test_charge_out_of_reach_is_none_and_never_shares_a_square() -> None:
+    """Attacking: "a target within their movement distance"; Moving: "Models may not move
+    through other models"."""
+    t = terrain()
+    assert g.charge(t, sqs("A5 A6"), 3, sqs("G6"), set()) is None
+    # Only one free square (F6) touches G6; the other model closes in, in Cohesion.
+    blocked = set(sqs("F5 F7 G5 G7 H5 H6 H7"))
+    after = g.charge(t, sqs("A6 A7"), 6, sqs("G6"), blocked)
+    assert after == (sq("F6"), sq("E7"))  # E7: 2" from G6, the closest a free square gets
+    assert not set(after) & blocked
+
+
+def test_charge_gives_way_so_more_models_reach_contact() -> None:
+    """Attacking 1: "as many models as possible": the first model takes the contact square the
+    second cannot do without only if it has no other (not first come, first served)."""
+    blocked = set(sqs("F5 F7 G5 G7 H5 H7"))  # G6's free sides: F6 and H6
+    after = g.charge(terrain(), sqs("G9 C6"), 3, sqs("G6"), blocked)
+    assert after == (sq("H6"), sq("F6"))
+
+
+def test_charge_not_across_a_high_wall() -> None:
+    """Our ruling: base contact is not across Impassable terrain (a wall of 2)."""
+    t = terrain(edges=["F5|G5, F6|G6, F7|G7: wall=2"])
+    assert g.charge(t, sqs("A6"), 5, sqs("G6"), set()) is None
+
+
+# --- Retreat: "half their MO distance directly away from the cause of Retreat" ---------------
+
+
+def test_retreat_directly_away_from_the_cause() -> None:
+    """Retreating: "The Group moves half their MO distance directly away from the cause"."""
+    move = g.retreat(terrain(), sqs("F6 G6"), sqs("I6"), 3, set(), sqs("I6"))
+    assert move.models == (sq("C6"), sq("D6")) and not move.blocked and not move.off_table
+    assert move.paths[1] == tuple(sqs("G6 F6 E6 D6"))
+    diagonal = g.retreat(terrain(), sqs("F6"), sqs("H8"), 2, set(), sqs("H8"))
+    assert diagonal.models == (sq("D4"),)
+
+
+def test_retreat_blocked_by_terrain_stops_the_whole_group() -> None:
+    """Retreating: "If blocked by terrain or enemy Groups ... stop moving"; our ruling: the whole
+    Group stops where it is."""
+    t = terrain(cells={"D5": "#"})
+    move = g.retreat(t, sqs("F5 F6"), sqs("I6"), 3, set(), sqs("I6"))
+    assert move.blocked and move.models == (sq("E5"), sq("E6"))
+    low = g.retreat(terrain(edges=["E6|F6: wall=1"]), sqs("F6"), sqs("I6"), 3, set(), [])
+    assert low.blocked and low.models == (sq("F6"),)
+
+
+def test_retreat_may_not_pass_within_3_inches_of_enemies() -> None:
+    """Retreating: "They may not pass within 3" of any enemy Groups"; our ruling: a step ending
+    within 3" of an enemy model and nearer to it than before is blocked; stepping away from the
+    enemy in contact is not."""
+    move = g.retreat(terrain(), sqs("F6"), sqs("G6"), 3, set(), sqs("G6 B6"))
+    assert move.blocked and move.models == (sq("E6"),)  # D6 would be 2" from B6
+    free = g.retreat(terrain(), sqs("F6"), sqs("G6"), 3, set(), sqs("G6"))
+    assert not free.blocked and free.models == (sq("C6"),)
+
+
+def test_retreat_blocked_by_another_groups_model() -> None:
+    """Retreating: "If blocked by ... enemy Groups"; Moving: "Models may not move through other
+    models"."""
+    move = g.retreat(terrain(), sqs("F6"), sqs("I6"), 3, {sq("D6")}, sqs("I6"))
+    assert move.blocked and move.models == (sq("E6"),)
+
+
+def test_retreat_difficult_costs_two_inches() -> None:
+    """Terrain, Difficult: "Each inch of movement through difficult terrain costs 2""."""
+    move = g.retreat(terrain(cells={"E6": "~"}), sqs("F6"), sqs("I6"), 3, set(), [])
+    assert move.models == (sq("D6"),) and not move.blocked
+
+
+def test_retreat_off_the_table() -> None:
+    """Retreating: "If any member of the Retreating Group Retreats off of the table, the entire
+    Group counts as having Routed"."""
+    move = g.retreat(terrain(), sqs("B6 C6"), sqs("F6"), 3, set(), [])
+    assert move.off_table
+
+
+def test_retreat_with_no_enemy_left_goes_toward_home() -> None:
+    """Our ruling: with no cause left, a Group retreats toward its own side's table edge."""
+    assert g.retreat(terrain(), sqs("F6"), [], 3, set(), [], home_edge=0).models == (sq("F3"),)
+    assert g.retreat(terrain(), sqs("F6"), [], 3, set(), [], home_edge=1).models == (sq("F9"),)
+
+
+# --- Deployment -------------------------------------------------------------------------------
+
+
+def test_deployment_zones_by_side_and_seat_bands() -> None:
+    """Setup 6: "Deploy companies according to the scenario guidelines"; our ruling: side 0 along
+    the top, side 1 along the bottom, 4" deep, a side's seats in bands west to east."""
+    board = terrain(size=24, cells={"A1": "#"}).board
+    one = g.deployment_zones(board, 2)
+    assert len(one) == 2 and sq("X4") in one[0] and sq("A1") not in one[0]
+    assert sq("A5") not in one[0] and sq("A21") in one[1] and sq("A20") not in one[1]
+    two = g.deployment_zones(board, 4)
+    assert sq("L1") in two[0] and sq("M1") in two[2] and sq("M24") in two[3]
+    three = g.deployment_zones(board, 6)
+    assert {len(zone) for zone in three[1::2]} == {32}
+    assert sq("H24") in three[1] and sq("I24") in three[3] and sq("Q24") in three[5]
+
+
+def test_formation_at_fills_the_nearest_free_squares_in_cohesion() -> None:
+    """Moving, Cohesion: "within 3" of at least one other model"; our ruling: the nearest free
+    squares of the zone by distance, then row, then column."""
+    t = terrain()
+    zone = g.deployment_zones(t.board, 2)[0]
+    placed = g.formation_at(t, sq("C2"), 4, zone, {sq("B1")})
+    assert placed == tuple(sqs("C2 C1 D1 B2"))
+    assert g.formation_at(t, sq("C2"), 4, zone, {sq("C2")}) is None
+    tiny = set(sqs("A1 B1"))
+    assert g.formation_at(t, sq("A1"), 3, tiny, set()) is None
+
+
+def test_formation_paths_follow_each_models_own_way() -> None:
+    """Moving: "Move each model individually": each model's path, round what blocks it (our
+    ruling: not diagonally past the corner of an Impassable square)."""
+    t = terrain(cells={"C1": "#"})
+    paths = g.formation_paths(t, sqs("A1 A2"), sqs("D1 D2"), 4, set())
+    assert paths == (tuple(sqs("A1 B2 C2 D2 D1")), tuple(sqs("A2 B2 C2 D2")))
+    assert sq("D1") not in g.formation_moves(t, sqs("A1 A2"), 3, set(), [])
+
+
+def test_every_shipped_map_makes_a_table() -> None:
+    """Our ruling (Scale): every shipped map doubles into a table the group rules can play on."""
+    for path in sorted(MAPS.glob("*.json")):
+        table = g.table_of(map_from_json(json.loads(path.read_text())))
+        assert table.board.width == 24 and table.board.height == 24
+        assert all(table.board.is_open(square) for square in table.objectives)

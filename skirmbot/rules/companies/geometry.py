@@ -20,10 +20,11 @@ Our rulings here, on squares (docs/rulings.md, the group rules: Scale and Terrai
 from __future__ import annotations
 
 import heapq
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from skirmbot.rules.board import Board
+from skirmbot.rules.companies.state import SIDES
 from skirmbot.rules.maps import BattleMap, scaled
 from skirmbot.rules.squares import Square
 
@@ -32,6 +33,8 @@ COHESION = 3  # inches: "within 3" of at least one other model", "at least 3" fr
 OBSTACLE_COVER = 3  # inches: "within 3" of an obstacle ... count as being in Cover"
 OBSCURING_DEPTH = 3  # inches: Groups cannot see "more than 3" into" Obscuring terrain
 CAPTAIN_REACH = 12  # inches: "+1 if the Captain's Group is within 12""
+DEPLOYMENT_DEPTH = 4  # inches: each side's zone along its table edge (our ruling, Deployment)
+_ANY_DISTANCE = 10_000  # a Move long enough to reach anything reachable (to say how far it is)
 
 
 def table_of(battle_map: BattleMap) -> BattleMap:
@@ -90,7 +93,7 @@ class Terrain:
     def edge_impassable(self, a: Square, b: Square) -> bool:
         """The edge between orthogonal neighbours: a wall of 2 or more, a closed door, or a
         drop of more than one level without stairs."""
-        if self.board.wall_height(a, b) >= 2:
+        if self.impassable(a) or self.impassable(b) or self.board.wall_height(a, b) >= 2:
             return True
         board = self.board
         return abs(board.level(a) - board.level(b)) > 1 and not board.feature(a, b).stairs
@@ -135,6 +138,17 @@ class Terrain:
             (Terrain, "step", a, b, ignore_obstacles), lambda: self._step(a, b, ignore_obstacles)
         )
 
+    def steps_from(self, square: Square, ignore_obstacles: bool) -> tuple[tuple[Square, int], ...]:
+        """Every step a model can take from here over the terrain, with its cost."""
+        return self.board.memo(
+            (Terrain, "steps", square, ignore_obstacles),
+            lambda: tuple(
+                (there, cost)
+                for there in square.around()
+                if (cost := self.step(square, there, ignore_obstacles)) is not None
+            ),
+        )
+
     def _step(self, a: Square, b: Square, ignore_obstacles: bool) -> int | None:
         if self.impassable(b):
             return None
@@ -159,7 +173,96 @@ def can_see(terrain: Terrain, viewers: Sequence[Square], targets: Sequence[Squar
     """Whether a Group can see another (our ruling, Sight): some model of the one sees some
     model of the other; sight runs centre to centre, stops at Impassable/Obscuring edges and
     squares, and reaches at most 3" into Obscuring squares (never past them)."""
-    raise NotImplementedError
+    pairs = sorted(
+        ((viewer, target) for viewer in viewers for target in targets),
+        key=lambda pair: pair[0].distance(pair[1]),
+    )
+    return any(sees(terrain, viewer, target) for viewer, target in pairs)
+
+
+def sees(terrain: Terrain, viewer: Square, target: Square) -> bool:
+    """Whether one model sees another (our ruling, Sight). The line runs from centre to centre
+    through every square it enters (exactly, not sampled). It is blocked by an Impassable square
+    between them, by an edge that is Impassable or Obscuring (walls of 2 or more, closed doors,
+    drops of more than one level), and through a corner point only when both routes round it
+    are. Obscuring squares: the line may run through the viewer's own patch as it leaves and
+    into the target's as it arrives, but past no other ("cannot see past Obscuring terrain");
+    and at most 3 of the squares it enters, the target's counted, may be Obscuring ("or more
+    than 3" into it"). Models do not block sight."""
+    return terrain.board.memo((sees, viewer, target), lambda: _sees(terrain, viewer, target))
+
+
+def _sees(terrain: Terrain, viewer: Square, target: Square) -> bool:
+    squares = [viewer]
+    for here, there in _crossings(viewer, target):
+        if here.x != there.x and here.y != there.y:
+            corners = (Square(there.x, here.y), Square(here.x, there.y))
+            if all(_sight_cut(terrain, here, via, there) for via in corners):
+                return False
+        elif terrain.edge_impassable(here, there) or terrain.edge_obscuring(here, there):
+            return False
+        if there != target and terrain.impassable(there):
+            return False
+        squares.append(there)
+    return _obscuring_ok([terrain.obscuring(square) for square in squares])
+
+
+def _obscuring_ok(obscuring: list[bool]) -> bool:
+    """The line's squares (viewer first, target last), Obscuring or not: a run of Obscuring
+    squares may only lead out of the viewer's own patch or end at the target; 3 at most, beyond
+    the viewer's own square."""
+    inside = obscuring[1:]
+    depth = sum(inside)
+    if depth > OBSCURING_DEPTH:
+        return False
+    trailing = _run(reversed(inside))
+    leading = _run(inside) if obscuring[0] else 0
+    return trailing == len(inside) or depth == leading + trailing
+
+
+def _run(flags: Iterable[bool]) -> int:
+    """How many flags are set before the first unset one."""
+    count = 0
+    for flag in flags:
+        if not flag:
+            break
+        count += 1
+    return count
+
+
+def _sight_cut(terrain: Terrain, a: Square, via: Square, b: Square) -> bool:
+    if terrain.impassable(via):
+        return True
+    return any(
+        terrain.edge_impassable(s, t) or terrain.edge_obscuring(s, t)
+        for s, t in ((a, via), (via, b))
+    )
+
+
+def _crossings(a: Square, b: Square) -> list[tuple[Square, Square]]:
+    """Each step of the line from a's centre to b's centre into the next square it enters; a
+    diagonal step where it passes exactly through a corner point (a supercover walk, exact in
+    whole numbers)."""
+    nx, ny = abs(b.x - a.x), abs(b.y - a.y)
+    sx, sy = (1 if b.x > a.x else -1), (1 if b.y > a.y else -1)
+    ix = iy = 0
+    here = a
+    steps: list[tuple[Square, Square]] = []
+    while ix < nx or iy < ny:
+        # Which boundary the line meets first: a column's (x), a row's (y) or both at a corner.
+        decision = (1 + 2 * ix) * ny - (1 + 2 * iy) * nx
+        if decision == 0:
+            there = here.offset(sx, sy)
+            ix, iy = ix + 1, iy + 1
+        elif decision < 0:
+            there = here.offset(sx, 0)
+            ix += 1
+        else:
+            there = here.offset(0, sy)
+            iy += 1
+        steps.append((here, there))
+        here = there
+    return steps
 
 
 def reach(
@@ -174,7 +277,17 @@ def reach(
     (start first): Difficult squares cost 2", it never passes a `blocked` square (another
     model) or Impassable terrain, and it stops on coming into base contact with an obstacle
     unless it began its Move in contact (`ignore_obstacles`: the rulebook's Obstacle)."""
-    found: dict[Square, tuple[Square, ...]] = {}
+    return {
+        square: path
+        for square, (_cost, path) in _routes(terrain, start, mo, blocked, ignore_obstacles).items()
+    }
+
+
+def _routes(
+    terrain: Terrain, start: Square, mo: int, blocked: Collection[Square], ignore_obstacles: bool
+) -> dict[Square, tuple[int, tuple[Square, ...]]]:
+    """`reach` with each square's cost in inches."""
+    found: dict[Square, tuple[int, tuple[Square, ...]]] = {}
     # (cost, steps, square, path): of equally cheap paths the one with fewest steps, then the
     # smaller squares, so a replay redraws the very same path.
     queue: list[tuple[int, int, Square, tuple[Square, ...]]] = [(0, 0, start, (start,))]
@@ -182,27 +295,39 @@ def reach(
         cost, steps, here, path = heapq.heappop(queue)
         if here in found:
             continue
-        found[here] = path
+        found[here] = (cost, path)
         if here != start and not ignore_obstacles and terrain.obstacle_contact(here):
             continue  # "it stops its Move for this activation"
-        for there in here.around():
-            if there in found or there in blocked:
-                continue
-            price = terrain.step(here, there, ignore_obstacles)
-            if price is not None and cost + price <= mo:
+        for there, price in terrain.steps_from(here, ignore_obstacles):
+            if cost + price <= mo and there not in found and there not in blocked:
                 heapq.heappush(queue, (cost + price, steps + 1, there, (*path, there)))
     return found
 
 
+def model_reach(
+    terrain: Terrain, start: Square, mo: int, blocked: Collection[Square]
+) -> dict[Square, tuple[Square, ...]]:
+    """`reach` for a model beginning its Move here: it ignores obstacles if it begins in
+    contact with one (rulebook Obstacle)."""
+    return reach(terrain, start, mo, blocked, ignore_obstacles=terrain.obstacle_contact(start))
+
+
 def cohesive(models: Sequence[Square]) -> bool:
     """Every model within 3" of at least one other model of its Group (one model: always)."""
-    return (
-        all(
-            any(model.distance(other) <= COHESION for j, other in enumerate(models) if j != i)
+    return stray(models) is None
+
+
+def stray(models: Sequence[Square]) -> int | None:
+    """The first model (its index) not within 3" of any other model of its Group, or None."""
+    if len(models) < 2:
+        return None
+    return next(
+        (
+            i
             for i, model in enumerate(models)
-        )
-        if len(models) > 1
-        else True
+            if all(model.distance(other) > COHESION for j, other in enumerate(models) if j != i)
+        ),
+        None,
     )
 
 
@@ -223,7 +348,34 @@ def formation_moves(
     own path, as `reach`); the Group ends in Cohesion and at least 3" from `enemies`. A Group's
     own models step aside for each other (our ruling): only `blocked` (other Groups' models)
     stop a path."""
-    raise NotImplementedError
+    reaches = [model_reach(terrain, model, mo, blocked) for model in models]
+    moves: dict[Square, tuple[Square, ...]] = {}
+    if not cohesive(models):
+        return moves  # a shape out of Cohesion stays out of it wherever it goes
+    for dy in range(-mo, mo + 1):
+        for dx in range(-mo, mo + 1):
+            squares = tuple(model.offset(dx, dy) for model in models)
+            # In its reach means open, not another Group's and within its Move.
+            reached = all(square in found for square, found in zip(squares, reaches, strict=True))
+            if reached and clear_of(squares, enemies):
+                moves[squares[0]] = squares
+    return moves
+
+
+def formation_paths(
+    terrain: Terrain,
+    models: Sequence[Square],
+    squares: Sequence[Square],
+    mo: int,
+    blocked: Collection[Square],
+) -> tuple[tuple[Square, ...], ...]:
+    """Each model's path to its square (for the `moved` event's picture): of a legal Move
+    (`formation_moves`, `check_placed_move`) or a charge (`charge`, with the defender's models
+    among `blocked`)."""
+    return tuple(
+        model_reach(terrain, model, mo, blocked)[square]
+        for model, square in zip(models, squares, strict=True)
+    )
 
 
 def check_placed_move(
@@ -236,7 +388,53 @@ def check_placed_move(
 ) -> str | None:
     """Why moving each model to its own square (in model order) breaks the rules, in plain words
     for a player ("Model 3 cannot reach K12: it is 7" away, its Move is 5"."); None if legal."""
-    raise NotImplementedError
+    if len(destinations) != len(models):
+        return f"Give {len(models)} squares, one for each model of the Group in order."
+    for number, (model, square) in enumerate(zip(models, destinations, strict=True), start=1):
+        problem = _placed_problem(terrain, number, model, square, mo, blocked)
+        if problem:
+            return problem
+        if square in destinations[: number - 1]:
+            return f"Two models cannot both end on {square}."
+    alone = stray(destinations)
+    if alone is not None:
+        return (
+            f'Model {alone + 1} on {destinations[alone]} would be more than 3" from every other '
+            "model of its Group: a Group ends its Move in Cohesion."
+        )
+    for number, square in enumerate(destinations, start=1):
+        near = [enemy for enemy in enemies if square.distance(enemy) < COHESION]
+        if near:
+            return (
+                f'Model {number} on {square} would be {square.distance(min(near))}" from the '
+                f'enemy model on {min(near)}: a Group ends its Move at least 3" from enemy Groups.'
+            )
+    return None
+
+
+def _placed_problem(
+    terrain: Terrain,
+    number: int,
+    model: Square,
+    square: Square,
+    mo: int,
+    blocked: Collection[Square],
+) -> str | None:
+    """Why one model cannot end its Move on `square`, or None."""
+    if not terrain.board.on_board(square):
+        return f"Model {number} cannot go to {square}: it is off the table."
+    if terrain.impassable(square):
+        return f"Model {number} cannot go to {square}: it is Impassable terrain."
+    if square in blocked:
+        return f"Model {number} cannot go to {square}: another model stands there."
+    ignore = terrain.obstacle_contact(model)
+    if square in reach(terrain, model, mo, blocked, ignore_obstacles=ignore):
+        return None
+    unlimited = _routes(terrain, model, _ANY_DISTANCE, blocked, ignore)
+    if square not in unlimited:
+        return f"Model {number} cannot reach {square}: the way there is blocked."
+    cost = unlimited[square][0]
+    return f'Model {number} cannot reach {square}: it is {cost}" away, its Move is {mo}".'
 
 
 def charge(
@@ -249,8 +447,104 @@ def charge(
     """The attacking Group's squares after moving "as many models as possible into base
     contact with the defending Group" (rulebook Attacking 1); the others move as close to the
     defender as they can while staying within 3" of a model of their Group. None: no model
-    can reach base contact (the target is not within its movement distance)."""
-    raise NotImplementedError
+    can reach base contact (the target is not within its movement distance).
+
+    Our ruling (Charge): as many models as possible end in contact (a maximum matching of
+    models to the free squares touching the defender that each reaches within `mo`, nearest
+    squares first); contact is not across Impassable terrain but is across a low wall. Each
+    model's path: `formation_paths`. Models already in contact may stay where they are."""
+    taken = set(blocked) | set(targets)
+    routes = [_routes(terrain, m, mo, taken, terrain.obstacle_contact(m)) for m in models]
+    contacts = _contact_squares(terrain, targets, taken)
+    options = [
+        _nearest_first(model, found, contacts) for model, found in zip(models, routes, strict=True)
+    ]
+    matched = _match(options)
+    if not matched:
+        return None
+    placed: dict[int, Square] = dict(matched)
+    for index in range(len(models)):
+        if index not in placed:
+            placed[index] = _closing_square(
+                models[index], routes[index], list(placed.values()), targets
+            )
+    return tuple(placed[index] for index in range(len(models)))
+
+
+def _nearest_first(
+    model: Square, found: dict[Square, tuple[int, tuple[Square, ...]]], contacts: set[Square]
+) -> list[Square]:
+    """The contact squares a model reaches, the cheapest first, then the straightest."""
+
+    def preference(square: Square) -> tuple[int, int, Square]:
+        return (found[square][0], _straightness(model, square), square)
+
+    return sorted((square for square in found if square in contacts), key=preference)
+
+
+def _straightness(frm: Square, to: Square) -> int:
+    """Of equally long moves, the straighter one first (the square distance as the crow flies)."""
+    return (to.x - frm.x) ** 2 + (to.y - frm.y) ** 2
+
+
+def _contact_squares(
+    terrain: Terrain, targets: Sequence[Square], taken: Collection[Square]
+) -> set[Square]:
+    """Free squares in base contact with a target model (our ruling: not across Impassable
+    terrain; across a low wall is contact, fighting over the obstacle)."""
+    return {
+        square
+        for target in targets
+        for square in target.around()
+        if square not in taken
+        and not terrain.impassable(square)
+        and terrain.step(square, target, True) is not None
+    }
+
+
+def _match(options: list[list[Square]]) -> dict[int, Square]:
+    """As many models as possible each on its own contact square (a maximum matching, each
+    model trying its nearest squares first, in model order)."""
+    owner: dict[Square, int] = {}
+
+    def assign(index: int, seen: set[Square]) -> bool:
+        for square in options[index]:
+            if square in seen:
+                continue
+            seen.add(square)
+            if square not in owner or assign(owner[square], seen):
+                owner[square] = index
+                return True
+        return False
+
+    for index in range(len(options)):
+        assign(index, set())
+    return {index: square for square, index in owner.items()}
+
+
+def _closing_square(
+    model: Square,
+    found: dict[Square, tuple[int, tuple[Square, ...]]],
+    placed: list[Square],
+    targets: Sequence[Square],
+) -> Square:
+    """A model that reaches no contact square moves as close to the defender as it can while
+    staying within 3" of a model of its Group (if it can get within 3" of none, as close to one
+    as it can); of those, the cheapest move, then the straightest."""
+    free = [square for square in found if square not in placed]
+
+    def score(square: Square) -> tuple[int, int, int, int, Square]:
+        apart = max(0, min(square.distance(other) for other in placed) - COHESION)
+        cost = found[square][0]
+        return (
+            apart,
+            group_distance([square], targets),
+            cost,
+            _straightness(model, square),
+            square,
+        )
+
+    return min(free, key=score)
 
 
 @dataclass(frozen=True)
@@ -270,17 +564,116 @@ def retreat(
     inches: int,
     blocked: Collection[Square],
     enemies: Collection[Square],
+    *,
+    home_edge: int | None = None,
 ) -> RetreatMove:
     """The Group moves `inches` (half its MO) "directly away from the cause of Retreat",
     without passing within 3" of any enemy Group (rulebook Retreating; our ruling: how
-    "directly away" and "pass within" read on squares)."""
-    raise NotImplementedError
+    "directly away" and "pass within" read on squares).
+
+    Our ruling (Retreat): the direction runs from the cause's closest model to the Group's
+    closest model (`closest_pair`); every model walks that same line of single steps
+    (Bresenham), all a step at a time, `inches` steps, a Difficult square costing 2 of a
+    model's inches (a model with too few left stops there; the others go on). A step into
+    Impassable terrain or onto another Group's model (`blocked`), across an Impassable edge or
+    a low wall, or one that ends less than 3" from an enemy model and nearer to it than before,
+    is blocked: the whole Group stops where it is. A step off the table: `off_table`. With no
+    cause (no enemy Group left), it retreats toward its own side's table edge: `home_edge` is
+    the side (0: the top edge, 1: the bottom)."""
+    if cause:
+        away_from, nearest = closest_pair(cause, models)
+        dx, dy = nearest.x - away_from.x, nearest.y - away_from.y
+    elif home_edge is not None:
+        dx, dy = 0, (-1 if home_edge == 0 else 1)
+    else:
+        raise ValueError("A Retreat with no cause needs the Group's home edge.")
+    offsets = _straight_steps(dx, dy, inches)
+    here = list(models)
+    paths = [[model] for model in models]
+    left = [inches] * len(models)
+    others = set(blocked)
+    for step_x, step_y in offsets:
+        moving = [index for index in range(len(here)) if left[index] > 0]
+        targets = {index: here[index].offset(step_x, step_y) for index in moving}
+        if any(not terrain.board.on_board(square) for square in targets.values()):
+            return _retreat_move(here, paths, blocked=False, off_table=True)
+        costs: dict[int, int] = {}
+        for index in moving:
+            cost = terrain.step(here[index], targets[index], False)
+            if cost is None:
+                return _retreat_move(here, paths, blocked=True, off_table=False)
+            if cost > left[index]:
+                left[index] = 0  # too few of its inches left for difficult ground: it stops
+                del targets[index]
+            costs[index] = cost
+        standing = {here[index] for index in range(len(here)) if index not in targets}
+        for index, square in targets.items():
+            if square in others or square in standing or _nearing(here[index], square, enemies):
+                return _retreat_move(here, paths, blocked=True, off_table=False)
+        for index, square in targets.items():
+            left[index] -= costs[index]
+            here[index] = square
+            paths[index].append(square)
+        if not any(left):
+            break
+    return _retreat_move(here, paths, blocked=False, off_table=False)
+
+
+def _retreat_move(
+    here: list[Square], paths: list[list[Square]], *, blocked: bool, off_table: bool
+) -> RetreatMove:
+    return RetreatMove(tuple(here), tuple(tuple(path) for path in paths), blocked, off_table)
+
+
+def _nearing(frm: Square, to: Square, enemies: Collection[Square]) -> bool:
+    """A step that ends within 3" of an enemy model and closer to it than before ("may not pass
+    within 3" of any enemy Groups"; moving away from one it is already near is allowed)."""
+    return any(
+        to.distance(enemy) < COHESION and to.distance(enemy) < frm.distance(enemy)
+        for enemy in enemies
+    )
+
+
+def _straight_steps(dx: int, dy: int, steps: int) -> list[tuple[int, int]]:
+    """`steps` single-square steps as straight as squares allow along the direction (dx, dy):
+    the direction stretched to `steps` squares along its longer side, walked Bresenham-wise."""
+    longest = max(abs(dx), abs(dy))
+    tx, ty = _rounded(dx * steps, longest), _rounded(dy * steps, longest)
+    offsets: list[tuple[int, int]] = []
+    x = y = 0
+    for n in range(1, steps + 1):
+        nx, ny = _rounded(tx * n, steps), _rounded(ty * n, steps)
+        offsets.append((nx - x, ny - y))
+        x, y = nx, ny
+    return offsets
+
+
+def _rounded(numerator: int, denominator: int) -> int:
+    """numerator / denominator rounded half away from zero (the same both ways, so a Retreat
+    to the west mirrors one to the east)."""
+    sign = -1 if numerator < 0 else 1
+    return sign * ((2 * abs(numerator) + denominator) // (2 * denominator))
 
 
 def deployment_zones(board: Board, seats: int) -> tuple[frozenset[Square], ...]:
     """Each seat's deployment zone (our ruling, Deployment): side 0 along the top edge, side 1
-    along the bottom, 4" deep; a side's seats share its zone in bands side by side."""
-    raise NotImplementedError
+    along the bottom, 4" deep; a side's seats share its zone in column bands of (nearly) equal
+    width side by side, in seat order west to east (seat 0 west of seat 2). Open squares only;
+    the zones are indexed by seat."""
+    per_side = seats // SIDES
+    top = range(0, DEPLOYMENT_DEPTH)
+    bottom = range(board.height - DEPLOYMENT_DEPTH, board.height)
+    zones = []
+    for seat in range(seats):
+        side, band = seat % SIDES, seat // SIDES
+        columns = range(band * board.width // per_side, (band + 1) * board.width // per_side)
+        rows = top if side == 0 else bottom
+        zones.append(
+            frozenset(
+                square for y in rows for x in columns if board.is_open(square := Square(x, y))
+            )
+        )
+    return tuple(zones)
 
 
 def formation_at(
@@ -292,4 +685,24 @@ def formation_at(
 ) -> tuple[Square, ...] | None:
     """A Group of `count` models placed from its first model's square (deployment typed as one
     square): the nearest free squares of `allowed` in Cohesion; None if it does not fit."""
-    raise NotImplementedError
+    free = sorted(
+        (square for square in allowed if square not in blocked and not terrain.impassable(square)),
+        key=lambda square: (square.distance(anchor), square.y, square.x),
+    )
+    if anchor not in free:
+        return None
+    placed = [anchor]
+    while len(placed) < count:
+        joining = next(
+            (
+                square
+                for square in free
+                if square not in placed
+                and any(square.distance(model) <= COHESION for model in placed)
+            ),
+            None,
+        )
+        if joining is None:
+            return None
+        placed.append(joining)
+    return tuple(placed)
