@@ -64,9 +64,7 @@ def catalogue(*profiles: Profile) -> Catalogue:
 
 def scenario(*scoring: tuple[str, int], rounds: int = 6, points: int = 24) -> Scenario:
     kinds = scoring or ((ROUTED, 1),)
-    return Scenario(
-        "Test", "", rounds, points, ATTACKERS, tuple(Scoring(k, vp) for k, vp in kinds)
-    )
+    return Scenario("Test", "", rounds, points, ATTACKERS, tuple(Scoring(k, vp) for k, vp in kinds))
 
 
 def table(

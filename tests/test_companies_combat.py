@@ -3,19 +3,22 @@ Captain traits that change them (our content). Every test scripts its dice and c
 
 from __future__ import annotations
 
+from companies_builders import captain_trait, profile, put, table
+
 from skirmbot.rules.companies.captains import activation_minimum, mo_of
 from skirmbot.rules.companies.combat import hex, melee, shoot
 from skirmbot.rules.companies.profiles import ATTACK, MOVE
 from skirmbot.rules.companies.state import Group, State
 from skirmbot.rules.dice import ScriptedDice
 from skirmbot.rules.events import Event
-from tests.companies_builders import captain_trait, profile, put, table
 
 MISS = [1] * 12
 ARCHERS = profile("archers", mi=4, range_=18)
 
 
-def duel(*, edges: list[str] | None = None, r: int | None = None, t: int = 2) -> tuple[State, Group, Group]:
+def duel(
+    *, edges: list[str] | None = None, r: int | None = None, t: int = 2
+) -> tuple[State, Group, Group]:
     """Archers (seat 0) ten inches from Spearmen (seat 1)."""
     state = table(edges=edges)
     archers = put(state, 0, "Archers", "C3 D3 E3", ARCHERS)
@@ -66,7 +69,12 @@ def test_each_t_hits_take_1_r_and_the_target_tests() -> None:
     dice = ScriptedDice([6] * 5 + [1] * 7 + [6, 6])
     events = shoot(state, dice, archers, spearmen)
     assert pool(events)["r_lost"] == 2 and spearmen.r == 4
-    assert kinds(events, "r_lost")[0].data == {"unit": "Spearmen", "lost": 2, "r": 4, "by": "Archers"}
+    assert kinds(events, "r_lost")[0].data == {
+        "unit": "Spearmen",
+        "lost": 2,
+        "r": 4,
+        "by": "Archers",
+    }
     test = kinds(events, "resilience")[0].data
     assert test["modifiers"] == [["2 R lost", -2]] and test["total"] == 10
     assert test["outcome"] == "passed" and dice.remaining == 0

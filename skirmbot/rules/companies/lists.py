@@ -49,9 +49,8 @@ def company_from_json(data: Any, catalogue: Catalogue) -> CompanyList:
         raise ContentError(f"Company {name}: two Groups have the same name; give each its own.")
     captain = data.get("captain")
     if not isinstance(captain, str) or captain.strip().lower() not in names:
-        raise ContentError(
-            f"Company {name}: 'captain' must name one of its Groups ({', '.join(e.name for e in groups)})."
-        )
+        choices = ", ".join(entry.name for entry in groups)
+        raise ContentError(f"Company {name}: 'captain' must name one of its Groups ({choices}).")
     return CompanyList(name, groups, groups[names.index(captain.strip().lower())].name)
 
 
@@ -75,13 +74,15 @@ def _group(data: Any, catalogue: Catalogue, where: str) -> GroupEntry:
         or not name.replace(" ", "").isalnum()
     ):
         raise ContentError(
-            f"Company {where}: a Group's 'name' is letters and digits (at most {NAME_LENGTH}), not {name!r}."
+            f"Company {where}: a Group's 'name' is letters and digits "
+            f"(at most {NAME_LENGTH}), not {name!r}."
         )
     profile = _profile(catalogue, key)
     if profile is None:
+        choices = ", ".join(p.name for p in catalogue.profiles.values() if not p.summoned)
         raise ContentError(
             f"Company {where}: {name.strip()} has no profile called {key!r}; "
-            f"the profiles are {', '.join(p.name for p in catalogue.profiles.values() if not p.summoned)}."
+            f"the profiles are {choices}."
         )
     if profile.summoned:
         raise ContentError(

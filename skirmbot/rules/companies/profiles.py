@@ -17,6 +17,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from skirmbot.rules.companies.reading import whole, words
 from skirmbot.rules.errors import ContentError
 
 MOVE, SHOOT, ATTACK, RETREAT, CAST, SUMMON = "move", "shoot", "attack", "retreat", "cast", "summon"
@@ -28,15 +29,8 @@ INTERRUPTS = (DEFIANT, ELUSIVE)  # traits a defending Group may test to interrup
 ORDER_TRAITS = (CAST, SUMMON)
 TRAITS = (RECKLESS, DEFIANT, ELUSIVE, CAST, SUMMON)
 # Captain traits (our content), in the order of the 1d6 face that gives each (rulebook Setup 4).
-BOLD, STEADY, COMMANDING, MARKSMAN, HARDY, SWIFT = (
-    "bold",
-    "steady",
-    "commanding",
-    "marksman",
-    "hardy",
-    "swift",
-)
-CAPTAIN_TRAITS = (BOLD, STEADY, COMMANDING, MARKSMAN, HARDY, SWIFT)
+CAPTAIN_TRAITS = ("bold", "steady", "commanding", "marksman", "hardy", "swift")
+BOLD, STEADY, COMMANDING, MARKSMAN, HARDY, SWIFT = CAPTAIN_TRAITS
 # Ambitions (our content: rulebook Setup 7 names them and gives none).
 GLORY, REGICIDE, UNBROKEN, GROUND = "glory", "regicide", "unbroken", "ground"
 AMBITIONS = (GLORY, REGICIDE, UNBROKEN, GROUND)
@@ -68,7 +62,7 @@ class Profile:
     activation: Mapping[str, int]  # each order it can be given -> the 2d6 minimum result
     traits: tuple[str, ...] = ()  # trait keys
     summons: str | None = None  # the profile key its Summon order brings (SUMMON only)
-    # Only a Summon order brings it: no company list fields it (added for the content loader).
+    # Only a Summon order brings it (our content: Spirits), so no company list may field it.
     summoned: bool = False
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Profile:
@@ -186,15 +180,8 @@ def _keyed(items: Any, what: str) -> dict[str, Any]:
     return found
 
 
-def _text(data: Any, key: str, where: str) -> str:
-    value = data.get(key) if isinstance(data, dict) else None
-    if not isinstance(value, str) or not value.strip():
-        raise ContentError(f"{where} needs a '{key}' in words.")
-    return value.strip()
-
-
 def _key(data: Any, where: str) -> str:
-    key = _text(data, "key", where)
+    key = words(data, "key", where)
     if key != key.lower() or not key.replace("-", "").isalnum():
         raise ContentError(
             f"{where}: its 'key' is lower-case letters, digits and hyphens, not {key!r}."
@@ -203,11 +190,7 @@ def _key(data: Any, where: str) -> str:
 
 
 def _number(data: dict[str, Any], key: str, where: str, bounds: tuple[int, int]) -> int:
-    low, high = bounds
-    value = data.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ContentError(f"{where}: '{key}' must be a whole number from {low} to {high}.")
-    return value
+    return whole(data.get(key), key, where, bounds)
 
 
 def _optional(data: dict[str, Any], key: str, where: str, bounds: tuple[int, int]) -> int | None:
@@ -224,7 +207,7 @@ def _trait(data: Any) -> Trait:
         raise ContentError(
             f"{where}: only {' and '.join(INTERRUPTS)} are tested, with a 'minimum'."
         )
-    return Trait(key, _text(data, "name", where), _text(data, "text", where), minimum)
+    return Trait(key, words(data, "name", where), words(data, "text", where), minimum)
 
 
 def _captain_traits(items: list[Any]) -> tuple[CaptainTrait, ...]:
@@ -245,8 +228,8 @@ def _captain_trait(data: Any) -> CaptainTrait:
     return CaptainTrait(
         _number(data, "roll", where, (1, 6)),
         key,
-        _text(data, "name", where),
-        _text(data, "text", where),
+        words(data, "name", where),
+        words(data, "text", where),
     )
 
 
@@ -255,8 +238,8 @@ def _ambition(data: Any) -> Ambition:
     where = f"Ambition {key}"
     return Ambition(
         key,
-        _text(data, "name", where),
-        _text(data, "text", where),
+        words(data, "name", where),
+        words(data, "text", where),
         _number(data, "vp", where, AMBITION_VP),
     )
 
@@ -269,7 +252,7 @@ def _profile(data: Any, traits: Mapping[str, Trait]) -> Profile:
     keys = _trait_keys(data.get("traits", []), traits, where)
     profile = Profile(
         key=key,
-        name=_text(data, "name", where),
+        name=words(data, "name", where),
         models=_number(data, "models", where, MODELS),
         mo=_number(data, "mo", where, MOVE_INCHES),
         mi=mi,

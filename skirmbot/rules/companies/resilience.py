@@ -14,6 +14,8 @@ removed it ("attack", "shoot", "hex"), or "test" (a test no order caused: Rally,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from skirmbot.rules.companies import geometry
 from skirmbot.rules.companies.captains import captain_reach, mo_of, resilience_bonus
 from skirmbot.rules.companies.state import Group, State
@@ -96,39 +98,43 @@ def test_resilience(
     faces = [dice.roll(6), dice.roll(6)]
     found = modifiers(state, group, lost)
     total = sum(faces) + sum(value for _, value in found)
-    needed = group.r
-    outcome = _outcome(group, total, needed, rallying)
-    words = {
-        PASSED: "holds",
-        RALLIED: "rallies",
-        RETREATS: "fails and Retreats",
-        ROUTED: "is Routed",
-    }[outcome]
-    events = [
-        Event(
-            "resilience",
-            f"{group.id} tests Resilience: {faces[0]}+{faces[1]}"
-            + "".join(f" {value:+d} ({text})" for text, value in found)
-            + f" = {total} against R {needed}: {words}.",
-            {
-                "unit": group.id,
-                "faces": faces,
-                "modifiers": [[text, value] for text, value in found],
-                "total": total,
-                "needed": needed,
-                "outcome": outcome,
-            },
-        )
-    ]
-    by = cause.seat if cause is not None else None
+    outcome = _outcome(group, total, group.r, rallying)
+    events = [_tested(group, faces, found, total, outcome)]
     if outcome == RALLIED:
         group.shaken = False
         events.append(Event("rallied", f"{group.id} is no longer Shaken.", {"unit": group.id}))
     elif outcome == ROUTED:
-        events += rout(state, dice, group, by, how)
+        events += rout(state, dice, group, cause.seat if cause is not None else None, how)
     elif outcome == RETREATS:
         events += _failed(state, dice, group, cause, how)
     return events
+
+
+OUTCOME_WORDS = {
+    PASSED: "holds",
+    RALLIED: "rallies",
+    RETREATS: "fails and Retreats",
+    ROUTED: "is Routed",
+}
+
+
+def _tested(
+    group: Group, faces: list[int], found: list[tuple[str, int]], total: int, outcome: str
+) -> Event:
+    return Event(
+        "resilience",
+        f"{group.id} tests Resilience: {faces[0]}+{faces[1]}"
+        + "".join(f" {value:+d} ({text})" for text, value in found)
+        + f" = {total} against R {group.r}: {OUTCOME_WORDS[outcome]}.",
+        {
+            "unit": group.id,
+            "faces": faces,
+            "modifiers": [[text, value] for text, value in found],
+            "total": total,
+            "needed": group.r,
+            "outcome": outcome,
+        },
+    )
 
 
 def _outcome(group: Group, total: int, needed: int, rallying: bool) -> str:
@@ -166,7 +172,7 @@ def lose_r(group: Group, lost: int, cause: Group | None) -> list[Event]:
 def after_losses(
     state: State,
     dice: Dice,
-    losses: list[tuple[Group, int, Group | None]],
+    losses: Sequence[tuple[Group, int, Group | None]],
     *,
     how: str = HOW_TEST,
 ) -> list[Event]:
@@ -207,46 +213,46 @@ def retreat(
     how: str = HOW_RETREAT,
 ) -> list[Event]:
     """Retreating: half its MO (rounded down) directly away from `cause` (None, or gone: the
-    nearest enemy Group). Off the table: the whole Group Routs. Blocked: "roll 1d6 vs their
-    current R; if lower, they lose R equal to the roll and stop moving" (R 0: Routed)."""
+    nearest enemy Group; no enemy left: towards its own table edge). Off the table: the whole
+    Group Routs. Blocked: "roll 1d6 vs their current R; if lower, they lose R equal to the roll
+    and stop moving" (R 0: Routed)."""
     by = cause.seat if cause is not None else None
     if cause is None or not cause.on_table:
         cause = nearest_enemy(state, group)
-    events: list[Event] = []
-    if cause is not None:
-        move = _retreat_move(state, group, cause)
-        if move.off_table:
+    move = _retreat_move(state, group, cause)
+    if move.off_table:
+        return rout(state, dice, group, by, how)
+    events = [_moved(group, move)] if any(len(path) > 1 for path in move.paths) else []
+    group.models = list(move.models)
+    if move.blocked:
+        events += _blocked(group, dice.roll(6), cause)
+        if group.r <= 0:
             return events + rout(state, dice, group, by, how)
-        events.append(_moved(group, move))
-        group.models = list(move.models)
-        if move.blocked:
-            events += _blocked(group, dice.roll(6), cause)
-            if group.r <= 0:
-                return events + rout(state, dice, group, by, how)
     if shaken and not group.shaken:
         group.shaken = True
         events.append(Event("shaken", f"{group.id} is Shaken.", {"unit": group.id}))
     return events
 
 
-def _retreat_move(state: State, group: Group, cause: Group) -> geometry.RetreatMove:
+def _retreat_move(state: State, group: Group, cause: Group | None) -> geometry.RetreatMove:
     others = [s for g in state.groups.values() if g.on_table and g is not group for s in g.models]
     enemies = [s for g in state.enemies_of(group) for s in g.models]
     return geometry.retreat(
         geometry.Terrain(state.board),
         group.models,
-        cause.models,
+        cause.models if cause is not None else [],
         mo_of(state, group) // 2,
         others,
         enemies,
+        home_edge=group.side,  # side 0 deploys along the top edge, side 1 along the bottom
     )
 
 
 def _moved(group: Group, move: geometry.RetreatMove) -> Event:
-    path = list(move.paths[0]) if move.paths else [group.models[0]]
+    path = list(move.paths[0])
     return Event(
         "moved",
-        f"{group.id} Retreats to {move.models[0] if move.models else path[-1]}.",
+        f"{group.id} Retreats to {move.models[0]}.",
         {
             "unit": group.id,
             "path": [str(s) for s in path],
@@ -257,7 +263,7 @@ def _moved(group: Group, move: geometry.RetreatMove) -> Event:
     )
 
 
-def _blocked(group: Group, face: int, cause: Group) -> list[Event]:
+def _blocked(group: Group, face: int, cause: Group | None) -> list[Event]:
     """The blocked Retreat's roll: lower than R now loses that much R (no test follows)."""
     lower = face < group.r
     event = Event(

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from skirmbot.rules.companies.reading import whole
 from skirmbot.rules.errors import ContentError
 
 ROUTED, OBJECTIVES, BREAKTHROUGH = "routed", "objectives", "breakthrough"
@@ -74,22 +75,14 @@ def scenario_from_json(data: Any) -> Scenario:
     return Scenario(
         name,
         briefing.strip(),
-        _number(data, "rounds", where, ROUNDS),
-        _number({"points": data.get("points", DEFAULT_POINTS)}, "points", where, POINTS),
+        whole(data.get("rounds"), "rounds", where, ROUNDS),
+        whole(data.get("points", DEFAULT_POINTS), "points", where, POINTS),
         first,
         scoring,
     )
 
 
-def _number(data: dict[str, Any], key: str, where: str, bounds: tuple[int, int]) -> int:
-    low, high = bounds
-    value = data.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ContentError(f"{where}: '{key}' must be a whole number from {low} to {high}.")
-    return value
-
-
 def _scoring(data: Any, where: str) -> Scoring:
     if not isinstance(data, dict) or data.get("kind") not in KINDS:
         raise ContentError(f"{where}: each scoring rule needs a 'kind' of {', '.join(KINDS)}.")
-    return Scoring(data["kind"], _number({"vp": data.get("vp", 1)}, "vp", where + "'s scoring", VP))
+    return Scoring(data["kind"], whole(data.get("vp", 1), "vp", f"{where}'s scoring", VP))

@@ -42,14 +42,22 @@ def end_of_round(state: State) -> list[Event]:
             if len(holders) == 1:
                 (side,) = holders
                 state.vp[side] += scoring.vp
-                events.append(_scored(side, scoring.vp, OBJECTIVES, f"holds {objective}"))
+                events.append(_scored(state, side, scoring.vp, OBJECTIVES, f"{objective} held"))
     return events
 
 
-def _scored(side: int, points: int, reason: str, why: str) -> Event:
+def side_name(state: State, side: int) -> str:
+    """ "The attackers" or "the defenders" once rolled off (rulebook Setup 5), else "side N"."""
+    if state.attackers is None:
+        return f"side {side + 1}"
+    return "the attackers" if side == state.attackers else "the defenders"
+
+
+def _scored(state: State, side: int, points: int, reason: str, why: str) -> Event:
+    name = side_name(state, side)
     return Event(
         "scored",
-        f"Side {side + 1} scores {points} VP: {why}.",
+        f"{name[0].upper()}{name[1:]} score {points} VP: {why}.",
         {"side": side, "points": points, "reason": reason},
     )
 
@@ -112,12 +120,19 @@ def _final(state: State) -> Iterator[tuple[int, int, str, str]]:
                 yield side, points * scoring.vp, ROUTED, "enemy Groups Routed"
             elif scoring.kind == BREAKTHROUGH:
                 edge = _enemy_edge(state, side)
-                through = [g for g in state.groups.values() if g.side == side and _near(g.models, edge)]
+                through = [
+                    g for g in state.groups.values() if g.side == side and _near(g.models, edge)
+                ]
                 yield side, len(through) * scoring.vp, BREAKTHROUGH, "Groups broke through"
     for seat, company in enumerate(state.seats):
         ambition = state.catalogue.ambitions.get(company.ambition or "")
         if ambition is not None and ambition_met(state, seat):
-            yield seat % SIDES, ambition.vp, ambition.key, f"{company.name}'s ambition, {ambition.name}"
+            yield (
+                seat % SIDES,
+                ambition.vp,
+                ambition.key,
+                f"{company.name}'s ambition, {ambition.name}",
+            )
 
 
 def scores(state: State) -> tuple[int, ...]:
@@ -138,6 +153,17 @@ def _all_conceded(state: State) -> int | None:
     )
 
 
+def _result(state: State) -> tuple[int | None, str]:
+    """The winning side (None: a draw) and why the game ended."""
+    gone = _all_conceded(state)
+    if gone is not None:
+        return 1 - gone, "conceded"
+    reason = "rounds" if state.rounds_done >= state.scenario.rounds else "routed"
+    best = max(state.vp)
+    leaders = [side for side in range(SIDES) if state.vp[side] == best]
+    return (leaders[0] if len(leaders) == 1 else None), reason
+
+
 def finish(state: State) -> list[Event]:
     """Counts the final VP, decides the winner and ends the match (once)."""
     if state.over:
@@ -146,18 +172,11 @@ def finish(state: State) -> list[Event]:
     for side, points, reason, words in list(_final(state)):
         if points:
             state.vp[side] += points
-            events.append(_scored(side, points, reason, words))
-    gone = _all_conceded(state)
-    if gone is not None:
-        winner: int | None = 1 - gone
-        state.reason = "conceded"
-    else:
-        best = max(state.vp)
-        leaders = [side for side in range(SIDES) if state.vp[side] == best]
-        winner = leaders[0] if len(leaders) == 1 else None
-        state.reason = "rounds" if state.rounds_done >= state.scenario.rounds else "routed"
+            events.append(_scored(state, side, points, reason, words))
+    winner, state.reason = _result(state)
     state.over = True
-    result = f"Side {winner + 1} wins" if winner is not None else "A draw"
+    name = side_name(state, winner) if winner is not None else ""
+    result = f"{name[0].upper()}{name[1:]} win" if name else "A draw"
     vp = " to ".join(str(v) for v in state.vp)
     events.append(
         Event(
