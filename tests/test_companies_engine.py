@@ -32,12 +32,11 @@ from skirmbot.rules.companies.profiles import (
     CAST,
     MOVE,
     RETREAT,
-    SHOOT,
     SUMMON,
     Trait,
 )
 from skirmbot.rules.companies.scenarios import DEFENDERS
-from skirmbot.rules.companies.setup import new_state, roll_off
+from skirmbot.rules.companies.setup import new_state, placement_help, roll_off
 from skirmbot.rules.companies.state import Group, State
 from skirmbot.rules.dice import ScriptedDice
 from skirmbot.rules.errors import ContentError, IllegalCommand, RulesError
@@ -236,6 +235,25 @@ def test_deploy_by_first_square_or_every_square_then_reveal_rolls_traits_and_rol
         {"side": 1, "trait": "swift", "roll": 6},
     ]
     assert of(events, "roll_off")[0].data == {"rolls": [[2, 5]], "attackers": 1}
+
+
+def test_a_whole_match_of_shipped_content_runs_to_its_last_round() -> None:
+    """Setup 1-8 and End of Game on shipped content (clash: six rounds): deployment, Captain
+    traits and roll-off, ambitions, then turns by side until the last round ends."""
+    played, state = deployed_by_hand()
+    assert "Deploy Hill Wardens in your zone (A1 to X4)" in placement_help(state, 0)
+    for seat, row in ((0, 1), (1, 22)):
+        places = {g.id: f"{'AEIMQUW'[n]}{row}" for n, g in enumerate(state.groups_of(seat))}
+        script(played, 1, 2, 6, 5)  # revealed: Captain traits bold and steady, side 0 attacks
+        played.apply(Deploy(seat, places))
+    assert played.state.attackers == 0
+    played.apply(ChooseAmbition(0, "unbroken"))
+    played.apply(ChooseAmbition(1, "unbroken"))
+    for _ in range(6):
+        played.apply(EndTurn(0))
+        events = played.apply(EndTurn(1))
+    assert played.state.over and played.state.round == 6
+    assert of(events, "match_ended")[0].data["winner"] is None
 
 
 @pytest.mark.parametrize(
@@ -474,6 +492,20 @@ def test_a_reckless_failure_leaves_it_stationary_and_does_not_end_the_turn() -> 
     assert squares(others) == "P18 Q18 R18"
 
 
+def test_every_reckless_group_of_a_company_must_attempt() -> None:
+    """Turns 2: "If any friendly Group with the Reckless trait is within their movement range of
+    an enemy, they must attempt to activate to Attack"."""
+    played, _, _ = reckless()
+    wild = profile("berserkers", traits=("reckless",))
+    put(played.state, 1, "Wolves", "J10 K10 L10", wild)
+    played.apply(EndTurn(0))
+    assert played.state.reckless == ["Berserkers", "Wolves"]
+    script(played, *FAIL)
+    played.apply(Melee(1, "Wolves", "Spears"))
+    with pytest.raises(IllegalCommand, match="Berserkers must first attempt to Attack"):
+        played.apply(EndTurn(1))
+
+
 # --- the Attack ---------------------------------------------------------------------------------
 def attack(traits: tuple[str, ...] = ("defiant",)) -> tuple[CompaniesMatch, Group, Group]:
     state = table()
@@ -550,6 +582,27 @@ def test_an_attack_needs_a_target_within_movement_distance() -> None:
         played.apply(Melee(0, "Spears", "Bows"))
 
 
+def test_shooting_with_the_kernel_verb() -> None:
+    """Shooting: "If the activating Group has a MI profile, they may choose a Group within
+    range that they can see to Shoot" (/shoot sends the kernel's Shoot)."""
+    played, _, _, _ = two_companies()
+    script(played, *PASS, *MISS)
+    events = played.apply(Shoot(0, "Bows", "Foes"))
+    assert of(events, "pool")[0].data["purpose"] == "shoot"
+    assert kinds(events)[-1] == "activation_ended" and played.state.active == 0
+
+
+def test_the_game_ends_when_a_side_has_no_group_left() -> None:
+    """End of Game: "When the chosen scenario's closing conditions are met" (our content: a side
+    with no Group left on the table)."""
+    played, _, guards = attack(())
+    guards.r = 1
+    script(played, *PASS, *[6] * 12, *MISS)
+    events = played.apply(Melee(0, "Spears", "Guards"))
+    assert guards.routed and played.state.over
+    assert kinds(events)[-1] == "match_ended" and of(events, "match_ended")[0].data["winner"] == 0
+
+
 # --- special orders -----------------------------------------------------------------------------
 def test_summon_places_a_new_group_that_may_not_activate_this_turn() -> None:
     """Activation 2: "any available special orders like Cast or Summon" (our content: Summon,
@@ -583,9 +636,7 @@ def test_cast_hexes_an_enemy_group_within_12_inches() -> None:
     """Activation 2: special orders "like Cast" (our content: a Hex on an enemy Group within 12"
     it can see: it loses 1 R and Tests Resilience)."""
     state = table()
-    hexers = dataclasses.replace(
-        profile("hexers", activation={MOVE: 5, CAST: 7}), traits=("cast",)
-    )
+    hexers = dataclasses.replace(profile("hexers", activation={MOVE: 5, CAST: 7}), traits=("cast",))
     put(state, 0, "Hexers", "C3 D3 E3", hexers)
     put(state, 0, "Spears", "P3 Q3 R3", FIGHTER)
     foes = put(state, 1, "Foes", "C15 D15 E15", FIGHTER)
@@ -653,7 +704,8 @@ def test_team_play_a_conceding_company_leaves_and_its_teammate_plays_on() -> Non
     played, _ = teams()
     events = played.apply(Concede(2))
     assert group(played, "Bravo").routed and not played.state.over
-    assert of(events, "routed")[0].data["reason"] == "conceded" and "resilience" not in kinds(events)
+    assert of(events, "routed")[0].data["reason"] == "conceded"
+    assert "resilience" not in kinds(events)
     script(played, *PASS)
     played.apply(Move(0, "Alpha", "C5"))
     assert played.state.active == 1

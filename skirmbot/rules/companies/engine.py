@@ -226,7 +226,8 @@ class CompaniesMatch:
             if (
                 group.side == side
                 and group.profile.has(RECKLESS)
-                and orders.may_activate(state, group) is None
+                and group.on_table
+                and not (group.shaken or group.activated)
                 and orders.attack_targets(state, group)
             ):
                 state.reckless.append(group.id)
