@@ -547,6 +547,15 @@ def test_a_prompted_defender_answers_the_interrupt_itself() -> None:
     assert kinds(events)[-1] == "activation_ended" and played.state.pending is None
 
 
+def test_a_prompted_defenders_standing_orders_answer_when_it_does_not() -> None:
+    """Our ruling (reaction window): a prompted player who does not answer in time answers as
+    their standing orders say, trait by trait."""
+    played, _, _ = attack()
+    played.apply(StandingOrders(1, defiant=False, elusive=True, prompt=True))
+    assert not orders.standing_answer(played.state, 1, "defiant")
+    assert orders.standing_answer(played.state, 1, "elusive")
+
+
 def test_standing_orders_test_the_interrupt_without_asking() -> None:
     """Attacking 1: "they may test to activate that trait. If successful, resolve their
     interrupting action; otherwise, they stand still" (our ruling: standing orders decide)."""
@@ -723,6 +732,7 @@ def test_team_play_a_conceding_company_leaves_and_its_teammate_plays_on() -> Non
         Move(0, "Foes", "C18"),
         Move(1, "Foes", "C18"),
         Move(0, "Spears", "C5", "C5 D5"),
+        Move(0, "Spears", "C6", "C5 D5 E5"),
         Shoot(0, "Spears", "Foes"),
         Shoot(0, "Bows", "Foes", weapon="Longbow"),
         Melee(0, "Spears", "Bows"),

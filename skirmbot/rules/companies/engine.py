@@ -362,6 +362,15 @@ class CompaniesMatch:
         group = self._activating(command.side, command.unit, MOVE)
         if command.models is not None:
             squares = [setup.square_on(state.board, w) for w in command.models.split()]
+            if (
+                command.square
+                and squares
+                and setup.square_on(state.board, command.square) != squares[0]
+            ):
+                raise IllegalCommand(
+                    f"The Move names {command.square} for {group.id}'s first model, and "
+                    f"{squares[0]} among its models' squares: give the same square."
+                )
             why = orders.placed_move_error(state, group, squares)
             if why is not None:
                 raise IllegalCommand(why)
@@ -515,7 +524,7 @@ class CompaniesMatch:
                     },
                 )
             ]
-        use = seat.defiant if trait == DEFIANT else seat.elusive
+        use = orders.standing_answer(state, target.seat, trait)
         return self._interrupted(attacker, target, trait, use)
 
     def _interrupt(self, command: Interrupt) -> list[Event]:

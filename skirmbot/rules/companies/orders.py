@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from skirmbot.rules.companies import geometry
 from skirmbot.rules.companies.captains import mi_of, mo_of
-from skirmbot.rules.companies.profiles import ATTACK, CAST, MOVE, RETREAT, SHOOT, SUMMON
+from skirmbot.rules.companies.profiles import ATTACK, CAST, DEFIANT, MOVE, RETREAT, SHOOT, SUMMON
 from skirmbot.rules.companies.state import Group, State, side_of_seat
 from skirmbot.rules.squares import Square
 
@@ -244,6 +244,13 @@ def summon_squares(state: State, group: Group) -> dict[Square, tuple[Square, ...
         if placed is not None:
             found[anchor] = placed
     return found
+
+
+def standing_answer(state: State, seat: int, trait: str) -> bool:
+    """Whether the seat's standing orders test `trait` (DEFIANT or ELUSIVE) when one of its
+    Groups is attacked: what it answers when not prompted, or when its answer does not come."""
+    player = state.seats[seat]
+    return player.defiant if trait == DEFIANT else player.elusive
 
 
 def can_retreat(state: State, group: Group) -> bool:
