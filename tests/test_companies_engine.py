@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -32,13 +33,14 @@ from skirmbot.rules.companies.profiles import (
     CAST,
     MOVE,
     RETREAT,
+    SHOOT,
     SUMMON,
     Trait,
 )
 from skirmbot.rules.companies.scenarios import DEFENDERS
-from skirmbot.rules.companies.setup import new_state, placement_help, roll_off
+from skirmbot.rules.companies.setup import deploy, new_state, placement_help, roll_off
 from skirmbot.rules.companies.state import Group, State
-from skirmbot.rules.dice import ScriptedDice
+from skirmbot.rules.dice import ScriptedDice, SeededDice
 from skirmbot.rules.errors import ContentError, IllegalCommand, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.squares import Square
@@ -757,3 +759,68 @@ def test_an_illegal_command_changes_nothing_and_rolls_nothing(command: Command) 
         played.apply(command)
     assert played.state == before and played.commands == [] and played.log == []
     assert isinstance(played.dice, ScriptedDice) and played.dice.remaining == 2
+
+
+# --- the order queries and the engine agree -----------------------------------------------------
+def offered(state: State, seat: int, rng: random.Random) -> list[Command]:
+    """One command for each order the queries say a Group of the seat may be given now (a
+    random square or target of those offered), an answer to an Attack, or the end of its part."""
+    pending = state.pending
+    if pending is not None:
+        mine = state.group(pending.target).seat == seat
+        return [Interrupt(seat, rng.random() < 0.5)] if mine else []
+    if seat not in orders.acting_seats(state):
+        return []
+    choices: dict[str, Any] = {
+        MOVE: lambda g: Move(seat, g.id, str(rng.choice(list(orders.move_squares(state, g))))),
+        SHOOT: lambda g: Shoot(seat, g.id, rng.choice(orders.shoot_targets(state, g)).id),
+        ATTACK: lambda g: Melee(seat, g.id, rng.choice(orders.attack_targets(state, g)).id),
+        RETREAT: lambda g: Retreat(seat, g.id),
+        CAST: lambda g: Cast(seat, g.id, rng.choice(orders.cast_targets(state, g)).id),
+        SUMMON: lambda g: Summon(
+            seat, g.id, str(rng.choice(list(orders.summon_squares(state, g))))
+        ),
+    }
+    found = [choices[o](g) for g in state.groups_of(seat) for o in orders.orders_now(state, g)]
+    return found if orders.reckless_of(state, seat) else [*found, EndTurn(seat)]
+
+
+@pytest.mark.parametrize(
+    ("seed", "squads"),
+    [
+        (1, ("hill-wardens", "red-hounds")),
+        (2, ("ember-circle", "iron-lances", "red-hounds", "thornwatch")),
+        (3, ("lone-lance", "shield-oath", "wild-hunt", "lone-lance", "shield-oath", "wild-hunt")),
+    ],
+)
+def test_every_order_the_queries_offer_is_accepted(seed: int, squads: tuple[str, ...]) -> None:
+    """Activation 2: "Assign a valid order to the chosen Group": what the order queries offer
+    (the menu's and autocomplete's source) the engine accepts, through whole seeded matches of
+    1, 2 and 3 players a side, with no seat ever left without a command while the match goes
+    on."""
+    rng = random.Random(seed)
+    content = {**shipped_content(*squads), "map": shipped("maps", "ruined-chapel")}
+    played = CompaniesMatch(new_state(content), SeededDice(seed))
+    for seat in range(len(squads)):
+        played.apply(played_placement(played.state, seat, rng))
+    for seat in range(len(squads)):
+        played.apply(ChooseAmbition(seat, "glory"))
+    while not played.state.over:
+        found = [c for seat in range(len(squads)) for c in offered(played.state, seat, rng)]
+        assert found, "a match going on always waits on some seat"
+        orders_only = [c for c in found if not isinstance(c, EndTurn)]
+        played.apply(rng.choice(orders_only if orders_only and rng.random() < 0.9 else found))
+    assert played.state.round >= 1 and played.log[-1].kind == "match_ended"
+
+
+def played_placement(state: State, seat: int, rng: random.Random) -> Deploy:
+    """Each Group by a random square of the seat's zone where it fits."""
+    zone = sorted(state.zones[seat])
+    while True:
+        trial = copy.deepcopy(state, {id(state.board): state.board})
+        placements = {g.id: str(rng.choice(zone)) for g in state.groups_of(seat)}
+        try:
+            deploy(trial, seat, placements)
+        except IllegalCommand:
+            continue
+        return Deploy(seat, placements)
