@@ -797,7 +797,7 @@ def test_every_order_the_queries_offer_is_accepted(seed: int, squads: tuple[str,
     """Activation 2: "Assign a valid order to the chosen Group": what the order queries offer
     (the menu's and autocomplete's source) the engine accepts, through whole seeded matches of
     1, 2 and 3 players a side, with no seat ever left without a command while the match goes
-    on."""
+    on (side 1's first player answers each Attack on its Groups itself)."""
     rng = random.Random(seed)
     content = {**shipped_content(*squads), "map": shipped("maps", "ruined-chapel")}
     played = CompaniesMatch(new_state(content), SeededDice(seed))
@@ -805,6 +805,7 @@ def test_every_order_the_queries_offer_is_accepted(seed: int, squads: tuple[str,
         played.apply(played_placement(played.state, seat, rng))
     for seat in range(len(squads)):
         played.apply(ChooseAmbition(seat, "glory"))
+    played.apply(StandingOrders(1, prompt=True))
     while not played.state.over:
         found = [c for seat in range(len(squads)) for c in offered(played.state, seat, rng)]
         assert found, "a match going on always waits on some seat"
