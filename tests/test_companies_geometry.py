@@ -121,7 +121,7 @@ def test_cover_within_3_inches_of_an_obstacle_for_half_the_group() -> None:
     """Terrain, Obstacle: "If a model is within 3" of an obstacle, they count as being in
     Cover"; our ruling: a Group is in Cover when at least half its models are."""
     t = terrain(edges=["E5|E6: wall=1"])
-    assert t.near_obstacle(sq("H8"))  # 3 from E5... and from E6: H8-E6 = 3
+    assert t.near_obstacle(sq("H8"))  # 3" from E6, which touches the wall
     assert not t.near_obstacle(sq("I9"))  # 4 from E6
     assert t.in_cover(sqs("H8 I9"))
     assert not t.in_cover(sqs("H8 I9 J9"))

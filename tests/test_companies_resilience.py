@@ -54,6 +54,10 @@ def retreats(monkeypatch: pytest.MonkeyPatch) -> FakeRetreat:
     return fake
 
 
+def squares(models: list[Square]) -> str:
+    return " ".join(str(m) for m in models)
+
+
 def kinds(events: list[Event], kind: str) -> list[Event]:
     return [e for e in events if e.kind == kind]
 
@@ -346,20 +350,45 @@ def test_on_the_table_a_retreat_from_the_edge_goes_off_it_and_routs() -> None:
     assert [e.kind for e in events] == ["routed"] and spearmen.routed_how == "retreat"
 
 
-def test_on_the_table_a_retreat_blocked_by_a_group_rolls_against_r() -> None:
-    """Retreating (with the table's geometry): "If blocked by terrain or enemy Groups, roll 1d6
-    vs their current R; if lower, they lose R equal to the roll and stop moving" (a friendly
-    Group in the way blocks too: our ruling, models may not move through other models)."""
+def test_on_the_table_a_retreat_blocked_by_an_enemy_group_rolls_against_r() -> None:
+    """Retreating (with the table's geometry): "They may not pass within 3" of any enemy Groups.
+    If blocked by terrain or enemy Groups, roll 1d6 vs their current R; if lower, they lose R
+    equal to the roll and stop moving"."""
+    state = table()
+    raiders = put(state, 0, "Raiders", "C10 D10 E10")
+    put(state, 0, "Flankers", "C16 D16 E16")  # the first step would come within 3"
+    spearmen = put(state, 1, "Spearmen", "C13 D13 E13")
+    put(state, 1, "Levy", "T20 U20")
+    put(state, 1, "Pikes", "T23 U23")
+    dice = ScriptedDice([2])
+    events = retreat(state, dice, spearmen, raiders, shaken=True)
+    assert [e.kind for e in events] == ["retreat_blocked", "r_lost", "shaken"]
+    assert squares(spearmen.models) == "C13 D13 E13"
+    assert spearmen.r == 4 and dice.remaining == 0
+
+
+def test_a_retreat_passes_through_friendly_groups() -> None:
+    """Retreating: only "terrain or enemy Groups" block a Retreat (our ruling: it passes
+    through friendly Groups)."""
     state = table()
     raiders = put(state, 0, "Raiders", "C10 D10 E10")
     spearmen = put(state, 1, "Spearmen", "C13 D13 E13")
     put(state, 1, "Levy", "C15 D15 E15")
-    put(state, 1, "Pikes", "T20 U20")
-    dice = ScriptedDice([2])
-    events = retreat(state, dice, spearmen, raiders, shaken=True)
-    assert [e.kind for e in events] == ["moved", "retreat_blocked", "r_lost", "shaken"]
-    assert spearmen.models == [Square.parse(s) for s in ("C14", "D14", "E14")]
-    assert spearmen.r == 4 and dice.remaining == 0
+    put(state, 1, "Pikes", "T23 U23")
+    events = retreat(state, ScriptedDice([]), spearmen, raiders, shaken=False)
+    assert [e.kind for e in events] == ["moved"] and squares(spearmen.models) == "C16 D16 E16"
+
+
+def test_a_retreat_never_ends_on_a_friendly_group_and_stops_short_without_a_roll() -> None:
+    """Our ruling (Retreat through friends): a Retreat that would end on a friendly Group stops
+    at the last squares free of it; nothing the rulebook names blocked it, so no roll."""
+    state = table()
+    raiders = put(state, 0, "Raiders", "C10 D10 E10")
+    spearmen = put(state, 1, "Spearmen", "C13 D13 E13")
+    put(state, 1, "Levy", "C16 D16")
+    put(state, 1, "Pikes", "T23 U23")
+    events = retreat(state, ScriptedDice([]), spearmen, raiders, shaken=False)
+    assert [e.kind for e in events] == ["moved"] and squares(spearmen.models) == "C15 D15 E15"
 
 
 def test_a_teammates_captain_gives_no_bonus() -> None:

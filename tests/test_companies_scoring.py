@@ -3,10 +3,20 @@ Game, Setup 7; the scenarios and ambitions are our content: docs/rulings.md)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
 from companies_builders import profile, put, table
 
 from skirmbot.rules.companies.resilience import rout
-from skirmbot.rules.companies.scenarios import BREAKTHROUGH, OBJECTIVES, ROUTED
+from skirmbot.rules.companies.scenarios import (
+    BREAKTHROUGH,
+    OBJECTIVES,
+    ROUTED,
+    Scenario,
+    scenario_from_json,
+)
 from skirmbot.rules.companies.scoring import (
     ambition_met,
     end_of_round,
@@ -18,6 +28,7 @@ from skirmbot.rules.companies.state import State
 from skirmbot.rules.dice import ScriptedDice
 
 NO_DICE = ScriptedDice([])
+CONTENT = Path(__file__).resolve().parent.parent / "skirmbot" / "content" / "companies"
 
 
 def lines(state: State | None = None) -> State:
@@ -173,3 +184,46 @@ def test_a_side_whose_every_seat_conceded_loses_whatever_the_vp() -> None:
             rout(state, NO_DICE, group, None, "conceded")
     events = finish(state)
     assert events[-1].data == {"winner": 1, "reason": "conceded", "vp": [6, 12]}
+
+
+def shipped_scenario(name: str) -> Scenario:
+    path = CONTENT / "missions" / f"{name}.json"
+    return scenario_from_json(json.loads(path.read_text("utf-8")))
+
+
+@pytest.mark.parametrize(
+    ("name", "vp"),
+    [("clash", (8, 0)), ("hold-the-field", (8 + 6 * 1, 0)), ("breakthrough", (8 + 3, 0))],
+)
+def test_each_shipped_scenario_scores_and_ends_after_six_rounds(
+    name: str, vp: tuple[int, int]
+) -> None:
+    """Our content (Scenarios): Clash scores Routed enemy Groups' points; Hold the Field also
+    each objective one side alone holds at the end of a round; Breakthrough also 3 VP for each
+    Group within 3" of the enemy's edge. Each ends after its sixth round (End of Game)."""
+    state = lines(table(objectives=("F6",)))
+    state.scenario = shipped_scenario(name)
+    state.group("Raiders").models = [state.board.parse_square("C22")]  # 2" from the bottom edge
+    state.group("Guard").models = [state.board.parse_square("F7")]  # 1" from the objective
+    rout(state, ScriptedDice([6, 6]), state.group("Spearmen"), 0, "attack")
+    for _ in range(5):
+        end_of_round(state)
+    assert not game_over(state)
+    end_of_round(state)
+    assert game_over(state) and scores(state) == vp
+    assert finish(state)[-1].data["winner"] == 0
+
+
+def test_a_conceding_company_meets_no_ambition_nor_gives_one() -> None:
+    """Our rulings (Conceding): a conceded Company's Groups count as Routed for the scenario's
+    VP only: its Captain's Group leaving is no enemy's regicide, and its own ambition scores
+    nothing."""
+    state = lines()
+    state.seats[0].ambition = "regicide"
+    state.seats[1].ambition = "unbroken"
+    assert ambition_met(state, 1)
+    state.seats[1].out = True
+    for group in state.groups_of(1):
+        rout(state, NO_DICE, group, None, "conceded")
+    assert not ambition_met(state, 0) and not ambition_met(state, 1)
+    assert scores(state) == (8 + 10, 0)

@@ -235,17 +235,23 @@ def retreat(
 
 
 def _retreat_move(state: State, group: Group, cause: Group | None) -> geometry.RetreatMove:
-    others = [s for g in state.groups.values() if g.on_table and g is not group for s in g.models]
+    """Our ruling (Retreat through friends): only "terrain or enemy Groups" block a Retreat; it
+    passes through friendly Groups but never ends on one, stopping short of them instead (no
+    roll: nothing the rulebook names blocked it)."""
     enemies = [s for g in state.enemies_of(group) for s in g.models]
-    return geometry.retreat(
-        geometry.Terrain(state.board),
-        group.models,
-        cause.models if cause is not None else [],
-        mo_of(state, group) // 2,
-        others,
-        enemies,
-        home_edge=group.side,  # side 0 deploys along the top edge, side 1 along the bottom
-    )
+    friends = {
+        s for g in state.groups.values() if g.on_table and g.side == group.side for s in g.models
+    } - set(group.models)
+    terrain = geometry.Terrain(state.board)
+    away_from = cause.models if cause is not None else []
+    # side 0 deploys along the top edge, side 1 along the bottom: with no enemy, go home
+    for inches in range(mo_of(state, group) // 2, -1, -1):
+        move = geometry.retreat(
+            terrain, group.models, away_from, inches, enemies, enemies, home_edge=group.side
+        )
+        if move.off_table or not friends.intersection(move.models):
+            return move
+    raise AssertionError("a Retreat of 0 inches ends where the Group stands")
 
 
 def _moved(group: Group, move: geometry.RetreatMove) -> Event:
