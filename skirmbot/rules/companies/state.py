@@ -14,6 +14,7 @@ from skirmbot.rules.board import Board
 from skirmbot.rules.companies.profiles import CaptainTrait, Catalogue, Profile
 from skirmbot.rules.companies.scenarios import Scenario
 from skirmbot.rules.errors import IllegalCommand
+from skirmbot.rules.maps import BattleMap
 from skirmbot.rules.squares import Square
 
 SIDES = 2  # attackers and defenders (rulebook Setup 5); which is which is rolled off
@@ -112,6 +113,11 @@ class State:
     reason: str = ""
     turns: int = 0  # turns begun so far
     acted: int = 0  # orders given in the turn in progress: taking one back goes no further
+    # Added for the view (issue 30): the table as a map (`geometry.table_of`), which pictures
+    # draw terrain from; and the orders given so far in the match, each one activation (the
+    # turn clock's and one-line orders' count: `MatchView.activations`).
+    battle_map: BattleMap | None = None
+    orders: int = 0
     rounds_done: int = 0  # rounds ended (scoring.end_of_round counts them): the game's clock
 
     def group(self, name: str) -> Group:
