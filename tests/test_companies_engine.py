@@ -243,6 +243,7 @@ def test_a_whole_match_of_shipped_content_runs_to_its_last_round() -> None:
     """Setup 1-8 and End of Game on shipped content (clash: six rounds): deployment, Captain
     traits and roll-off, ambitions, then turns by side until the last round ends."""
     played, state = deployed_by_hand()
+    assert state.battle_map is not None and state.battle_map.board is state.board
     assert "Deploy Hill Wardens in your zone (A1 to X4)" in placement_help(state, 0)
     for seat, row in ((0, 1), (1, 22)):
         places = {g.id: f"{'AEIMQUW'[n]}{row}" for n, g in enumerate(state.groups_of(seat))}
@@ -291,6 +292,7 @@ def test_each_group_may_activate_only_once_each_turn() -> None:
     }  # fmt: skip
     with pytest.raises(IllegalCommand, match="already activated this turn"):
         played.apply(Move(0, "Spears", "C7"))
+    assert played.state.orders == 1
 
 
 def test_a_failed_activation_test_ends_the_sides_turn() -> None:

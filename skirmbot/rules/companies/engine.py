@@ -93,7 +93,10 @@ class CompaniesMatch:
     def apply(self, command: Command) -> list[Event]:
         """The command's events; a kernel Move is played (and kept) as this rulebook's Move."""
         # The table never changes under the group rules (no door opens): shared, not copied.
-        before = copy.deepcopy(self.state, {id(self.state.board): self.state.board})
+        table = self.state.battle_map
+        before = copy.deepcopy(
+            self.state, {id(self.state.board): self.state.board, id(table): table}
+        )
         try:
             self._check_seat(command.side)
             command = own_form(command)
@@ -320,6 +323,7 @@ class CompaniesMatch:
         faces = [self.dice.roll(6) for _ in range(TEST_DICE)]
         passed = sum(faces) >= needed
         group.activated = True
+        state.orders += 1
         if group.id in state.reckless:
             state.reckless.remove(group.id)
         verb = ORDER_WORDS[order]
