@@ -371,6 +371,20 @@ def test_a_move_ends_at_least_3_inches_from_enemy_groups() -> None:
     assert played.state == before
 
 
+def test_move_routes_give_the_first_models_path_and_its_cost_in_inches() -> None:
+    """Terrain, Difficult: "Each inch of movement through difficult terrain costs 2" of a
+    model's MO instead of 1" (what autocomplete labels a Move's squares with)."""
+    rows = [" ".join(["."] * 24)] * 24
+    rows[4] = " ".join(["~"] * 24)  # row 5 is Difficult ground
+    state = table(rows=rows)
+    spears = put(state, 0, "Spears", "C3 D3 E3", FIGHTER)
+    routes = orders.move_routes(state, spears)
+    assert routes[sq("C4")] == (1, (sq("C3"), sq("C4")))
+    cost, path = routes[sq("C6")]
+    assert cost == 4 and len(path) == 4 and path[-1] == sq("C6")
+    assert sq("C9") in routes and sq("C10") not in routes  # Move 6": 2" of them for one inch
+
+
 def walled() -> tuple[CompaniesMatch, Group]:
     """A low wall (an Obstacle) runs the width of the table between rows 5 and 6."""
     state = table(edges=[f"{c}5|{c}6: wall=1" for c in "ABCDEFGHIJKLMNOPQRSTUVWX"])

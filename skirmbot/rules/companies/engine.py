@@ -395,10 +395,9 @@ class CompaniesMatch:
 
     def _walk(self, group: Group, destinations: tuple[Square, ...], action: str) -> list[Event]:
         """The Group's models go to `destinations`; the moved event with each model's path."""
-        paths = model_paths(self.state, group, destinations)
+        paths = orders.model_paths(self.state, group, destinations)
+        cost = orders.path_cost(self.state, paths[0])
         group.models = list(destinations)
-        terrain = geometry.Terrain(self.state.board)
-        cost = sum(2 if terrain.difficult(s) else 1 for s in paths[0][1:])
         verb = {"move": "moves", "charge": "charges"}.get(action, action)
         return [
             Event(
@@ -661,23 +660,6 @@ def unique_id(state: State, name: str) -> str:
         number += 1
         shown = f"{name}{number}"
     return shown
-
-
-def model_paths(
-    state: State, group: Group, destinations: tuple[Square, ...]
-) -> list[tuple[Square, ...]]:
-    """Each model's path to its destination for the picture: its own walk within its Move where
-    one is found (a Group's own models step aside for each other), else straight there."""
-    terrain = geometry.Terrain(state.board)
-    blocked = orders.blocked_for(state, group)
-    mo = mo_of(state, group)
-    paths: list[tuple[Square, ...]] = []
-    for start, end in zip(group.models, destinations, strict=True):
-        found = geometry.reach(
-            terrain, start, mo, blocked, ignore_obstacles=terrain.obstacle_contact(start)
-        )
-        paths.append(found.get(end, (start, end) if start != end else (start,)))
-    return paths
 
 
 def _ended(group: Group, reason: str) -> Event:

@@ -92,6 +92,53 @@ def move_squares(state: State, group: Group) -> dict[Square, tuple[Square, ...]]
     return {square: models for square, models in found.items() if tuple(group.models) != models}
 
 
+def move_routes(state: State, group: Group) -> dict[Square, tuple[int, tuple[Square, ...]]]:
+    """For each square the Group's first model can end a Move on (`move_squares`), that model's
+    cost in inches and its path (autocomplete's labels, the picture's preview)."""
+    found = move_squares(state, group)
+    if not found:
+        return {}
+    first = group.models[0]
+    terrain = geometry.Terrain(state.board)
+    walks = geometry.reach(
+        terrain,
+        first,
+        mo_of(state, group),
+        blocked_for(state, group),
+        ignore_obstacles=terrain.obstacle_contact(first),
+    )
+    routes: dict[Square, tuple[int, tuple[Square, ...]]] = {}
+    for square in found:
+        path = walks.get(square, (first, square))
+        routes[square] = (path_cost(state, path), path)
+    return routes
+
+
+def model_paths(
+    state: State, group: Group, destinations: tuple[Square, ...]
+) -> list[tuple[Square, ...]]:
+    """Each model's path to its destination, for the picture: its own walk within its Move
+    where one is found (a Group's own models step aside for each other), else straight there
+    (a charge's last inch into contact)."""
+    terrain = geometry.Terrain(state.board)
+    blocked = blocked_for(state, group)
+    mo = mo_of(state, group)
+    paths: list[tuple[Square, ...]] = []
+    for start, end in zip(group.models, destinations, strict=True):
+        found = geometry.reach(
+            terrain, start, mo, blocked, ignore_obstacles=terrain.obstacle_contact(start)
+        )
+        paths.append(found.get(end, (start, end) if start != end else (start,)))
+    return paths
+
+
+def path_cost(state: State, path: tuple[Square, ...]) -> int:
+    """Inches a path costs (Terrain, Difficult: "Each inch of movement through difficult
+    terrain costs 2""), its first square where it starts."""
+    terrain = geometry.Terrain(state.board)
+    return sum(2 if terrain.difficult(square) else 1 for square in path[1:])
+
+
 def placed_move_error(state: State, group: Group, destinations: list[Square]) -> str | None:
     """Why moving each model to its own square breaks the rules (Moving: "Move each model
     individually", Cohesion, Obstacle); None if the Move is legal."""
