@@ -382,7 +382,7 @@ def test_move_routes_give_the_first_models_path_and_its_cost_in_inches() -> None
     assert routes[sq("C4")] == (1, (sq("C3"), sq("C4")))
     cost, path = routes[sq("C6")]
     assert cost == 4 and len(path) == 4 and path[-1] == sq("C6")
-    assert sq("C9") in routes and sq("C10") not in routes  # Move 6": 2" of them for one inch
+    assert sq("C8") in routes and sq("C9") not in routes  # Move 6": 2" of them for one inch
 
 
 def walled() -> tuple[CompaniesMatch, Group]:
