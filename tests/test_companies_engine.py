@@ -213,6 +213,16 @@ def test_new_state_shares_a_sides_points_between_its_seats() -> None:
         new_state(shipped_content("hill-wardens", "red-hounds", "hill-wardens"))
 
 
+def test_new_state_names_each_group_once_and_flags_each_captains_group() -> None:
+    """Setup 4 (the Captain's Group) and our ruling (commands name Groups): a name two Companies
+    share gets its seat's number."""
+    state = new_state(shipped_content("hill-wardens", "hill-wardens"))
+    assert [g.id for g in state.groups_of(1)][:2] == ["Knights2", "Spearmen2"]
+    assert [g.id for g in state.groups.values() if g.captain] == ["Knights", "Knights2"]
+    assert state.seats[0].points == sum(g.profile.points for g in state.groups_of(0))
+    assert state.zones[0] and not state.zones[0] & state.zones[1]
+
+
 def deployed_by_hand() -> tuple[CompaniesMatch, State]:
     state = new_state(shipped_content("hill-wardens", "red-hounds"))
     return CompaniesMatch(state, ScriptedDice([])), state
