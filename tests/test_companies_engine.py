@@ -609,6 +609,22 @@ def test_an_elusive_success_retreats_before_the_charge() -> None:
     assert not guards.shaken and orders.in_melee(played.state, spears) == [guards]
 
 
+def test_an_elusive_target_out_of_reach_leaves_the_attacker_short_and_no_melee() -> None:
+    """Attacking 1 (our content, Elusive): "the attacker charges as far as it can" and the melee
+    happens only if a model reaches base contact (our ruling: it ends its charge as near as its
+    Move allows, 3" from the enemy by Cohesion)."""
+    state = table()
+    spears = put(state, 0, "Spears", "C5 D5 E5", FIGHTER)
+    put(state, 0, "Bows", "P3 Q3 R3", ARCHERS)
+    guards = put(state, 1, "Guards", "C9 D9 E9", profile("guards", mo=10, traits=("elusive",)))
+    played = match(state)
+    script(played, *PASS, 4, 4)
+    events = played.apply(Melee(0, "Spears", "Guards"))
+    assert [e.data["action"] for e in of(events, "moved")] == ["retreat", "charge"]
+    assert squares(guards) == "C14 D14 E14" and squares(spears) == "C11 D11 E11"
+    assert "pool" not in kinds(events) and kinds(events)[-1] == "activation_ended"
+
+
 def test_an_attack_needs_a_target_within_movement_distance() -> None:
     """Attacking: "they may choose a target within their movement distance that they can see
     to Attack"."""

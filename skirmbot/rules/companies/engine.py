@@ -581,15 +581,19 @@ class CompaniesMatch:
 
     def _close_in(self, attacker: Group, target: Group) -> list[Event]:
         """The charge that falls short (Elusive: "the attacker then charges as far as it can"):
-        the Group's Move that ends nearest the target, keeping its shape (our ruling)."""
+        the Group's Move that ends nearest the target, keeping its shape, the straightest of
+        equally near ones (our ruling)."""
         state = self.state
         found = orders.move_squares(state, attacker)
         now = geometry.group_distance(attacker.models, target.models)
-        best = min(
-            found.values(),
-            key=lambda models: geometry.group_distance(models, target.models),
-            default=None,
-        )
+        start = attacker.models[0]
+
+        def nearest(models: tuple[Square, ...]) -> tuple[int, int, Square]:
+            # Of equally near ends, the straightest (then the first square): one answer.
+            dx, dy = models[0].x - start.x, models[0].y - start.y
+            return geometry.group_distance(models, target.models), dx * dx + dy * dy, models[0]
+
+        best = min(found.values(), key=nearest, default=None)
         if best is None or geometry.group_distance(best, target.models) >= now:
             return []
         return self._walk(attacker, best, "charge")
