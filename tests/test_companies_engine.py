@@ -598,6 +598,16 @@ def test_standing_orders_test_the_interrupt_without_asking() -> None:
     assert "interrupt" not in kinds(played2.apply(Melee(0, "Spears", "Guards")))
 
 
+def test_a_shaken_defender_tests_no_interrupt() -> None:
+    """Shaken Groups: "may not activate for any other reason" than to Rally (our ruling: nor
+    test Defiant or Elusive when attacked)."""
+    played, _, guards = attack()
+    guards.shaken = True
+    script(played, *PASS, *MISS, *MISS)
+    events = played.apply(Melee(0, "Spears", "Guards"))
+    assert "interrupt" not in kinds(events) and of(events, "pool")[1].data["needed"] == 6
+
+
 def test_an_elusive_success_retreats_before_the_charge() -> None:
     """Attacking 1 (our content, Elusive): it Retreats half its MO from the attacker without
     becoming Shaken, and the attacker charges as far as it can."""
