@@ -93,7 +93,10 @@ class CompaniesMatch:
     def apply(self, command: Command) -> list[Event]:
         """The command's events; a kernel Move is played (and kept) as this rulebook's Move."""
         # The table never changes under the group rules (no door opens): shared, not copied.
-        before = copy.deepcopy(self.state, {id(self.state.board): self.state.board})
+        table = self.state.battle_map
+        before = copy.deepcopy(
+            self.state, {id(self.state.board): self.state.board, id(table): table}
+        )
         try:
             self._check_seat(command.side)
             command = own_form(command)
@@ -226,7 +229,8 @@ class CompaniesMatch:
             if (
                 group.side == side
                 and group.profile.has(RECKLESS)
-                and orders.may_activate(state, group) is None
+                and group.on_table
+                and not (group.shaken or group.activated)
                 and orders.attack_targets(state, group)
             ):
                 state.reckless.append(group.id)
@@ -319,6 +323,7 @@ class CompaniesMatch:
         faces = [self.dice.roll(6) for _ in range(TEST_DICE)]
         passed = sum(faces) >= needed
         group.activated = True
+        state.orders += 1
         if group.id in state.reckless:
             state.reckless.remove(group.id)
         verb = ORDER_WORDS[order]
@@ -361,6 +366,15 @@ class CompaniesMatch:
         group = self._activating(command.side, command.unit, MOVE)
         if command.models is not None:
             squares = [setup.square_on(state.board, w) for w in command.models.split()]
+            if (
+                command.square
+                and squares
+                and setup.square_on(state.board, command.square) != squares[0]
+            ):
+                raise IllegalCommand(
+                    f"The Move names {command.square} for {group.id}'s first model, and "
+                    f"{squares[0]} among its models' squares: give the same square."
+                )
             why = orders.placed_move_error(state, group, squares)
             if why is not None:
                 raise IllegalCommand(why)
@@ -381,10 +395,9 @@ class CompaniesMatch:
 
     def _walk(self, group: Group, destinations: tuple[Square, ...], action: str) -> list[Event]:
         """The Group's models go to `destinations`; the moved event with each model's path."""
-        paths = model_paths(self.state, group, destinations)
+        paths = orders.model_paths(self.state, group, destinations)
+        cost = orders.path_cost(self.state, paths[0])
         group.models = list(destinations)
-        terrain = geometry.Terrain(self.state.board)
-        cost = sum(2 if terrain.difficult(s) else 1 for s in paths[0][1:])
         verb = {"move": "moves", "charge": "charges"}.get(action, action)
         return [
             Event(
@@ -514,7 +527,7 @@ class CompaniesMatch:
                     },
                 )
             ]
-        use = seat.defiant if trait == DEFIANT else seat.elusive
+        use = orders.standing_answer(state, target.seat, trait)
         return self._interrupted(attacker, target, trait, use)
 
     def _interrupt(self, command: Interrupt) -> list[Event]:
@@ -568,15 +581,19 @@ class CompaniesMatch:
 
     def _close_in(self, attacker: Group, target: Group) -> list[Event]:
         """The charge that falls short (Elusive: "the attacker then charges as far as it can"):
-        the Group's Move that ends nearest the target, keeping its shape (our ruling)."""
+        the Group's Move that ends nearest the target, keeping its shape, the straightest of
+        equally near ones (our ruling)."""
         state = self.state
         found = orders.move_squares(state, attacker)
         now = geometry.group_distance(attacker.models, target.models)
-        best = min(
-            found.values(),
-            key=lambda models: geometry.group_distance(models, target.models),
-            default=None,
-        )
+        start = attacker.models[0]
+
+        def nearest(models: tuple[Square, ...]) -> tuple[int, int, Square]:
+            # Of equally near ends, the straightest (then the first square): one answer.
+            dx, dy = models[0].x - start.x, models[0].y - start.y
+            return geometry.group_distance(models, target.models), dx * dx + dy * dy, models[0]
+
+        best = min(found.values(), key=nearest, default=None)
         if best is None or geometry.group_distance(best, target.models) >= now:
             return []
         return self._walk(attacker, best, "charge")
@@ -647,23 +664,6 @@ def unique_id(state: State, name: str) -> str:
         number += 1
         shown = f"{name}{number}"
     return shown
-
-
-def model_paths(
-    state: State, group: Group, destinations: tuple[Square, ...]
-) -> list[tuple[Square, ...]]:
-    """Each model's path to its destination for the picture: its own walk within its Move where
-    one is found (a Group's own models step aside for each other), else straight there."""
-    terrain = geometry.Terrain(state.board)
-    blocked = orders.blocked_for(state, group)
-    mo = mo_of(state, group)
-    paths: list[tuple[Square, ...]] = []
-    for start, end in zip(group.models, destinations, strict=True):
-        found = geometry.reach(
-            terrain, start, mo, blocked, ignore_obstacles=terrain.obstacle_contact(start)
-        )
-        paths.append(found.get(end, (start, end) if start != end else (start,)))
-    return paths
 
 
 def _ended(group: Group, reason: str) -> Event:

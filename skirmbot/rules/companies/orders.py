@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from skirmbot.rules.companies import geometry
 from skirmbot.rules.companies.captains import mi_of, mo_of
-from skirmbot.rules.companies.profiles import ATTACK, CAST, MOVE, RETREAT, SHOOT, SUMMON
+from skirmbot.rules.companies.profiles import ATTACK, CAST, DEFIANT, MOVE, RETREAT, SHOOT, SUMMON
 from skirmbot.rules.companies.state import Group, State, side_of_seat
 from skirmbot.rules.squares import Square
 
@@ -90,6 +90,53 @@ def move_squares(state: State, group: Group) -> dict[Square, tuple[Square, ...]]
         enemy_squares(state, group),
     )
     return {square: models for square, models in found.items() if tuple(group.models) != models}
+
+
+def move_routes(state: State, group: Group) -> dict[Square, tuple[int, tuple[Square, ...]]]:
+    """For each square the Group's first model can end a Move on (`move_squares`), that model's
+    cost in inches and its path (autocomplete's labels, the picture's preview)."""
+    found = move_squares(state, group)
+    if not found:
+        return {}
+    first = group.models[0]
+    terrain = geometry.Terrain(state.board)
+    walks = geometry.reach(
+        terrain,
+        first,
+        mo_of(state, group),
+        blocked_for(state, group),
+        ignore_obstacles=terrain.obstacle_contact(first),
+    )
+    routes: dict[Square, tuple[int, tuple[Square, ...]]] = {}
+    for square in found:
+        path = walks.get(square, (first, square))
+        routes[square] = (path_cost(state, path), path)
+    return routes
+
+
+def model_paths(
+    state: State, group: Group, destinations: tuple[Square, ...]
+) -> list[tuple[Square, ...]]:
+    """Each model's path to its destination, for the picture: its own walk within its Move
+    where one is found (a Group's own models step aside for each other), else straight there
+    (a charge's last inch into contact)."""
+    terrain = geometry.Terrain(state.board)
+    blocked = blocked_for(state, group)
+    mo = mo_of(state, group)
+    paths: list[tuple[Square, ...]] = []
+    for start, end in zip(group.models, destinations, strict=True):
+        found = geometry.reach(
+            terrain, start, mo, blocked, ignore_obstacles=terrain.obstacle_contact(start)
+        )
+        paths.append(found.get(end, (start, end) if start != end else (start,)))
+    return paths
+
+
+def path_cost(state: State, path: tuple[Square, ...]) -> int:
+    """Inches a path costs (Terrain, Difficult: "Each inch of movement through difficult
+    terrain costs 2""), its first square where it starts."""
+    terrain = geometry.Terrain(state.board)
+    return sum(2 if terrain.difficult(square) else 1 for square in path[1:])
 
 
 def placed_move_error(state: State, group: Group, destinations: list[Square]) -> str | None:
@@ -244,6 +291,13 @@ def summon_squares(state: State, group: Group) -> dict[Square, tuple[Square, ...
         if placed is not None:
             found[anchor] = placed
     return found
+
+
+def standing_answer(state: State, seat: int, trait: str) -> bool:
+    """Whether the seat's standing orders test `trait` (DEFIANT or ELUSIVE) when one of its
+    Groups is attacked: what it answers when not prompted, or when its answer does not come."""
+    player = state.seats[seat]
+    return player.defiant if trait == DEFIANT else player.elusive
 
 
 def can_retreat(state: State, group: Group) -> bool:

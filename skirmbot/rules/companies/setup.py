@@ -63,6 +63,7 @@ def new_state(content: dict[str, Any], *, strict: bool = True) -> State:
         seats=[Seat(company.name, company.points) for company in companies],
         groups=_groups(companies),
         zones=zones,
+        battle_map=table,
     )
 
 
