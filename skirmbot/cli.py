@@ -137,8 +137,12 @@ def _parser() -> argparse.ArgumentParser:
         "--out", type=Path, required=True, help="the PNG file to write (its folder is made)"
     )
     sub.add_parser("run", help="run the Discord bot (DISCORD_TOKEN from the environment or .env)")
-    p_web = sub.add_parser("web", help="serve the published league and match pages, without Discord")
-    p_web.add_argument("--db", default=None, help="the database (default SKIRMBOT_DB or skirmbot.db)")
+    p_web = sub.add_parser(
+        "web", help="serve the published league and match pages, without Discord"
+    )
+    p_web.add_argument(
+        "--db", default=None, help="the database (default SKIRMBOT_DB or skirmbot.db)"
+    )
     p_web.add_argument(
         "--listen", default="127.0.0.1:8080", help="host:port (default 127.0.0.1:8080)"
     )

@@ -66,7 +66,9 @@ class TeamMatch(engine.D20Match):
                 state.parted = done  # type: ignore[attr-defined]
                 self.commands.append(command)
                 name = state.seats[command.side].name
-                event = Event("part_ended", f"{name} ends its part of the turn.", {"side": command.side})
+                event = Event(
+                    "part_ended", f"{name} ends its part of the turn.", {"side": command.side}
+                )
                 self.log.append(event)
                 return [event]
             assert state.to_act is not None

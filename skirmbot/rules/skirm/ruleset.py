@@ -212,6 +212,7 @@ class Skirm:
 
     def match_content(self, content: dict[str, Any]) -> dict[str, Any]:
         return content  # map, mission and squads are all Skirm's rules read
+
     score_words = ("MP", "Mission Point")
     points_word = "EP"
     demo_players = 2
