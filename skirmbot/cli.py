@@ -137,12 +137,8 @@ def _parser() -> argparse.ArgumentParser:
         "--out", type=Path, required=True, help="the PNG file to write (its folder is made)"
     )
     sub.add_parser("run", help="run the Discord bot (DISCORD_TOKEN from the environment or .env)")
-    p_web = sub.add_parser(
-        "web", help="serve the published league and match pages, without Discord"
-    )
-    p_web.add_argument(
-        "--db", default=None, help="the database (default SKIRMBOT_DB or skirmbot.db)"
-    )
+    p_web = sub.add_parser("web", help="serve the published league and match pages, without Discord")
+    p_web.add_argument("--db", default=None, help="the database (default SKIRMBOT_DB or skirmbot.db)")
     p_web.add_argument(
         "--listen", default="127.0.0.1:8080", help="host:port (default 127.0.0.1:8080)"
     )
@@ -198,7 +194,7 @@ RULESET_HELP = (
 )
 
 
-PLAYERS_HELP = "how many players, one per seat (default: as the ruleset plays its demo, 2 for most)"
+PLAYERS_HELP = "how many players, one per seat (default: as many as the ruleset's demo seats)"
 
 
 def _players(text: str) -> int:
