@@ -132,15 +132,9 @@ class Teams(D20):
             return Outcome(placings, scores, f"Side {2 - gone} wins: side {gone + 1} conceded")
         if not state.over:
             return None
-        best = [min(_places(state)[s] for s in side) for side in SIDES]
-        placings = tuple(1 + sum(other < mine for other in best) for mine in best)
-        return Outcome(placings, scores, f"Sides placed {placings}")
-
-
-def _places(state: State) -> tuple[int, ...]:
-    outcome = D20().outcome(state)
-    assert outcome is not None
-    return outcome.placings
+        first, second = scores
+        placings = (1, 1) if first == second else ((1, 2) if first > second else (2, 1))
+        return Outcome(placings, scores, f"Sides placed {placings} with {first} VP to {second}")
 
 
 def registered(monkeypatch: pytest.MonkeyPatch) -> Teams:

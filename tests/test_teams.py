@@ -9,6 +9,8 @@ from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD
 from team_ruleset import NAME, SIDE_POINTS, Teams, registered
 
 from skirmbot import content
+from skirmbot.cli import main
+from skirmbot.demo import play_demo
 from skirmbot.rules.d20.commands import EndTurn
 from skirmbot.rules.ruleset import ruleset
 from skirmbot.service import MatchService, Member, ServiceError
@@ -208,3 +210,19 @@ async def test_a_player_who_concedes_leaves_and_the_teammate_plays_on_until_the_
     ]
     after = (await service.status(CHANNEL)).text
     assert "Alice (Blue Hunters, 2nd) · Eve (Red Lancers, 2nd) · Bob (Gold Breakers, 1st)" in after
+
+
+def test_the_demo_seats_as_many_as_the_ruleset_says_and_places_each_side(teams: Teams) -> None:
+    """`skirmbot demo --ruleset X` seats `demo_players` (4 here) unless told; the automatic
+    players play every seat of both sides to the end, placed side by side."""
+    match, record = play_demo(3, NAME)
+    assert len(record.players) == 4
+    outcome = teams.outcome(match.state)
+    assert outcome is not None and len(outcome.placings) == 2
+
+
+def test_the_demo_refuses_a_number_of_players_the_ruleset_does_not_seat(
+    teams: Teams, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "--ruleset", NAME, "--players", "2"]) == 2
+    assert capsys.readouterr().err == "skirmbot: d20 Teams is played by 4 players, not 2.\n"
