@@ -226,3 +226,20 @@ def test_the_demo_refuses_a_number_of_players_the_ruleset_does_not_seat(
 ) -> None:
     assert main(["demo", "--ruleset", NAME, "--players", "2"]) == 2
     assert capsys.readouterr().err == "skirmbot: d20 Teams is played by 4 players, not 2.\n"
+
+
+async def test_a_practice_team_match_seats_the_automatic_player_beside_and_against_you(
+    store: Store, teams: Teams
+) -> None:
+    """Practice: the automatic player takes every other seat, each with a shipped squad that
+    fits a seat's points, and plays its part of a side's turn, the teammate's too, leaving
+    the player's own part to them."""
+    service = service_on(store)
+    await service.create(GUILD, CHANNEL, ALICE, rules=NAME, players=4, practice=True)
+    await service.choose_squad(CHANNEL, ALICE, "blue-hunters")
+    row, _ = await service.view(CHANNEL)
+    assert row.setup["squads"][1:] == ["gold-breakers", "red-lancers", "blue-hunters"]
+    await service.deploy(CHANNEL, ALICE)
+    _, match = await service.view(CHANNEL)
+    assert match is not None
+    assert [decision.side for decision in teams.deciding(match.state)] == [0]
