@@ -178,12 +178,18 @@ async def test_a_player_who_concedes_leaves_and_the_teammate_plays_on_until_the_
     their side's placing, and the stored result keeps each seat's."""
     service = service_on(store)
     await playing(service)
+    assert await service.conceding_means(CHANNEL, EVE) == (
+        "Your squad leaves the table and Alice plays on"
+    )
     left = await service.concede(CHANNEL, EVE)
     assert left.text.startswith("Eve concedes: Red Lancers leaves the table; Alice plays on.")
     assert not left.match_over
     status = (await service.status(CHANNEL)).text
     assert "Eve (Red Lancers, out)" in status
     assert status.splitlines()[-1].startswith("Next: Alice (")  # Eve is out: never next
+    assert await service.conceding_means(CHANNEL, ALICE) == (
+        "You are the last of your side: the other side wins"
+    )
     last = await service.concede(CHANNEL, ALICE)
     assert last.text.startswith("Alice concedes, the last of their side: Blue Hunters leaves")
     assert last.match_over

@@ -406,6 +406,29 @@ class MatchService:
                 reply.text = f"{told}\n{reply.text}"
             return reply
 
+    async def conceding_means(self, channel_id: int, member: Member) -> str:
+        """What the member's concession would do, for the question before it: in a team match,
+        their squad leaves and their teammates play on, or their side loses."""
+        row, match = await self.view(channel_id)
+        mine = seat(row, member.id)
+        teams = teams_of(ruleset_of(row), len(row.players))
+        if not teams:
+            return (
+                "Your opponent wins"
+                if len(row.players) == 2
+                else "You leave it and the others play on"
+            )
+        sides = ruleset_of(row).view(match.state).sides if match is not None else ()
+        mates = [
+            row.names[other] or "an open seat"
+            for other in teams[side_of(teams, mine)]
+            if other != mine and not (sides and sides[other].out)
+        ]
+        if not mates:
+            return "You are the last of your side: the other side wins"
+        verb = "plays" if len(mates) == 1 else "play"
+        return f"Your squad leaves the table and {listed(mates)} {verb} on"
+
     async def _left_the_table(self, work: MatchWork, seat: int) -> str:
         """What a concession in a team match means, in words: who leaves and who plays on, or
         that the last of the side has gone; "" outside team play (the result says it all)."""
