@@ -484,7 +484,7 @@ class Matches(
         seats = len(row.players)
         if service.side_of(row, member) is None:
             raise NotAllowed(f"Only the {players_words(seats)} of this match can concede it.")
-        then = "Your opponent wins" if seats == 2 else "You leave it and the others play on"
+        then = await service.conceding_means(channel_of(interaction), member)
         text = f"Concede match #{row.id}? {then}. This cannot be undone."
         await send(interaction, text, private=True, view=concede_view(row.id))
 

@@ -81,7 +81,7 @@ def _parser() -> argparse.ArgumentParser:
     p_demo = sub.add_parser("demo", help="the automatic player plays a whole match against itself")
     p_demo.add_argument("--seed", type=_seed, default=1, help="the dice seed (default 1)")
     p_demo.add_argument("--ruleset", type=_ruleset, default=DEFAULT_RULESET, help=RULESET_HELP)
-    p_demo.add_argument("--players", type=_players, default=2, help=PLAYERS_HELP)
+    p_demo.add_argument("--players", type=_players, default=None, help=PLAYERS_HELP)
     p_demo.add_argument(
         "--out", type=Path, default=Path("out/demo"), help="the folder to write (default out/demo)"
     )
@@ -99,7 +99,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p_console.add_argument("--seed", type=_seed, default=None, help="the dice seed")
     p_console.add_argument("--ruleset", type=_ruleset, default=DEFAULT_RULESET, help=RULESET_HELP)
-    p_console.add_argument("--players", type=_players, default=2, help=PLAYERS_HELP)
+    p_console.add_argument("--players", type=_players, default=None, help=PLAYERS_HELP)
     p_console.add_argument(
         "--clock",
         default=None,
@@ -194,7 +194,7 @@ RULESET_HELP = (
 )
 
 
-PLAYERS_HELP = "how many players, one per seat (default 2; as the ruleset allows)"
+PLAYERS_HELP = "how many players, one per seat (default: as many as the ruleset's demo seats)"
 
 
 def _players(text: str) -> int:
@@ -203,6 +203,13 @@ def _players(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not a number of players") from None
+
+
+def _seated(args: argparse.Namespace) -> int:
+    """The players asked for, else as many as the ruleset seats in its demo (`demo_players`)."""
+    from skirmbot.demo import seated
+
+    return seated(args.ruleset, args.players)
 
 
 def _ruleset(text: str) -> str:
@@ -219,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "replay":
             return _replay(args.record, args.json)
         if args.command == "demo":
-            return _demo(args.seed, args.out, args.ruleset, args.players)
+            return _demo(args.seed, args.out, args.ruleset, _seated(args))
         if args.command == "console":
             return _console(
                 args.practice,
@@ -228,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.seed,
                 args.ruleset,
                 clock=args.clock,
-                players=args.players,
+                players=_seated(args),
             )
         if args.command == "render":
             return _render(args.record, args.after, args.card, args.out)

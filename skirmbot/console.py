@@ -23,6 +23,7 @@ from skirmbot.demo import PlayersError, check_players
 from skirmbot.rules import commands
 from skirmbot.rules.record import MatchRecord, replay
 from skirmbot.rules.ruleset import DEFAULT_RULESET, ORDERS, PlayedMatch, Ruleset
+from skirmbot.rules.view import MatchView
 from skirmbot.service import (
     AUTOMATIC,
     MatchService,
@@ -509,7 +510,7 @@ class Console:
             return help_for(ruleset_of(row))
         rules = ruleset_of(row)
         view = rules.view(match.state)
-        side = view.to_act
+        side = _seat_in_turn(view, row.players, member)
         if view.activating is None:
             ready = ", ".join(p.id for p in view.ready(side)) if side is not None else ""
             now = f"activate a unit ({ready}), or act with it at once: move UNIT SQUARE."
@@ -575,6 +576,13 @@ def _deciding_seat(rules: Ruleset, state: Any) -> int | None:
     in another's turn before it), else the one to act."""
     found = rules.deciding(state)
     return found[0].side if found else rules.view(state).to_act
+
+
+def _seat_in_turn(view: MatchView, players: list[int | None], member: Member) -> int | None:
+    """The member's seat when it may act now (a side's turn taken by several seats at once:
+    each of them), else the one to act."""
+    own = players.index(member.id) if member.id in players else None
+    return own if own in view.seats_acting() else view.to_act
 
 
 def _slash_words(words: list[str]) -> list[str]:

@@ -27,15 +27,21 @@ def check_players(rules: str, players: int) -> Ruleset:
     return played
 
 
+def seated(rules: str, players: int | None) -> int:
+    """`players`, or when None as many as the ruleset's demo seats (`Ruleset.demo_players`)."""
+    return ruleset(rules).demo_players if players is None else players
+
+
 def default_content(
     map_name: str = content.DEFAULT_MAP,
     mission_name: str | None = None,
     squad_names: tuple[str, ...] | None = None,
     rules: str = DEFAULT_RULESET,
-    players: int = 2,
+    players: int | None = None,
 ) -> dict[str, object]:
-    """A map, and `rules`' mission and a squad per seat (its defaults where not named)."""
-    default_mission, default_squads = content.defaults(rules, players)
+    """A map, and `rules`' mission and a squad per seat (its defaults where not named) for
+    `players` (None: as many as its demo seats, `Ruleset.demo_players`)."""
+    default_mission, default_squads = content.defaults(rules, seated(rules, players))
     mission_name = mission_name or default_mission
     squad_names = squad_names or default_squads
     return content_of(
@@ -49,8 +55,9 @@ def new_demo_match(
     seed: int,
     match_content: dict[str, object] | None = None,
     rules: str = DEFAULT_RULESET,
-    players: int = 2,
+    players: int | None = None,
 ) -> tuple[PlayedMatch, dict[str, object]]:
+    players = seated(rules, players)
     check_players(rules, players)
     data = match_content or default_content(rules=rules, players=players)
     data = ruleset(rules).match_content(data)
@@ -93,9 +100,11 @@ def play_out(match: PlayedMatch, rules: str = DEFAULT_RULESET) -> None:
 
 
 def play_demo(
-    seed: int, rules: str = DEFAULT_RULESET, players: int = 2
+    seed: int, rules: str = DEFAULT_RULESET, players: int | None = None
 ) -> tuple[PlayedMatch, MatchRecord]:
-    """A whole match of `rules` between automatic players, one per seat, and its record."""
+    """A whole match of `rules` between automatic players, one per seat (None: as many as its
+    demo seats), and its record."""
+    players = seated(rules, players)
     match, data = new_demo_match(seed, rules=rules, players=players)
     play_out(match, rules)
     names = [f"Automatic player {seat + 1}" for seat in range(players)]

@@ -42,12 +42,29 @@ def names(kind: str, ruleset: str = DEFAULT_RULESET) -> list[str]:
 
 def defaults(ruleset: str = DEFAULT_RULESET, players: int = 2) -> tuple[str, tuple[str, ...]]:
     """The mission and the squads, one per seat, a quick match of `ruleset` plays (the demo,
-    practice): two that differ for two players, else the shipped squads in turn."""
+    practice): of the shipped squads, those that pass its squad building rules within one
+    seat's points in a match of `players` (`Ruleset.points_limit`: a side's points shared
+    between its seats); two that differ for two players, else those that fit in turn."""
     squads = DEFAULT_SQUADS if ruleset == DEFAULT_RULESET else tuple(names("squads", ruleset))
     mission = DEFAULT_MISSION if ruleset == DEFAULT_RULESET else names("missions", ruleset)[0]
+    squads = _fitting(ruleset, mission, players, squads) or squads
     if players == 2:
         return mission, (squads[0], squads[-1])
     return mission, tuple(squads[seat % len(squads)] for seat in range(players))
+
+
+def _fitting(ruleset: str, mission: str, players: int, squads: tuple[str, ...]) -> tuple[str, ...]:
+    """The squads that one seat may field in the mission in a match of `players`."""
+    played = ruleset_called(ruleset)
+    limit = played.points_limit(raw("missions", mission, ruleset), players)
+    fitting = []
+    for squad in squads:
+        try:
+            played.check_squad(raw("squads", squad, ruleset), limit)
+        except ContentError:
+            continue
+        fitting.append(squad)
+    return tuple(fitting)
 
 
 def titles(kind: str, ruleset: str = DEFAULT_RULESET) -> dict[str, str]:
@@ -113,6 +130,7 @@ def load_squad(name: str, ep_limit: int = 100, ruleset: str = DEFAULT_RULESET) -
     return ruleset_called(ruleset).load_squad(raw("squads", name, ruleset), ep_limit)
 
 
-def points_limit(name: str, ruleset: str = DEFAULT_RULESET) -> int:
-    """The points a squad may cost in the shipped mission (EP limit in Skirm)."""
-    return ruleset_called(ruleset).points_limit(raw("missions", name, ruleset))
+def points_limit(name: str, ruleset: str = DEFAULT_RULESET, players: int = 2) -> int:
+    """The points one seat's squad may cost in the shipped mission in a match of `players`
+    (EP limit in Skirm)."""
+    return ruleset_called(ruleset).points_limit(raw("missions", name, ruleset), players)

@@ -373,8 +373,10 @@ class Ruleset(Protocol):
         rules within `points_limit` (where it counts points); ContentError in plain words."""
         ...
 
-    def points_limit(self, mission: Any) -> int:
-        """The points a squad may cost in the mission (content data; EP limit in Skirm)."""
+    def points_limit(self, mission: Any, players: int = 2) -> int:
+        """The points ONE seat's squad may cost in the mission (content data; EP limit in
+        Skirm) in a match of `players`: a ruleset whose sides share their points between
+        their seats gives each seat its share; one whose every seat is a side ignores it."""
         ...
 
     def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
@@ -441,6 +443,8 @@ class Ruleset(Protocol):
     score_words: tuple[str, str]
     # What a squad's cost is counted in, after the number: "EP" (Skirm's Equipment Points).
     points_word: str
+    # How many players `skirmbot demo` seats unless told (`--players`): one of `seats`.
+    demo_players: int
 
 
 def seats_of_their_own(players: int) -> tuple[tuple[int, ...], ...]:

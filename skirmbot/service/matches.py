@@ -43,7 +43,7 @@ from skirmbot.rules.ruleset import (
 )
 from skirmbot.rules.verify import commitment_words, reveal_words, salt_words
 from skirmbot.rules.view import SETUP as SETUP_PHASE
-from skirmbot.rules.view import Decision
+from skirmbot.rules.view import Decision, MatchView
 from skirmbot.service import actions
 from skirmbot.service.campaigns import CampaignService
 from skirmbot.service.choices import Situation
@@ -63,6 +63,16 @@ from skirmbot.service.replies import (
     person,
     the_end,
     when,
+)
+from skirmbot.service.teams import (
+    acting_seats,
+    by_side,
+    joined_side,
+    listed,
+    seating_line,
+    side_of,
+    squad_names,
+    teams_of,
 )
 from skirmbot.service.work import (
     ABORTED,
@@ -85,7 +95,7 @@ from skirmbot.service.work import not_playing as _not_playing
 from skirmbot.store import Deadline, MatchResult, MatchRow, SeatResult, Store
 from skirmbot.store.database import match_setting_key
 from skirmbot.timers.clock import Clock, TimeControls
-from skirmbot.words import ordinal, plural, possessive
+from skirmbot.words import plural, possessive
 
 __all__ = [
     "ABORTED",
@@ -231,9 +241,10 @@ class MatchService:
                 "This channel already has a match going. Finish it (or concede) first, or use another channel."
             ) from error
         await self.store.remember_player(creator.id, creator.name)
+        together = seating_line(teams_of(played, seats))
         text = (
             f"**New {played.title} match** #{row.id}: {mission_data['name']} on {map_data['name']}.\n"
-            f"{_seating(creator, opponent, practice, seats)}.\n"
+            f"{_seating(creator, opponent, practice, seats)}.{' ' + together if together else ''}\n"
             f"{_everyone(seats)}: pick a squad with /match squad ({content.listing('squads', played.name)}, or upload your own).\n"
             f"Time controls: {controls.describe()}."
         )
@@ -254,8 +265,9 @@ class MatchService:
         dice_line = salt_words(MatchRecord.from_json(row.record), seat)
         still_open = row.players.count(None)
         waiting = f"{plural(still_open, 'seat')} still open (/match join). " if still_open else ""
+        side = joined_side(teams_of(ruleset_of(row), len(row.players)), seat, row.names)
         return Reply(
-            f"{member.name} joins as squad {seat + 1}. {waiting}"
+            f"{member.name} joins as squad {seat + 1}{side}. {waiting}"
             f"{_everyone(len(row.players))}: pick a squad with /match squad."
             + (f"\n{dice_line}" if dice_line else "")
         )
@@ -275,7 +287,8 @@ class MatchService:
             squad, stored_id = await self.campaigns.resolve(member.id, squad, played)
             data = _shipped("squads", squad, played.name) if isinstance(squad, str) else squad
             try:
-                limit = played.points_limit(row.record["content"]["mission"])
+                # each seat's share of its side's points (a side of one: the whole limit)
+                limit = played.points_limit(row.record["content"]["mission"], len(row.players))
                 chosen = played.check_squad(data, limit)
             except ContentError as error:
                 raise ServiceError(f"That squad cannot play {played.title}: {error}") from error
@@ -383,9 +396,60 @@ class MatchService:
         return await play_line(self, channel_id, member, line)
 
     async def concede(self, channel_id: int, member: Member) -> Reply:
+        """The player concedes: in a team match their squad leaves the table and their
+        teammates play on, until the last of a side concedes and the other side wins."""
         async with self.work(channel_id) as work:
             side = work.seat(member.id)
-            return await self.finish(work, commands.Concede(side))
+            reply = await self.finish(work, commands.Concede(side))
+            told = await self._left_the_table(work, side)
+            if told:
+                reply.text = f"{told}\n{reply.text}"
+            return reply
+
+    async def conceding_means(self, channel_id: int, member: Member) -> str:
+        """What the member's concession would do, for the question before it: in a team match,
+        their squad leaves and their teammates play on, or their side loses."""
+        row, match = await self.view(channel_id)
+        mine = seat(row, member.id)
+        teams = teams_of(ruleset_of(row), len(row.players))
+        if not teams:
+            return (
+                "Your opponent wins"
+                if len(row.players) == 2
+                else "You leave it and the others play on"
+            )
+        sides = ruleset_of(row).view(match.state).sides if match is not None else ()
+        mates = [
+            row.names[other] or "an open seat"
+            for other in teams[side_of(teams, mine)]
+            if other != mine and not (sides and sides[other].out)
+        ]
+        if not mates:
+            return "You are the last of your side: the other side wins"
+        verb = "plays" if len(mates) == 1 else "play"
+        return f"Your squad leaves the table and {listed(mates)} {verb} on"
+
+    async def _left_the_table(self, work: MatchWork, seat: int) -> str:
+        """What a concession in a team match means, in words: who leaves and who plays on, or
+        that the last of the side has gone; "" outside team play (the result says it all)."""
+        row = work.row
+        rules = ruleset_of(row)
+        teams = teams_of(rules, len(row.players))
+        if not teams or row.status not in (PLAYING, ENDED_STATUS):
+            return ""
+        view = rules.view((await work.match()).state)
+        name, squad = row.names[seat], view.sides[seat].name
+        mates = [
+            row.names[other]
+            for other in teams[side_of(teams, seat)]
+            if other != seat and not view.sides[other].out
+        ]
+        if mates:
+            if row.status != PLAYING:
+                return ""
+            verb = "plays" if len(mates) == 1 else "play"
+            return f"{name} concedes: {squad} leaves the table; {listed(mates)} {verb} on."
+        return f"{name} concedes, the last of their side: {squad} leaves the table."
 
     async def offer_draw(self, channel_id: int, member: Member) -> Reply:
         async with self.work(channel_id) as work:
@@ -825,6 +889,9 @@ class MatchService:
         if kinds & {"activation_ended", "turn_started"}:
             picture, alt = await self._picture(row, match, _last_activation(match))
             view = ruleset_of(row).view(state)
+            acting = acting_seats(view)
+            if len(acting) > 1:
+                return await self._side_to_act(work, text, view, acting, (picture, alt))
             nxt = row.players[view.to_act] if view.to_act is not None else None
             ready = (
                 ", ".join(piece.id for piece in view.ready(view.to_act))
@@ -847,6 +914,36 @@ class MatchService:
             # A player coming back after being away gets their catch-up (service/recap.py).
             return await with_recap(work, reply, view.to_act)
         return Reply(text, choices=_choices(state, ruleset_of(row)))
+
+    async def _side_to_act(
+        self,
+        work: MatchWork,
+        text: str,
+        view: MatchView,
+        acting: tuple[int, ...],
+        picture: tuple[bytes, str],
+    ) -> Reply:
+        """A side's turn taken by several seats at once (team play): each of its players,
+        pinged, with their own units ready, and the turn's deadline."""
+        row = work.row
+        people = [row.players[seat] for seat in acting]
+        each = listed(
+            [
+                f"{_seat_player(row, seat, True)} ({', '.join(p.id for p in view.ready(seat))})"
+                for seat in acting
+            ]
+        )
+        deadline = await work.advance_clock()
+        humans = [p for p in people if p not in (None, AUTOMATIC)]
+        due = f" Time runs out {when(work.clock().deadline)}." if deadline and humans else ""
+        reply = Reply(
+            f"{text}\n\n{each}: your side's turn, activate your units.{due}",
+            picture=picture[0],
+            picture_alt=picture[1],
+            ping=humans[0] if humans else None,
+            pings=humans[1:],
+        )
+        return await with_recap(work, reply, acting[0])
 
     async def _picture(
         self, row: MatchRow, match: PlayedMatch, events: list[Event]
@@ -941,7 +1038,7 @@ class MatchService:
         state = match.state
         picture, alt = await self._final_picture(match, row)
         rules = ruleset_of(row)
-        squads = _squad_names(rules, state)
+        squads = _squad_names(rules, state, len(row.players))
         heading = end_heading(row.id, _result(rules, state), _seats(row, squads, mention=True))
         page = await self.links.match(row.guild_id, row.id)
         heading += f"\nReplay: {page}" if page else ""
@@ -971,7 +1068,7 @@ class MatchService:
             )
         state = match.state
         rules = ruleset_of(row)
-        squads = _squad_names(rules, state)
+        squads = _squad_names(rules, state, len(row.players))
         heading = end_heading(row.id, _result(rules, state), _seats(row, squads, mention=False))
         picture, alt = await self._final_picture(match, row)
         return Reply(
@@ -1142,27 +1239,17 @@ def _result(rules: Ruleset, state: Any) -> str:
     return outcome.reason if outcome is not None else "The match is over."
 
 
-def _squad_names(rules: Ruleset, state: Any) -> list[str]:
-    """Each side's squad name, side by side (`_seats`); in a finished free-for-all, with its
-    placing ("Gold Breakers, 1st"), which a two-sided result's words already say."""
-    names = [side.name for side in rules.view(state).sides]
-    outcome = rules.outcome(state)
-    if outcome is None or len(names) <= 2:
-        return names
-    return [
-        f"{name}, {ordinal(place)}" for name, place in zip(names, outcome.placings, strict=True)
-    ]
+def _squad_names(rules: Ruleset, state: Any, players: int) -> list[str]:
+    """Each seat's squad name (`_seats`); in a finished match of more than two seats, with its
+    side's placing ("Gold Breakers, 1st"), which a two-seat result's words already say."""
+    return squad_names(rules.view(state), rules.outcome(state), rules.sides_of(players))
 
 
 def _seats(row: MatchRow, squads: Sequence[str], *, mention: bool) -> list[tuple[str, str]]:
-    """(player, squad) for every seat, side by side: each player pinged (`mention`) or named,
-    with their side's squad (`squads`: each side's squad name)."""
+    """(player, squad) for every seat, side by side (a side's seats together): each player
+    pinged (`mention`) or named, with their own squad (`squads`: each seat's squad name)."""
     sides = ruleset_of(row).sides_of(len(row.players))
-    return [
-        (_seat_player(row, seat, mention), squads[side])
-        for side, seated in enumerate(sides)
-        for seat in seated
-    ]
+    return [(_seat_player(row, seat, mention), squads[seat]) for seated in sides for seat in seated]
 
 
 def _placed_already(stage: SetUpStage, seats: int) -> str:
@@ -1192,8 +1279,10 @@ def _setup_status(row: MatchRow) -> str:
     seats = len(row.players)
     squads = row.setup.get("squads") or [None] * seats
     deployed = row.setup.get(HIDDEN[DEPLOY], {})
+    teams = teams_of(ruleset_of(row), seats)
     lines = [
-        f"Squad {seat + 1}: {row.names[seat] or '(open seat: /match join)'}, "
+        f"Squad {seat + 1}{f' (side {side_of(teams, seat) + 1})' if teams else ''}: "
+        f"{row.names[seat] or '(open seat: /match join)'}, "
         f"{squads[seat] or 'no squad yet'}{' · deployed' if str(seat) in deployed else ''}"
         for seat in range(seats)
     ]
@@ -1294,16 +1383,32 @@ def _open_seat(row: MatchRow, member: Member) -> int:
 def _status_text(row: MatchRow, state: Any) -> str:
     rules = ruleset_of(row)
     view = rules.view(state)
-    squads = " · ".join(rules.status_line(state, side.side) for side in view.sides)
+    squads = _standings(row, rules, state, view)
     outcome = rules.outcome(state)
     if outcome is not None:
         return f"Match #{row.id}: {outcome.reason}\n{squads}"
     if view.phase == SETUP_PHASE or view.to_act is None:
         return f"Match #{row.id}: deploying. {squads}"
-    who = row.names[view.to_act]
-    ready = ", ".join(piece.id for piece in view.ready(view.to_act))
     busy = f" {view.activating} is activating." if view.activating else ""
+    nxt = ", ".join(
+        f"{row.names[seat]} ({', '.join(piece.id for piece in view.ready(seat))})"
+        for seat in acting_seats(view) or (view.to_act,)
+    )
     return (
         f"Match #{row.id}, {view.turn_word.lower()} {view.turn} of {view.turns}. {squads}\n"
-        f"Next: {who} ({ready}).{busy}"
+        f"Next: {nxt}.{busy}"
     )
+
+
+def _standings(row: MatchRow, rules: Ruleset, state: Any, view: MatchView) -> str:
+    """Each seat's standing; in a team match grouped by side with its player, a seat that is
+    out (conceded) marked so."""
+    teams = teams_of(rules, len(row.players))
+    if not teams:
+        return " · ".join(rules.status_line(state, side.side) for side in view.sides)
+
+    def standing(seat: int) -> str:
+        seen = view.sides[seat]
+        return f"{seen.name}, out" if seen.out else rules.status_line(state, seat)
+
+    return by_side(teams, lambda seat: row.names[seat] or "open seat", standing)

@@ -659,9 +659,10 @@ _VERB_OF = {
 def line_choices(situation: Situation, current: str) -> list[str]:
     """The ways the line typed so far can go on, as whole lines: the last step's unit and
     what it may do now ("Halden move", "Halden shoot"), or, with a roll waiting, its
-    decisions. Only the asker's, at their turn; nothing when the last step has its action."""
+    decisions. Only the asker's, at their turn (their side's, in team play); nothing when the
+    last step has its action."""
     side, state = situation.side, situation.state
-    if side is None or situation.rules.view(state).to_act != side:
+    if side is None or side not in situation.rules.view(state).seats_acting():
         return []
     done, _, last = current.rpartition(";")
     before = f"{done}; " if done else ""

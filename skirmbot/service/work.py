@@ -41,7 +41,7 @@ from skirmbot.rules.view import Decision, activation_key
 from skirmbot.service import snapshots
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
 from skirmbot.store import Deadline, MatchRow, Store, VersionConflict
-from skirmbot.timers.clock import Break, Clock, Stops
+from skirmbot.timers.clock import KEYS, Break, Clock, Stops
 
 __all__ = [
     "ABORTED",
@@ -448,7 +448,7 @@ def waiting_key(row: MatchRow, match: PlayedMatch | None) -> str | None:
     if row.status == DEPLOYING:
         return str(row.setup.get("stage", DEPLOY))
     keys = [d.key for d in deciding(row, match) if d.turn]
-    return "+".join(keys) if keys else None
+    return KEYS.join(keys) if keys else None
 
 
 def _waiting(key: str | None, found: tuple[Decision, ...]) -> int | None:

@@ -56,6 +56,8 @@ MAX_DAYS = 60
 # A bank's reminder goes out this long before it runs out (sooner when the time available for
 # the activation is short: `remind_at` of it, as the other clocks do).
 BANK_REMINDER = DAY
+# Between the decision keys of a turn taken by several seats at once, in the clock's key.
+KEYS = "+"
 
 
 def extension_for(activation_seconds: int) -> int:
@@ -340,10 +342,12 @@ class Clock:
         values = dict(data)
         values["controls"] = TimeControls.from_json(values.get("controls", {}))
         key = values.get("key")
-        if values.get("waiting") is None and isinstance(key, str) and ":s" in key:
+        named = key.rsplit(":s", 1)[-1] if isinstance(key, str) and ":s" in key else ""
+        if values.get("waiting") is None and named.isdigit():
             # Stored before issue 21 kept no side: an activation's key names it ("t1:a0:s1"),
-            # so an opponent's vacation does not stop this player's clock.
-            values["waiting"] = int(key.rsplit(":s", 1)[1])
+            # so an opponent's vacation does not stop this player's clock. (A key that waits
+            # for several seats at once names more than one, and waits for no one side.)
+            values["waiting"] = int(named)
         return cls(**values)
 
     def follow(
@@ -352,8 +356,13 @@ class Clock:
         """Start the time for a new activation (a new key) of `side` (None: a deployment); the
         same key keeps its time. With a bank, the bank that ran is charged first. While the
         match is paused (both players may still deploy then) the new activation's whole time is
-        held until it resumes, rather than what the one before had left."""
+        held until it resumes, rather than what the one before had left. A key that waits for
+        some of the decisions the current one waits for (a side's turn taken by several seats,
+        one of which ended its part) is no new activation: its time runs on."""
         if key == self.key:
+            return
+        if self._narrows(key):  # a seat of a side's turn is done: the others' time runs on
+            self.key, self.waiting = key, side
             return
         self.charge(now, stops)
         self.key, self.waiting = key, side
@@ -372,6 +381,13 @@ class Clock:
             return
         self.deadline = stops.end_after(now, available, side)
         self._place_reminder(now, stops)
+
+    def _narrows(self, key: str | None) -> bool:
+        """Whether `key` waits for some, not all, of the decisions the current key waits for
+        (each seat's decision key, joined by "+": `service.work.waiting_key`)."""
+        if key is None or self.key is None:
+            return False
+        return set(key.split(KEYS)) < set(self.key.split(KEYS))
 
     def charge(self, now: float, stops: Stops = RUNNING) -> None:
         """The running bank stops: it keeps the time that was left, plus the increment (up to

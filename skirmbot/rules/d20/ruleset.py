@@ -157,7 +157,8 @@ class D20:
             check_points(warband, points_limit)
         return warband
 
-    def points_limit(self, mission: Any) -> int:
+    def points_limit(self, mission: Any, players: int = 2) -> int:
+        """The scenario's limit for every warband: each is a side of its own."""
         return self.load_mission(mission).points_limit
 
     def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
@@ -197,6 +198,7 @@ class D20:
         return with_armory(content)
 
     points_word = "points"  # the warband's cost in the armory's points (ours)
+    demo_players = 2
     score_words = ("VP", "Victory Point")  # as its status line counts them (views.standing)
 
 

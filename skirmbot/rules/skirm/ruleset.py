@@ -176,7 +176,8 @@ class Skirm:
     def load_squad(self, data: Any, points_limit: int) -> Squad:
         return squad_from_json(data, points_limit)
 
-    def points_limit(self, mission: Any) -> int:
+    def points_limit(self, mission: Any, players: int = 2) -> int:
+        """The mission's EP limit: each squad is a side of its own (`players` changes nothing)."""
         return self.load_mission(mission).ep_limit
 
     def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
@@ -211,8 +212,10 @@ class Skirm:
 
     def match_content(self, content: dict[str, Any]) -> dict[str, Any]:
         return content  # map, mission and squads are all Skirm's rules read
+
     score_words = ("MP", "Mission Point")
     points_word = "EP"
+    demo_players = 2
 
 
 RULESET = Skirm()
