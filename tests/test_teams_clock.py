@@ -75,6 +75,19 @@ def test_a_clock_keeps_its_time_when_a_seat_of_the_turn_is_done() -> None:
     assert clock.deadline == 13 * HOUR
 
 
+def test_a_stored_clock_waiting_for_several_seats_waits_for_no_one_side() -> None:
+    """Keys naming their seat ("t1:a0:s0", as `activation_key` makes them), joined for a side's
+    turn: read back, the clock waits for no single seat (a clock stored before issue 21 is
+    still read as waiting for the seat its one key names)."""
+    clock = Clock(TEN_HOURS)
+    clock.follow("t1:a0:s0+t1:a0:s2", 0.0)
+    assert Clock.from_json(clock.to_json()).waiting is None
+    clock.follow("t1:a0:s2", HOUR, 2)
+    assert Clock.from_json(clock.to_json()).waiting == 2
+    legacy = {k: v for k, v in clock.to_json().items() if k != "waiting"}
+    assert Clock.from_json({**legacy, "key": "t1:a3:s1"}).waiting == 1
+
+
 async def test_each_seat_of_the_side_is_reminded_on_its_own(store: Store, teams: Teams) -> None:
     table = await team_table(store)
     assert await deciding(table.service, teams) == [0, 2]

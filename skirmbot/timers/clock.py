@@ -342,7 +342,7 @@ class Clock:
         values = dict(data)
         values["controls"] = TimeControls.from_json(values.get("controls", {}))
         key = values.get("key")
-        named = key.rsplit(":s", 1)[-1] if isinstance(key, str) and ":s" in key else ""
+        named = key.rsplit(":s", 1)[-1] if isinstance(key, str) and KEYS not in key else ""
         if values.get("waiting") is None and named.isdigit():
             # Stored before issue 21 kept no side: an activation's key names it ("t1:a0:s1"),
             # so an opponent's vacation does not stop this player's clock. (A key that waits
