@@ -137,7 +137,13 @@ async def test_a_prompted_defender_answers_with_a_one_line_order(store: Store) -
     for _ in range(300):
         _, match = await service.view(CHANNEL)
         assert match is not None
-        waiting = [d for d in D20.deciding(match.state) if not d.turn]
+        # a defence waiting (a melee winner's free move in another's turn is a decision too)
+        waiting = [
+            d
+            for d in D20.deciding(match.state)
+            if not d.turn
+            and any(c.type == "defend" for c in D20.legal_commands(match.state, d.side))
+        ]
         if waiting:
             break
         assert await play_one(service)
