@@ -5,6 +5,7 @@ each test quotes its sentence, scripts its dice and builds its state by hand
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -12,12 +13,12 @@ from typing import Any
 import pytest
 from companies_builders import profile, put, table
 
-from skirmbot.rules.commands import Melee, Shoot
+from skirmbot.rules.commands import Concede, Melee, Shoot
 from skirmbot.rules.companies import orders
 from skirmbot.rules.companies.combat import melee, shoot
-from skirmbot.rules.companies.commands import EndTurn, Move, StandingOrders
+from skirmbot.rules.companies.commands import EndTurn, Move, StandingOrders, Summon
 from skirmbot.rules.companies.engine import CompaniesMatch
-from skirmbot.rules.companies.profiles import ATTACK, MOVE, RETREAT, SHOOT
+from skirmbot.rules.companies.profiles import ATTACK, MOVE, RETREAT, SHOOT, SUMMON, Trait
 from skirmbot.rules.companies.resilience import rally, retreat
 from skirmbot.rules.companies.scenarios import DEFENDERS
 from skirmbot.rules.companies.setup import new_state
@@ -28,14 +29,20 @@ from skirmbot.rules.events import Event
 from skirmbot.rules.squares import Square
 
 CONTENT = Path(__file__).resolve().parent.parent / "skirmbot" / "content"
-PASS = [6, 6]  # an activation test's faces that pass any minimum
+PASS, FAIL = [6, 6], [1, 1]  # an activation test's faces that pass, that fail
 MISS = [1] * 12  # a pool that hits nothing
 FIGHTER = profile(activation={MOVE: 5, ATTACK: 6, RETREAT: 6})
 ARCHERS = profile("archers", mi=4, range_=18, activation={MOVE: 5, ATTACK: 6, SHOOT: 6})
+TRAITS = {
+    "defiant": Trait("defiant", "Defiant", "Counter-charges.", 7),
+    "elusive": Trait("elusive", "Elusive", "Slips away.", 7),
+    "reckless": Trait("reckless", "Reckless", "Must attack."),
+}
 HIGH_WALL = [f"{c}10|{c}11: wall=2" for c in "ABCDEFGHIJKLMNOPQRSTUVWX"]  # the table's width
 
 
 def match(state: State, *faces: int) -> CompaniesMatch:
+    state.catalogue = dataclasses.replace(state.catalogue, traits=TRAITS)
     return CompaniesMatch(state, ScriptedDice(faces))
 
 
@@ -300,3 +307,79 @@ def test_groups_either_side_of_a_low_wall_are_in_melee() -> None:
     foes = put(state, 1, "Foes", "C11 D11 E11", FIGHTER)
     assert orders.in_melee(state, spears) == [foes]
     assert orders.orders_now(state, spears) == [ATTACK, RETREAT]
+
+
+# --- Our rulings where the rulebook is silent ---------------------------------------------------
+
+
+def summoners() -> CompaniesMatch:
+    """Summoners (seat 0, Summon) and Spears far from Foes (seat 1)."""
+    state = table()
+    summoner = dataclasses.replace(
+        profile("summoners", models=2, activation={MOVE: 5, SUMMON: 6}),
+        traits=("summon",),
+        summons="spirits",
+    )
+    profiles = {"spirits": profile("spirits", models=2), "summoners": summoner}
+    state.catalogue = dataclasses.replace(state.catalogue, profiles=profiles)
+    put(state, 0, "Summoners", "C3 D3", summoner)
+    put(state, 0, "Spears", "P3 Q3 R3", FIGHTER)
+    put(state, 1, "Foes", "C20 D20 E20", FIGHTER)
+    return match(state)
+
+
+def test_summon_is_used_only_by_a_pass_and_once_a_game() -> None:
+    """Our content (Summon, once a game) and ruling: a failed test uses nothing, so the Group
+    may Summon in a later turn; once it has, it never Summons again."""
+    played = summoners()
+    script(played, *FAIL)
+    played.apply(Summon(0, "Summoners", "C5"))
+    assert "spirits" not in played.state.groups and played.state.active == 1
+    script(played, *PASS)
+    played.apply(EndTurn(1))
+    played.apply(Summon(0, "Summoners", "C5"))
+    assert played.state.group("Spirits").summoned
+    played.apply(EndTurn(0))
+    played.apply(EndTurn(1))
+    refused(played, Summon(0, "Summoners", "H5"), "already Summoned this game")
+
+
+def test_a_reckless_group_holds_back_only_its_own_player() -> None:
+    """Turns 2 (our ruling, team play): until a Reckless Group has attempted its Attack its own
+    player may give no other order; their teammate plays on."""
+    state = table(seats=4)
+    put(state, 0, "Spears", "C5 D5 E5", FIGHTER)
+    put(state, 1, "Berserkers", "C10 D10 E10", profile("berserkers", traits=("reckless",)))
+    put(state, 3, "Pikes", "P20 Q20 R20", FIGHTER)
+    put(state, 2, "Riders", "T3 U3 V3", FIGHTER)
+    played = match(state)
+    played.apply(EndTurn(0))
+    played.apply(EndTurn(2))
+    assert played.state.reckless == ["Berserkers"]
+    refused(played, EndTurn(1), "Berserkers must first attempt to Attack")
+    script(played, *PASS)
+    played.apply(Move(3, "Pikes", "P18"))
+    assert squares(played.state.group("Pikes")) == "P18 Q18 R18"
+
+
+def test_a_group_both_defiant_and_elusive_tests_defiant() -> None:
+    """Attacking 1 (our ruling): a defender with both traits tests Defiant."""
+    state = table()
+    put(state, 0, "Spears", "C5 D5 E5", FIGHTER)
+    put(state, 1, "Guards", "C9 D9 E9", profile("guards", traits=("elusive", "defiant")))
+    played = match(state)
+    script(played, *PASS, 1, 1, *MISS, *MISS)
+    events = played.apply(Melee(0, "Spears", "Guards"))
+    assert [e.data["trait"] for e in kinds(events, "interrupt")] == ["defiant"]
+
+
+def test_conceding_during_set_up_gives_the_other_side_the_match() -> None:
+    """Our ruling (Conceding): when every player of a side has conceded, the other side wins -
+    before the first round too."""
+    state = table()
+    put(state, 0, "Spears", "C3 D3 E3", FIGHTER)
+    put(state, 1, "Foes", "C20 D20 E20", FIGHTER)
+    state.round, state.active = 0, None
+    played = match(state)
+    events = played.apply(Concede(1))
+    assert played.state.over and kinds(events, "match_ended")[0].data["winner"] == 0
