@@ -447,6 +447,14 @@ def test_retreat_directly_away_from_the_cause() -> None:
     assert diagonal.models == (sq("D4"),)
 
 
+def test_retreat_blocked_by_a_low_wall() -> None:
+    """Retreating: "If blocked by terrain or enemy Groups ... stop moving" (our ruling: a low
+    wall across its way blocks a Retreat, which has no Move's obstacle rules to climb it)."""
+    low = terrain(edges=["D6|D7, E6|E7, F6|F7, G6|G7: wall=1"])
+    move = g.retreat(low, sqs("F5 G5"), sqs("F2"), 3, set(), sqs("F2"))
+    assert move.models == (sq("F6"), sq("G6")) and move.blocked
+
+
 def test_retreat_blocked_by_terrain_stops_the_whole_group() -> None:
     """Retreating: "If blocked by terrain or enemy Groups ... stop moving"; our ruling: the whole
     Group stops where it is."""

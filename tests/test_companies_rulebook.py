@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -383,3 +384,33 @@ def test_conceding_during_set_up_gives_the_other_side_the_match() -> None:
     played = match(state)
     events = played.apply(Concede(1))
     assert played.state.over and kinds(events, "match_ended")[0].data["winner"] == 0
+
+
+# --- docs/rulings.md names these tests ----------------------------------------------------------
+
+REPO = Path(__file__).resolve().parent.parent
+CITED = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
+
+
+def group_rules_section() -> str:
+    text = (REPO / "docs" / "rulings.md").read_text("utf-8")
+    start = text.index("## The group rules (rulebook 003)")
+    end = text.find("\n## ", start + 1)
+    return text[start:] if end < 0 else text[start:end]
+
+
+def test_every_rule_row_names_tests_that_exist() -> None:
+    """docs/rulings.md (the group rules): every rule row and ruling names tests that exist, none
+    is left pending, and every test of this file is cited there."""
+    section = group_rules_section()
+    rows = [line for line in section.splitlines() if line.startswith("| ") and "---" not in line]
+    assert len(rows) > 60 and not [row for row in rows if "pending" in row]
+    missing = [
+        f"{path}::{name}"
+        for path, name in CITED.findall(section)
+        if not re.search(rf"^(async )?def {name}\(", (REPO / path).read_text("utf-8"), re.M)
+    ]
+    assert missing == []
+    cited = {name for path, name in CITED.findall(section) if path.endswith("rulebook.py")}
+    here = set(re.findall(r"^def (test_\w+)\(", Path(__file__).read_text("utf-8"), re.M))
+    assert here - cited == set()
