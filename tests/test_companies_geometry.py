@@ -64,8 +64,21 @@ def test_closest_pair_names_the_closest_models_first_in_order_on_ties() -> None:
 
 def test_in_contact_is_neighbouring_squares() -> None:
     """Attacking: "base contact"; our ruling: models on neighbouring squares (diagonal too)."""
-    assert g.in_contact(sqs("A1 B1"), sqs("C2 H8"))
-    assert not g.in_contact(sqs("A1 B1"), sqs("D1"))
+    assert g.in_contact(terrain(), sqs("A1 B1"), sqs("C2 H8"))
+    assert not g.in_contact(terrain(), sqs("A1 B1"), sqs("D1"))
+
+
+def test_no_base_contact_across_impassable_terrain() -> None:
+    """Terrain, Impassable: "Models cannot move through Impassable terrain"; our ruling (as a
+    charge holds): models either side of a high wall or a closed door are not in base contact,
+    nor diagonally round its end; across a low wall (an obstacle) they are."""
+    high = terrain(edges=["F5|G5, F6|G6: wall=2", "F7|G7: door=closed"])
+    assert not g.in_contact(high, sqs("F6"), sqs("G6"))
+    assert not g.in_contact(high, sqs("F7"), sqs("G7"))
+    assert not g.in_contact(high, sqs("F5"), sqs("G6"))
+    assert g.in_contact(high, sqs("F9"), sqs("G8"))  # clear of the door's end
+    low = terrain(edges=["F6|G6: wall=1"])
+    assert g.in_contact(low, sqs("F6"), sqs("G6"))
 
 
 def test_cohesion_within_3_inches_of_another_model() -> None:
@@ -432,6 +445,14 @@ def test_retreat_directly_away_from_the_cause() -> None:
     assert move.paths[1] == tuple(sqs("G6 F6 E6 D6"))
     diagonal = g.retreat(terrain(), sqs("F6"), sqs("H8"), 2, set(), sqs("H8"))
     assert diagonal.models == (sq("D4"),)
+
+
+def test_retreat_blocked_by_a_low_wall() -> None:
+    """Retreating: "If blocked by terrain or enemy Groups ... stop moving" (our ruling: a low
+    wall across its way blocks a Retreat, which has no Move's obstacle rules to climb it)."""
+    low = terrain(edges=["D6|D7, E6|E7, F6|F7, G6|G7: wall=1"])
+    move = g.retreat(low, sqs("F5 G5"), sqs("F2"), 3, set(), sqs("F2"))
+    assert move.models == (sq("F6"), sq("G6")) and move.blocked
 
 
 def test_retreat_blocked_by_terrain_stops_the_whole_group() -> None:

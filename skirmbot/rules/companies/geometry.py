@@ -62,9 +62,17 @@ def closest_pair(a: Sequence[Square], b: Sequence[Square]) -> tuple[Square, Squa
     )
 
 
-def in_contact(a: Sequence[Square], b: Sequence[Square]) -> bool:
-    """Whether a model of each Group stand in base contact (neighbouring squares): in melee."""
-    return group_distance(a, b) <= 1
+def in_contact(terrain: Terrain, a: Sequence[Square], b: Sequence[Square]) -> bool:
+    """Whether a model of each Group stands in base contact with one of the other: in melee.
+    Our ruling (Charge): not across Impassable terrain, as `charge` holds, so Groups either side
+    of a high wall or a closed door are not in melee; across a low wall they are."""
+    return any(touches(terrain, one, other) for one in a for other in b)
+
+
+def touches(terrain: Terrain, model: Square, other: Square) -> bool:
+    """Two models in base contact: on neighbouring squares, with no Impassable terrain between
+    them (a step one could take from the other's square, obstacles aside)."""
+    return model.distance(other) == 1 and terrain.step(model, other, True) is not None
 
 
 class Terrain:
@@ -498,7 +506,7 @@ def _contact_squares(
         for square in target.around()
         if square not in taken
         and not terrain.impassable(square)
-        and terrain.step(square, target, True) is not None
+        and touches(terrain, square, target)
     }
 
 

@@ -65,7 +65,10 @@ def in_melee(state: State, group: Group) -> list[Group]:
     """The enemy Groups in base contact with it (rulebook Attacking: "in melee")."""
     if not group.on_table:
         return []
-    return [e for e in state.enemies_of(group) if geometry.in_contact(group.models, e.models)]
+    terrain = geometry.Terrain(state.board)
+    return [
+        e for e in state.enemies_of(group) if geometry.in_contact(terrain, group.models, e.models)
+    ]
 
 
 def blocked_for(state: State, group: Group) -> set[Square]:
