@@ -20,7 +20,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from skirmbot.rules.commands import Command, Concede, Deploy, Melee, Shoot
+from skirmbot.rules.commands import Command, Concede, Deploy, EndActivation, Melee, Shoot
 from skirmbot.rules.commands import Move as KernelMove
 from skirmbot.rules.companies import combat, geometry, orders, resilience, scoring, setup
 from skirmbot.rules.companies.captains import activation_minimum, mo_of
@@ -55,8 +55,11 @@ from skirmbot.rules.squares import Square
 
 TEST_DICE = 2  # "Roll 2d6, attempting to meet or exceed the Group's minimum activation result"
 # What a seat does in its side's turn (not an answer to an Attack, nor standing orders, which
-# may come at any time): what undo may take back.
-TURN_ACTIONS = frozenset({"move", "shoot", "melee", "retreat", "cast", "summon", "end_turn"})
+# may come at any time): what undo may take back. "end" is the kernel's EndActivation as a
+# record keeps it (/end), played as EndTurn.
+TURN_ACTIONS = frozenset(
+    {"move", "shoot", "melee", "retreat", "cast", "summon", "end_turn", EndActivation.type}
+)
 ORDER_WORDS = {
     MOVE: "Move", SHOOT: "Shoot", ATTACK: "Attack", RETREAT: "Retreat", CAST: "Cast",
     SUMMON: "Summon",
@@ -630,10 +633,14 @@ class CompaniesMatch:
 
 def own_form(command: Command) -> Command:
     """The command as the group rules play it: a kernel Move (/move) is this rulebook's Move of
-    the whole Group; everything else as it is."""
+    the whole Group; the kernel's EndActivation (/end, the "end" button) ends the seat's part
+    of the turn (each order is a whole activation: there is no other to end); everything else
+    as it is."""
     if isinstance(command, KernelMove):
         _no_kernel_extras(command.orders, None, None)
         return Move(command.side, command.unit, command.square)
+    if isinstance(command, EndActivation):
+        return EndTurn(command.side)
     return command
 
 
