@@ -23,7 +23,7 @@ from typing import Any
 from skirmbot.rules.commands import Command, Concede, Deploy, EndActivation, Melee, Shoot
 from skirmbot.rules.commands import Move as KernelMove
 from skirmbot.rules.companies import combat, geometry, orders, resilience, scoring, setup
-from skirmbot.rules.companies.captains import activation_minimum, mo_of
+from skirmbot.rules.companies.captains import activation_minimum
 from skirmbot.rules.companies.commands import (
     Cast,
     ChooseAmbition,
@@ -384,16 +384,10 @@ class CompaniesMatch:
             destinations = tuple(squares)
         else:
             square = setup.square_on(state.board, command.square)
-            if orders.in_melee(state, group):
-                raise IllegalCommand(f"{group.id} is in melee: it may only Attack or Retreat.")
-            found = orders.move_squares(state, group)
-            if square not in found:
-                raise IllegalCommand(
-                    f"{group.id} cannot Move its first model to {square} keeping its shape "
-                    f'(Move {mo_of(state, group)}", Cohesion, 3" from enemy Groups): '
-                    "give every model's square to move them one by one."
-                )
-            destinations = found[square]
+            why = orders.why_not_move(state, group, square)
+            if why is not None:
+                raise IllegalCommand(why)
+            destinations = orders.move_squares(state, group)[square]
         return self._order(group, MOVE, lambda: self._walk(group, destinations, "move"))
 
     def _walk(self, group: Group, destinations: tuple[Square, ...], action: str) -> list[Event]:
@@ -423,7 +417,8 @@ class CompaniesMatch:
         target = state.group(command.target)
         why = orders.why_not_shoot(state, group, target)
         if why is not None:
-            raise IllegalCommand(why)
+            options = orders.shoot_targets(state, group)
+            raise IllegalCommand(orders.with_targets(why, group, "Shoot at", options))
         return self._order(group, SHOOT, lambda: combat.shoot(state, self.dice, group, target))
 
     def _cast(self, command: Cast) -> list[Event]:
@@ -432,7 +427,8 @@ class CompaniesMatch:
         target = state.group(command.target)
         why = orders.why_not_cast(state, group, target)
         if why is not None:
-            raise IllegalCommand(why)
+            options = orders.cast_targets(state, group)
+            raise IllegalCommand(orders.with_targets(why, group, "Cast at", options))
         return self._order(group, CAST, lambda: combat.hex(state, self.dice, group, target))
 
     def _retreat(self, command: Retreat) -> list[Event]:
@@ -504,7 +500,8 @@ class CompaniesMatch:
         target = state.group(command.target)
         why = orders.why_not_attack(state, group, target)
         if why is not None:
-            raise IllegalCommand(why)
+            options = orders.attack_targets(state, group)
+            raise IllegalCommand(orders.with_targets(why, group, "Attack", options))
         return self._order(group, ATTACK, lambda: self._attacks(group, target))
 
     def _attacks(self, attacker: Group, target: Group) -> list[Event]:
