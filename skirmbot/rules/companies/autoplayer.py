@@ -61,7 +61,7 @@ def deployment(state: State, seat: int) -> Deploy:
     front rows, shooters behind them, spread across the zone from west to east."""
     zone = state.zones[seat]
     mine = [g for g in state.groups_of(seat) if not g.summoned]
-    ordered = sorted(mine, key=_shooter)  # fighters first: they take the front rows
+    ordered = sorted(mine, key=_behind)  # fighters first: they take the front rows
     columns = sorted({square.x for square in zone})
     taken: set[Square] = set()
     placements: dict[str, str] = {}
@@ -73,8 +73,10 @@ def deployment(state: State, seat: int) -> Deploy:
     return Deploy(seat, placements)
 
 
-def _shooter(group: Group) -> bool:
-    return group.profile.mi is not None
+def _behind(group: Group) -> bool:
+    """Shooters, and casters and summoners (weak in melee), deploy behind the fighters."""
+    profile = group.profile
+    return profile.mi is not None or profile.can(CAST) or profile.can(SUMMON)
 
 
 def _depth(state: State, group: Group, square: Square) -> int:
@@ -92,7 +94,7 @@ def _place(
 
     def preference(square: Square) -> tuple[int, int, int, int]:
         depth = _depth(state, group, square)
-        rank = depth if _shooter(group) else deepest - depth
+        rank = depth if _behind(group) else deepest - depth
         return rank, abs(square.x - aim), square.y, square.x
 
     count = group.profile.models
@@ -144,23 +146,21 @@ class Option:
 
 def _best_order(state: State, seat: int) -> Command | None:
     """The order worth most now, counting what a failed test costs: the side's turn ends, so
-    the seat's other Groups give no order (the surer orders go first). None when no order is
-    worth the risk."""
-    weighed = {
-        group.id: list(_options(state, group))
-        for group in state.groups_of(seat)
+    no other Group of the side (teammates' too) gives an order; the surer orders go first.
+    None when no order is worth the risk."""
+    side = [
+        (group, list(_options(state, group)))
+        for other in orders.acting_seats(state)
+        for group in state.groups_of(other)
         if orders.may_activate(state, group) is None
-    }
-    best = {
-        name: max((o.expected for o in options), default=Fraction(0))
-        for name, options in weighed.items()
-    }
+    ]
+    best = {g.id: max((o.expected for o in options), default=Fraction(0)) for g, options in side}
     total = sum(best.values(), Fraction(0))
 
-    def score(name: str, option: Option) -> Fraction:
-        return option.expected - (1 - option.chance) * (total - best[name])
+    def score(group: Group, option: Option) -> Fraction:
+        return option.expected - (1 - option.chance) * (total - best[group.id])
 
-    found = [(score(name, o), o) for name, options in weighed.items() for o in options]
+    found = [(score(g, o), o) for g, options in side if g.seat == seat for o in options]
     if not found or max(o.expected for _, o in found) < WORTH:
         return None
     return max(found, key=lambda pair: pair[0])[1].command
