@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companies_play import RULES, deployed, match_content
+from companies_auto import RULES, deployed, match_content
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -1,9 +1,8 @@
 """The group rules behind the Ruleset interface (skirmbot.rules.ruleset): two sides of 1, 2 or 3
 players, each commanding their own Company. Each member delegates to a module of this package.
 
-TODO(issue 30, integrator): the legal commands, choices, automatic player and preview modules
-are written on other branches; the members that need them import them when called,
-and the package joins `PACKAGES` (skirmbot/rules/ruleset.py) once they are all in.
+TODO(issue 30, integrator): the automatic player is written on another branch; the members
+that need it import it when called.
 """
 
 from __future__ import annotations
@@ -13,7 +12,9 @@ from typing import Any, NoReturn
 
 from skirmbot.rules.board import Board
 from skirmbot.rules.commands import Command, CommandTable, Deploy
-from skirmbot.rules.companies import engine, export, orders, setup, undo, views
+from skirmbot.rules.companies import engine, export, legal, orders, setup, undo, views
+from skirmbot.rules.companies import preview as companies_preview
+from skirmbot.rules.companies.choices import CompaniesChoices
 from skirmbot.rules.companies.commands import COMMAND_TYPES, parse_command
 from skirmbot.rules.companies.lists import CompanyList, check_points, company_from_json
 from skirmbot.rules.companies.profiles import catalogue_of, with_catalogue
@@ -28,7 +29,6 @@ from skirmbot.rules.ruleset import (
     CAMPAIGNS,
     HAND_ODDS,
     ActionRule,
-    Choices,
     Outcome,
     PlayedMatch,
     SetUpStage,
@@ -99,17 +99,16 @@ class Companies:
         return parse_command(data)
 
     def legal_commands(self, state: State, side: int) -> list[Command]:
-        commands: list[Command] = _module("legal").legal_commands(state, side)
-        return commands
+        return legal.legal_commands(state, side)
 
     def routes(self, state: State, unit: Any, action: str) -> dict[Square, Route]:
         """The Move order of the whole Group keeping its shape, each square its first model can
-        end on with that model's path."""
+        end on with that model's path and its cost in inches (Difficult terrain counts 2")."""
         group = unit if isinstance(unit, Group) else state.group(str(unit))
         if action != "move":
             return {}
-        moves = orders.move_squares(state, group)
-        return {square: Route(len(path) - 1, path) for square, path in moves.items()}
+        routes = orders.move_routes(state, group)
+        return {square: Route(cost, path) for square, (cost, path) in routes.items()}
 
     def scores(self, state: State) -> tuple[int, ...]:
         return views.scores(state)
@@ -149,15 +148,13 @@ class Companies:
         return command
 
     def preview(self, state: State, unit: str, square: Square | None = None) -> Preview:
-        found: Preview = _module("preview").preview(state, unit, square)
-        return found
+        return companies_preview.preview(state, unit, square)
 
     # The kernel's Move, Shoot and Melee (what /move, /shoot, /melee send) and the group rules'.
     command_types: CommandTable = COMMAND_TYPES
 
-    def choices(self, state: State, side: int | None) -> Choices:
-        found: Choices = _module("choices").CompaniesChoices(state, side)
-        return found
+    def choices(self, state: State, side: int | None) -> CompaniesChoices:
+        return CompaniesChoices(state, side)
 
     def load_mission(self, data: Any) -> Scenario:
         return scenario_from_json(data)
