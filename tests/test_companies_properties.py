@@ -77,16 +77,15 @@ def check_moved(match: CompaniesMatch, command: Command, events: list[Any]) -> N
     assert geometry.clear_of(group.models, enemies), f'{group.id} within 3" of an enemy'
 
 
-def automatic_step(match: CompaniesMatch, legal: bool) -> bool:
-    """The first deciding seat's automatic command, which the engine must accept (and, once the
-    legal commands are listed, one of them); False when nobody must decide."""
+def automatic_step(match: CompaniesMatch) -> bool:
+    """The first deciding seat's automatic command, which is one of the seat's legal commands
+    and which the engine accepts; False when nobody must decide."""
     deciding = RULESET.deciding(match.state)
     if not deciding:
         return False
     seat = deciding[0].side
     command = RULESET.automatic_command(match.state, seat)
-    if legal:
-        assert command in RULESET.legal_commands(match.state, seat)
+    assert command in RULESET.legal_commands(match.state, seat)
     events = match.apply(command)  # IllegalCommand here fails the test
     check_moved(match, command, events)
     return True
@@ -103,15 +102,6 @@ def illegal_step(match: CompaniesMatch, command: Command) -> None:
         assert (len(match.log), len(match.commands)) == (log, taken)
 
 
-def legal_listed() -> bool:
-    """Whether the legal commands are listed yet (the legal module comes with cplay's part)."""
-    try:
-        import skirmbot.rules.companies.legal  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 @SETTINGS
 @given(st.data(), st.sampled_from([2, 4, 6]), st.integers(0, 10_000))
 def test_the_automatic_player_plays_legally_and_illegal_commands_change_nothing(
@@ -120,11 +110,10 @@ def test_the_automatic_player_plays_legally_and_illegal_commands_change_nothing(
     scenario = data.draw(st.sampled_from(("clash", "hold-the-field", "breakthrough")))
     content = match_content(seats, scenario, shift=seed % 3)
     match = deployed(content, seed)
-    legal = legal_listed()
     for _ in range(400):
         if data.draw(st.integers(0, 3)) == 0:
             illegal_step(match, data.draw(random_commands(seats)))
-        elif not automatic_step(match, legal):
+        elif not automatic_step(match):
             break
         check_invariants(match)
     record = record_of(match, content, [f"P{n}" for n in range(seats)], ruleset=RULES)
@@ -145,7 +134,7 @@ def test_the_automatic_player_always_keeps_cohesion_and_ends_the_match(
     content = match_content(seats, "hold-the-field", map_name, shift=seed % 3)
     match = deployed(content, seed)
     for _ in range(3000):
-        if not automatic_step(match, legal_listed()):
+        if not automatic_step(match):
             break
         check_invariants(match)
     assert match.state.over and RULESET.outcome(match.state) is not None
