@@ -61,7 +61,7 @@ def deployment(state: State, seat: int) -> Deploy:
     front rows, shooters behind them, spread across the zone from west to east."""
     zone = state.zones[seat]
     mine = [g for g in state.groups_of(seat) if not g.summoned]
-    ordered = sorted(mine, key=_behind)  # fighters first: they take the front rows
+    ordered = sorted(mine, key=behind)  # fighters first: they take the front rows
     columns = sorted({square.x for square in zone})
     taken: set[Square] = set()
     placements: dict[str, str] = {}
@@ -73,7 +73,7 @@ def deployment(state: State, seat: int) -> Deploy:
     return Deploy(seat, placements)
 
 
-def _behind(group: Group) -> bool:
+def behind(group: Group) -> bool:
     """Shooters, and casters and summoners (weak in melee), deploy behind the fighters."""
     profile = group.profile
     return profile.mi is not None or profile.can(CAST) or profile.can(SUMMON)
@@ -94,7 +94,7 @@ def _place(
 
     def preference(square: Square) -> tuple[int, int, int, int]:
         depth = _depth(state, group, square)
-        rank = depth if _behind(group) else deepest - depth
+        rank = depth if behind(group) else deepest - depth
         return rank, abs(square.x - aim), square.y, square.x
 
     count = group.profile.models
