@@ -157,3 +157,15 @@ def test_deployment_puts_shooters_behind_the_fighters_in_the_seats_zone() -> Non
 def _depth(models: list[Square], forward: int) -> int:
     """How far from the row toward the enemy its nearest model stands."""
     return min(abs(forward - square.y) for square in models)
+
+
+def test_a_reckless_groups_missed_deadline_sends_the_automatic_attack() -> None:
+    """Turns 2: a Reckless Group must attempt its Attack, so when its player misses the
+    deadline the automatic player's Attack is sent (the only legal order), not EndTurn."""
+    state = table()
+    put(state, 0, "Berserkers", "K5 L5 M5", profile("berserkers", me_attack=3))
+    put(state, 1, "Soft", "K9 L9 M9", profile("soft", me_defend=6, t=1))
+    state.reckless = ["Berserkers"]
+    (decision,) = RULESET.deciding(state)
+    assert decision.side == 0 and decision.on_timeout == (Melee(0, "Berserkers", "Soft"),)
+    assert decision.on_timeout[0] in RULESET.legal_commands(state, 0)
