@@ -20,6 +20,7 @@ from skirmbot.rules.squares import Square
 
 CAST_RANGE = 12  # inches: our content's hex reaches an enemy Group within 12" it can see
 SUMMON_REACH = 3  # inches from the summoner: where a summoned Group may be placed
+NEAREST = 5  # squares a refused Move names as reachable instead
 
 
 def seat_may_act(state: State, seat: int) -> str | None:
@@ -90,6 +91,34 @@ def move_squares(state: State, group: Group) -> dict[Square, tuple[Square, ...]]
         enemy_squares(state, group),
     )
     return {square: models for square, models in found.items() if tuple(group.models) != models}
+
+
+def why_not_move(state: State, group: Group, square: Square) -> str | None:
+    """Why the whole Group may not Move its first model to `square` keeping its shape, in plain
+    words with what would be right (the nearest squares it can reach); None if it may."""
+    if not group.profile.can(MOVE):
+        return f"{group.id} cannot be given a Move order."
+    if in_melee(state, group):
+        return f"{group.id} is in melee: it may only Attack or Retreat."
+    found = move_squares(state, group)
+    if square in found:
+        return None
+    first = group.models[0]
+    mo = mo_of(state, group)
+    away = geometry.distance(first, square)
+    why = (
+        f'{square} is {away}" from {group.id}\'s first model ({first}); {group.id} moves {mo}".'
+        if away > mo
+        else f"{group.id} cannot Move its first model to {square} keeping its shape (Cohesion, "
+        f'3" from enemy Groups, the way there).'
+    )
+    nearest = sorted(found, key=lambda s: (geometry.distance(s, square), s.y, s.x))[:NEAREST]
+    if not nearest:
+        return f"{why} It has nowhere to Move now."
+    return (
+        f"{why} {group.id} can reach: {', '.join(str(s) for s in nearest)}; or give every "
+        'model\'s square ("models": C3 D3 E4) to move them one by one.'
+    )
 
 
 def move_routes(state: State, group: Group) -> dict[Square, tuple[int, tuple[Square, ...]]]:
@@ -184,6 +213,14 @@ def why_not_shoot(state: State, group: Group, target: Group) -> str | None:
     if not geometry.can_see(geometry.Terrain(state.board), group.models, target.models):
         return f"{group.id} cannot see {target.id}."
     return None
+
+
+def with_targets(why: str, group: Group, verb: str, targets: list[Group]) -> str:
+    """A refused order's reason, then what the Group may do instead: "... Spearmen may Attack
+    Foes, Knights." (`verb`: "Shoot at", "Attack", "Cast at")."""
+    if not targets:
+        return f"{why} {group.id} has nothing to {verb.split()[0]} now."
+    return f"{why} {group.id} may {verb} {', '.join(t.id for t in targets)}."
 
 
 def _why_not_enemy(state: State, group: Group, target: Group) -> str | None:

@@ -1,0 +1,56 @@
+"""Loose ends of the group rules where they meet the rest of skirmbot: the kernel's /end read
+as the end of a seat's part of the turn, objective markers showing their holder, one word for a
+side that conceded."""
+
+from __future__ import annotations
+
+from skirmbot.rules.commands import EndActivation
+from skirmbot.rules.companies import scoring, standings, views
+from skirmbot.rules.companies.commands import parse_command
+from skirmbot.rules.companies.engine import CompaniesMatch
+from skirmbot.rules.companies.scenarios import OBJECTIVES
+from skirmbot.rules.companies.undo import undo_point
+from skirmbot.rules.dice import ScriptedDice
+from skirmbot.rules.squares import Square
+from tests.companies_builders import put, table
+
+
+def test_the_kernels_end_activation_ends_the_seats_part_of_the_turn() -> None:
+    """Turns: "until an activation is failed or they choose to end their turn" - /end and the
+    "end" button send the kernel's EndActivation, which ends the seat's part (each order is a
+    whole activation: nothing else to end); a record keeps it as sent, and undo takes it back."""
+    state = table(seats=4)
+    for seat in range(4):
+        put(state, seat, f"G{seat}", f"{'CHMR'[seat]}{3 if seat % 2 == 0 else 20} "
+            f"{'DINS'[seat]}{3 if seat % 2 == 0 else 20}")  # fmt: skip
+    played = CompaniesMatch(state, ScriptedDice([]))
+    recorded = EndActivation(0).to_json()
+    assert parse_command(recorded) == EndActivation(0)
+    events = played.apply(EndActivation(0))
+    assert events[-1].data == {"unit": None, "side": 0, "reason": "turn"}
+    assert played.state.seats[0].ended and played.state.active == 0
+    assert undo_point(played.state, [recorded], 0) == 0
+
+
+def test_an_objective_shows_the_side_alone_within_3_inches_of_it() -> None:
+    """Our content (hold-the-field): an objective one side alone has a model within 3" of is
+    held by it - the picture colours its marker by that side (its first seat's shade)."""
+    state = table(seats=4, objectives=("L12", "C3"), scoring=((OBJECTIVES, 1),))
+    put(state, 3, "Wolves", "L15 M15")  # seat 3: side 1
+    put(state, 0, "Spears", "W1 X1")
+    put(state, 1, "Foes", "E3 F3")
+    markers = {m.label: m.side for m in views.view(state, "companies").markers}
+    assert markers == {"Objective 1": 1, "Objective 2": 1}
+    assert scoring.holder(state, Square.parse("L12")) == 1
+    put(state, 2, "Bows", "B2 B3")  # side 0 comes within 3" of C3: contested
+    assert scoring.holder(state, Square.parse("C3")) is None
+
+
+def test_a_side_whose_every_player_conceded_loses_in_one_word() -> None:
+    """Our ruling (team play): a side whose every player conceded loses whatever the VP - the
+    standings and the scoring ask the same question."""
+    state = table(seats=4)
+    state.seats[1].out = True
+    assert not scoring.conceded(state, 1)
+    state.seats[3].out = True
+    assert scoring.conceded(state, 1) and standings.placings(state) == (1, 2)
