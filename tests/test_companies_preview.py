@@ -64,7 +64,8 @@ def test_an_activation_tests_chance_is_two_dice_at_or_above_its_minimum() -> Non
 
 def test_the_preview_lists_move_squares_and_the_odds_at_each_target() -> None:
     """A Group's preview: where its Move takes its first model (inches walked), and its pool's
-    odds at each Group it may Shoot now - none at a Group beyond its range."""
+    odds at each Group it may Shoot now, in the rulebook's words (inches, R, Routed) - none at
+    a Group beyond its range."""
     state = two_groups()
     shown = preview(state, "Bows")
     assert shown.unit == "Bows" and not shown.as_if and shown.square == Square.parse("H3")
@@ -72,6 +73,8 @@ def test_the_preview_lists_move_squares_and_the_odds_at_each_target() -> None:
     (shot,) = shown.attacks
     assert (shot.weapon, shot.target, shot.distance, shot.cover) == ("Shoot", "Foes", 10, False)
     assert shot.damage == pool_odds(12, 4, False, 2, 6)[1]
+    assert shot.words() == 'Shoot → Foes (10"): loses R >99%, 2.75 R expected, Routed <1%'
+    assert shot.short() == ">99% · 2.8 R"
     assert preview(state, "Spears").attacks == ()  # Foes are 10" away; Spears move 6"
 
 

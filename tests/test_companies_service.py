@@ -271,3 +271,18 @@ async def test_match_rules_lists_the_rulebooks_orders(store: Store) -> None:
     assert text.startswith("**Companies**: the actions a unit can take")
     for title in ("Move", "Shoot", "Attack", "Retreat", "Cast", "Summon", "End turn", "Interrupt"):
         assert f"- **{title}** (" in text
+
+
+async def test_a_player_previews_a_group_and_asks_its_odds(store: Store) -> None:
+    """/match preview and /odds: a Group's Move squares and its pool's odds at each target,
+    as the preview works them out (no die rolled), for its own player, privately."""
+    service = service_on(store)
+    await playing(service)
+    member, seat = await acting_member(service)
+    state = await state_of(service)
+    group = state.groups_of(seat)[0]
+    shown = await service.preview(CHANNEL, member, unit=group.id)
+    assert shown.private and shown.picture is not None and group.id in shown.text
+    found = await situation(service, member)
+    odds = found.odds(group.id, None, 0, False)
+    assert odds.startswith(f"**{group.id}'s targets** (Companies, as the preview works them out")
