@@ -12,6 +12,8 @@ a Reckless Group's player gives no other order until it has attempted its Attack
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from skirmbot.rules.companies import geometry
 from skirmbot.rules.companies.captains import mi_of, mo_of
 from skirmbot.rules.companies.profiles import ATTACK, CAST, DEFIANT, MOVE, RETREAT, SHOOT, SUMMON
@@ -112,13 +114,23 @@ def why_not_move(state: State, group: Group, square: Square) -> str | None:
         else f"{group.id} cannot Move its first model to {square} keeping its shape (Cohesion, "
         f'3" from enemy Groups, the way there).'
     )
-    nearest = sorted(found, key=lambda s: (geometry.distance(s, square), s.y, s.x))[:NEAREST]
-    if not nearest:
+    if not found:
         return f"{why} It has nowhere to Move now."
     return (
-        f"{why} {group.id} can reach: {', '.join(str(s) for s in nearest)}; or give every "
-        'model\'s square ("models": C3 D3 E4) to move them one by one.'
+        f"{why} {nearest_words(group, square, found)[:-1]}; or give every model's square "
+        '("models": C3 D3 E4) to move them one by one.'
     )
+
+
+def nearest_words(
+    group: Group, square: Square, squares: Collection[Square], verb: str = "can reach"
+) -> str:
+    """The few of `squares` nearest `square`, as a refusal offers them instead: "Spearmen can
+    reach: C5, D5." ("may Summon at": ...; none: "... none now")."""
+    nearest = sorted(squares, key=lambda s: (geometry.distance(s, square), s.y, s.x))[:NEAREST]
+    if not nearest:
+        return f"{group.id} {verb} none now."
+    return f"{group.id} {verb}: {', '.join(str(s) for s in nearest)}."
 
 
 def move_routes(state: State, group: Group) -> dict[Square, tuple[int, tuple[Square, ...]]]:
