@@ -8,7 +8,7 @@ import dataclasses
 
 import pytest
 
-from skirmbot.rules.commands import EndActivation
+from skirmbot.rules.commands import EndActivation, Shoot
 from skirmbot.rules.companies import scoring, standings, views
 from skirmbot.rules.companies.commands import Summon, parse_command
 from skirmbot.rules.companies.engine import CompaniesMatch
@@ -84,3 +84,16 @@ def test_a_refused_summon_names_the_squares_it_may_summon_at() -> None:
         refused.value
     )
     assert "Summoners may Summon at: " in str(refused.value)
+
+
+def test_a_refused_shoot_names_the_groups_it_may_shoot_at() -> None:
+    """Shooting: "choose a Group within range that they can see" - a target out of range is
+    refused with the range, and the Groups the shooter may Shoot at instead."""
+    state = table()
+    put(state, 0, "Bows", "C3 D3 E3", profile("archers", mi=4, range_=12))
+    put(state, 1, "Near", "C10 D10 E10")
+    put(state, 1, "Far", "P22 Q22 R22")
+    played = CompaniesMatch(state, ScriptedDice([]))
+    with pytest.raises(IllegalCommand) as refused:
+        played.apply(Shoot(0, "Bows", "Far"))
+    assert str(refused.value).endswith("Bows' range is 12\". Bows may Shoot at Near.")
