@@ -54,6 +54,14 @@ The group rules (companies, rulebook 003) add these; a Group's id is its `unit`,
     interrupt           unit, trait ("defiant"/"elusive"), faces, needed, passed
     roll_off            rolls, attackers;  captain_trait side (seat), trait, roll
     ambition_chosen     side, ambition;  turn_started turn, side;  turn_ended turn, side
+    deployed            (no data: every Company is deployed, revealed together)
+    reckless            unit, side (it must attempt to Attack before anything else)
+    interrupt_asked     unit (the attacked Group), side, attacker, trait (its player answers)
+    hexed               unit (the caster), target (the Cast order)
+    summoned            unit (the new Group), side, by (the summoner), squares: [squares]
+    standing_orders     side (what they are stays secret: the text says only whose)
+    conceded            side (the seat whose Company leaves the table)
+    activation_ended    also with unit null and reason "turn": a seat ended its part of the turn
 """
 
 from __future__ import annotations

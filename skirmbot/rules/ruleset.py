@@ -37,7 +37,12 @@ FEATURE_WORDS = {
 }
 
 # The packages that hold a ruleset, each exposing RULESET; adding a ruleset adds a line here.
-PACKAGES = ("skirmbot.rules.skirm", "skirmbot.rules.lite", "skirmbot.rules.d20")
+PACKAGES = (
+    "skirmbot.rules.skirm",
+    "skirmbot.rules.lite",
+    "skirmbot.rules.d20",
+    "skirmbot.rules.companies",
+)
 DEFAULT_RULESET = "skirm"
 
 

@@ -2,8 +2,8 @@
 
 Deployment and conceding are the kernel's common verbs (`Deploy`, `Concede`). The kernel's Move,
 Shoot and Melee (what /move, /shoot and /melee send in every ruleset) are this rulebook's Move,
-Shoot and Attack orders: a record keeps them as they were sent, and the engine plays them
-(`engine.CompaniesMatch`). The rest are this rulebook's own: a Move placing each model on its
+Shoot and Attack orders, and its EndActivation (/end) is EndTurn: a record keeps them as they
+were sent, and the engine plays them (`engine.CompaniesMatch`). The rest are this rulebook's own: a Move placing each model on its
 own square, Retreat, the special orders Cast and Summon, ending a seat's part of its side's
 turn, the defender's answer to an Attack (Interrupt), standing orders, and the ambition chosen
 at set-up (rulebook Setup 7).
@@ -18,6 +18,7 @@ from skirmbot.rules.commands import (
     Command,
     Concede,
     Deploy,
+    EndActivation,
     Melee,
     Shoot,
     UnitCommand,
@@ -103,8 +104,9 @@ COMMANDS: dict[str, type[Command]] = table_of(
     Concede,
 )  # fmt: skip
 # The kernel's verbs the common slash commands send; a kernel Move is told from this
-# rulebook's by its `orders` field.
-KERNEL_VERBS = table_of(KernelMove, Shoot, Melee)
+# rulebook's by its `orders` field. The kernel's EndActivation (/end, the "end" button) ends
+# the seat's part of its side's turn: each order is a whole activation, so nothing else ends.
+KERNEL_VERBS = table_of(KernelMove, Shoot, Melee, EndActivation)
 # Every type a record of the group rules may hold (`Ruleset.command_types`).
 COMMAND_TYPES: dict[str, type[Command]] = {**KERNEL_VERBS, **COMMANDS}
 _TYPES: dict[str, tuple[type, ...]] = {

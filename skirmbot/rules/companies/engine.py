@@ -20,10 +20,10 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from skirmbot.rules.commands import Command, Concede, Deploy, Melee, Shoot
+from skirmbot.rules.commands import Command, Concede, Deploy, EndActivation, Melee, Shoot
 from skirmbot.rules.commands import Move as KernelMove
 from skirmbot.rules.companies import combat, geometry, orders, resilience, scoring, setup
-from skirmbot.rules.companies.captains import activation_minimum, mo_of
+from skirmbot.rules.companies.captains import activation_minimum
 from skirmbot.rules.companies.commands import (
     Cast,
     ChooseAmbition,
@@ -52,11 +52,15 @@ from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import IllegalCommand, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.squares import Square
+from skirmbot.words import possessive
 
 TEST_DICE = 2  # "Roll 2d6, attempting to meet or exceed the Group's minimum activation result"
 # What a seat does in its side's turn (not an answer to an Attack, nor standing orders, which
-# may come at any time): what undo may take back.
-TURN_ACTIONS = frozenset({"move", "shoot", "melee", "retreat", "cast", "summon", "end_turn"})
+# may come at any time): what undo may take back. "end" is the kernel's EndActivation as a
+# record keeps it (/end), played as EndTurn.
+TURN_ACTIONS = frozenset(
+    {"move", "shoot", "melee", "retreat", "cast", "summon", "end_turn", EndActivation.type}
+)
 ORDER_WORDS = {
     MOVE: "Move", SHOOT: "Shoot", ATTACK: "Attack", RETREAT: "Retreat", CAST: "Cast",
     SUMMON: "Summon",
@@ -213,7 +217,7 @@ class CompaniesMatch:
         events = [
             Event(
                 "turn_started",
-                f"Round {state.round}: {names}'s turn.",
+                f"Round {state.round}: {possessive(names)} turn.",
                 {"turn": state.round, "side": side},
             )
         ]
@@ -279,7 +283,7 @@ class CompaniesMatch:
             events.append(
                 Event(
                     "turn_ended",
-                    f"{setup.side_names(state, side)}'s turn ends.",
+                    f"{possessive(setup.side_names(state, side))} turn ends.",
                     {"turn": state.round, "side": side},
                 )
             )
@@ -381,16 +385,10 @@ class CompaniesMatch:
             destinations = tuple(squares)
         else:
             square = setup.square_on(state.board, command.square)
-            if orders.in_melee(state, group):
-                raise IllegalCommand(f"{group.id} is in melee: it may only Attack or Retreat.")
-            found = orders.move_squares(state, group)
-            if square not in found:
-                raise IllegalCommand(
-                    f"{group.id} cannot Move its first model to {square} keeping its shape "
-                    f'(Move {mo_of(state, group)}", Cohesion, 3" from enemy Groups): '
-                    "give every model's square to move them one by one."
-                )
-            destinations = found[square]
+            why = orders.why_not_move(state, group, square)
+            if why is not None:
+                raise IllegalCommand(why)
+            destinations = orders.move_squares(state, group)[square]
         return self._order(group, MOVE, lambda: self._walk(group, destinations, "move"))
 
     def _walk(self, group: Group, destinations: tuple[Square, ...], action: str) -> list[Event]:
@@ -420,7 +418,8 @@ class CompaniesMatch:
         target = state.group(command.target)
         why = orders.why_not_shoot(state, group, target)
         if why is not None:
-            raise IllegalCommand(why)
+            options = orders.shoot_targets(state, group)
+            raise IllegalCommand(orders.with_targets(why, group, "Shoot at", options))
         return self._order(group, SHOOT, lambda: combat.shoot(state, self.dice, group, target))
 
     def _cast(self, command: Cast) -> list[Event]:
@@ -429,7 +428,8 @@ class CompaniesMatch:
         target = state.group(command.target)
         why = orders.why_not_cast(state, group, target)
         if why is not None:
-            raise IllegalCommand(why)
+            options = orders.cast_targets(state, group)
+            raise IllegalCommand(orders.with_targets(why, group, "Cast at", options))
         return self._order(group, CAST, lambda: combat.hex(state, self.dice, group, target))
 
     def _retreat(self, command: Retreat) -> list[Event]:
@@ -457,7 +457,7 @@ class CompaniesMatch:
             raise IllegalCommand(
                 f"{group.id} cannot Summon at {square}: the new Group stands in Cohesion within "
                 f'{orders.SUMMON_REACH}" of {group.id} and at least {geometry.COHESION}" from '
-                "enemy Groups, on free squares."
+                f"enemy Groups, on free squares. {orders.nearest_words(group, square, places, 'may Summon at')}"
             )
         return self._order(group, SUMMON, lambda: self._summoned(group, places[square]))
 
@@ -501,7 +501,8 @@ class CompaniesMatch:
         target = state.group(command.target)
         why = orders.why_not_attack(state, group, target)
         if why is not None:
-            raise IllegalCommand(why)
+            options = orders.attack_targets(state, group)
+            raise IllegalCommand(orders.with_targets(why, group, "Attack", options))
         return self._order(group, ATTACK, lambda: self._attacks(group, target))
 
     def _attacks(self, attacker: Group, target: Group) -> list[Event]:
@@ -630,10 +631,14 @@ class CompaniesMatch:
 
 def own_form(command: Command) -> Command:
     """The command as the group rules play it: a kernel Move (/move) is this rulebook's Move of
-    the whole Group; everything else as it is."""
+    the whole Group; the kernel's EndActivation (/end, the "end" button) ends the seat's part
+    of the turn (each order is a whole activation: there is no other to end); everything else
+    as it is."""
     if isinstance(command, KernelMove):
         _no_kernel_extras(command.orders, None, None)
         return Move(command.side, command.unit, command.square)
+    if isinstance(command, EndActivation):
+        return EndTurn(command.side)
     return command
 
 

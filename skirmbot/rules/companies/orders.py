@@ -12,14 +12,18 @@ a Reckless Group's player gives no other order until it has attempted its Attack
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from skirmbot.rules.companies import geometry
 from skirmbot.rules.companies.captains import mi_of, mo_of
 from skirmbot.rules.companies.profiles import ATTACK, CAST, DEFIANT, MOVE, RETREAT, SHOOT, SUMMON
 from skirmbot.rules.companies.state import Group, State, side_of_seat
 from skirmbot.rules.squares import Square
+from skirmbot.words import possessive
 
 CAST_RANGE = 12  # inches: our content's hex reaches an enemy Group within 12" it can see
 SUMMON_REACH = 3  # inches from the summoner: where a summoned Group may be placed
+NEAREST = 5  # squares a refused Move names as reachable instead
 
 
 def seat_may_act(state: State, seat: int) -> str | None:
@@ -93,6 +97,45 @@ def move_squares(state: State, group: Group) -> dict[Square, tuple[Square, ...]]
         enemy_squares(state, group),
     )
     return {square: models for square, models in found.items() if tuple(group.models) != models}
+
+
+def why_not_move(state: State, group: Group, square: Square) -> str | None:
+    """Why the whole Group may not Move its first model to `square` keeping its shape, in plain
+    words with what would be right (the nearest squares it can reach); None if it may."""
+    if not group.profile.can(MOVE):
+        return f"{group.id} cannot be given a Move order."
+    if in_melee(state, group):
+        return f"{group.id} is in melee: it may only Attack or Retreat."
+    found = move_squares(state, group)
+    if square in found:
+        return None
+    first = group.models[0]
+    mo = mo_of(state, group)
+    away = geometry.distance(first, square)
+    why = (
+        f'{square} is {away}" from {possessive(group.id)} first model ({first}); '
+        f'{group.id} moves {mo}".'
+        if away > mo
+        else f"{group.id} cannot Move its first model to {square} keeping its shape (Cohesion, "
+        f'3" from enemy Groups, the way there).'
+    )
+    if not found:
+        return f"{why} It has nowhere to Move now."
+    return (
+        f"{why} {nearest_words(group, square, found)[:-1]}; or give every model's square "
+        '("models": C3 D3 E4) to move them one by one.'
+    )
+
+
+def nearest_words(
+    group: Group, square: Square, squares: Collection[Square], verb: str = "can reach"
+) -> str:
+    """The few of `squares` nearest `square`, as a refusal offers them instead: "Spearmen can
+    reach: C5, D5." ("may Summon at": ...; none: "... none now")."""
+    nearest = sorted(squares, key=lambda s: (geometry.distance(s, square), s.y, s.x))[:NEAREST]
+    if not nearest:
+        return f"{group.id} {verb} none now."
+    return f"{group.id} {verb}: {', '.join(str(s) for s in nearest)}."
 
 
 def move_routes(state: State, group: Group) -> dict[Square, tuple[int, tuple[Square, ...]]]:
@@ -183,10 +226,20 @@ def why_not_shoot(state: State, group: Group, target: Group) -> str | None:
         return f"{target.id} is in melee: no Group Shoots into a melee."
     away = geometry.group_distance(group.models, target.models)
     if away > group.profile.range:
-        return f'{target.id} is {away}" away; {group.id}\'s range is {group.profile.range}".'
+        return (
+            f'{target.id} is {away}" away; {possessive(group.id)} range is {group.profile.range}".'
+        )
     if not geometry.can_see(geometry.Terrain(state.board), group.models, target.models):
         return f"{group.id} cannot see {target.id}."
     return None
+
+
+def with_targets(why: str, group: Group, verb: str, targets: list[Group]) -> str:
+    """A refused order's reason, then what the Group may do instead: "... Spearmen may Attack
+    Foes, Knights." (`verb`: "Shoot at", "Attack", "Cast at")."""
+    if not targets:
+        return f"{why} {group.id} has nothing to {verb.split()[0]} now."
+    return f"{why} {group.id} may {verb} {', '.join(t.id for t in targets)}."
 
 
 def _why_not_enemy(state: State, group: Group, target: Group) -> str | None:

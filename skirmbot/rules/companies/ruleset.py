@@ -1,19 +1,16 @@
 """The group rules behind the Ruleset interface (skirmbot.rules.ruleset): two sides of 1, 2 or 3
 players, each commanding their own Company. Each member delegates to a module of this package.
-
-TODO(issue 30, integrator): the legal commands, choices, automatic player and preview modules
-are written on other branches; the members that need them import them when called,
-and the package joins `PACKAGES` (skirmbot/rules/ruleset.py) once they are all in.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, NoReturn
 
 from skirmbot.rules.board import Board
 from skirmbot.rules.commands import Command, CommandTable, Deploy
-from skirmbot.rules.companies import engine, export, orders, setup, undo, views
+from skirmbot.rules.companies import autoplayer, engine, export, legal, orders, setup, undo, views
+from skirmbot.rules.companies import preview as companies_preview
+from skirmbot.rules.companies.choices import CompaniesChoices
 from skirmbot.rules.companies.commands import COMMAND_TYPES, parse_command
 from skirmbot.rules.companies.lists import CompanyList, check_points, company_from_json
 from skirmbot.rules.companies.profiles import catalogue_of, with_catalogue
@@ -28,7 +25,6 @@ from skirmbot.rules.ruleset import (
     CAMPAIGNS,
     HAND_ODDS,
     ActionRule,
-    Choices,
     Outcome,
     PlayedMatch,
     SetUpStage,
@@ -49,14 +45,9 @@ ACTION_RULES = [
     ActionRule("summon", "Summon", "2d6 activation test", "Once per game, a Group with Summon places a new Group within 3\" of it and at least 3\" from enemies."),
     ActionRule("end_turn", "End turn", "free", "Your part of your side's turn ends; a failed activation test ends the whole side's turn."),
     ActionRule("interrupt", "Interrupt", "2d6 trait test", "An attacked Defiant or Elusive Group tests its trait: by its standing order, or chosen when its player asked to be prompted."),
+    ActionRule("standing_orders", "Standing orders", "free", "Whether your Groups test Defiant and Elusive when attacked without asking you, or you are prompted (these answer if you do not, in time)."),
     ActionRule("ambition", "Choose ambition", "free", "After deployment each player chooses an ambition; met at the end, it scores VP for their side."),
 ]  # fmt: skip
-
-
-def _module(name: str) -> Any:
-    """A module of this package written on another branch (TODO(issue 30): import it at the
-    top once it is in)."""
-    return importlib.import_module(f"skirmbot.rules.companies.{name}")
 
 
 class Companies:
@@ -99,17 +90,16 @@ class Companies:
         return parse_command(data)
 
     def legal_commands(self, state: State, side: int) -> list[Command]:
-        commands: list[Command] = _module("legal").legal_commands(state, side)
-        return commands
+        return legal.legal_commands(state, side)
 
     def routes(self, state: State, unit: Any, action: str) -> dict[Square, Route]:
         """The Move order of the whole Group keeping its shape, each square its first model can
-        end on with that model's path."""
+        end on with that model's path and its cost in inches (Difficult terrain counts 2")."""
         group = unit if isinstance(unit, Group) else state.group(str(unit))
         if action != "move":
             return {}
-        moves = orders.move_squares(state, group)
-        return {square: Route(len(path) - 1, path) for square, path in moves.items()}
+        routes = orders.move_routes(state, group)
+        return {square: Route(cost, path) for square, (cost, path) in routes.items()}
 
     def scores(self, state: State) -> tuple[int, ...]:
         return views.scores(state)
@@ -141,23 +131,19 @@ class Companies:
         return views.status_line(state, side)
 
     def automatic_command(self, state: State, side: int) -> Command:
-        command: Command = _module("autoplayer").choose(state, side)
-        return command
+        return autoplayer.choose(state, side)
 
     def automatic_placement(self, state: State, side: int) -> Command:
-        command: Command = _module("autoplayer").deployment(state, side)
-        return command
+        return autoplayer.deployment(state, side)
 
     def preview(self, state: State, unit: str, square: Square | None = None) -> Preview:
-        found: Preview = _module("preview").preview(state, unit, square)
-        return found
+        return companies_preview.preview(state, unit, square)
 
     # The kernel's Move, Shoot and Melee (what /move, /shoot, /melee send) and the group rules'.
     command_types: CommandTable = COMMAND_TYPES
 
-    def choices(self, state: State, side: int | None) -> Choices:
-        found: Choices = _module("choices").CompaniesChoices(state, side)
-        return found
+    def choices(self, state: State, side: int | None) -> CompaniesChoices:
+        return CompaniesChoices(state, side)
 
     def load_mission(self, data: Any) -> Scenario:
         return scenario_from_json(data)

@@ -38,12 +38,18 @@ def end_of_round(state: State) -> list[Event]:
         if scoring.kind != OBJECTIVES:
             continue
         for objective in state.objectives:
-            holders = {g.side for g in state.groups.values() if _near(g.models, [objective])}
-            if len(holders) == 1:
-                (side,) = holders
+            side = holder(state, objective)
+            if side is not None:
                 state.vp[side] += scoring.vp
                 events.append(_scored(state, side, scoring.vp, OBJECTIVES, f"{objective} held"))
     return events
+
+
+def holder(state: State, objective: Square) -> int | None:
+    """The side holding the objective: the only side with a model within 3" of it (None:
+    nobody's, or contested)."""
+    holders = {g.side for g in state.groups.values() if g.on_table and _near(g.models, [objective])}
+    return next(iter(holders)) if len(holders) == 1 else None
 
 
 def side_name(state: State, side: int) -> str:
@@ -145,12 +151,14 @@ def scores(state: State) -> tuple[int, ...]:
     return tuple(vp)
 
 
+def conceded(state: State, side: int) -> bool:
+    """Every player of the side has conceded: their Companies have all left the table."""
+    return all(state.seats[seat].out for seat in state.seats_of(side))
+
+
 def _all_conceded(state: State) -> int | None:
     """The side whose every seat has conceded, if any."""
-    return next(
-        (side for side in range(SIDES) if all(state.seats[n].out for n in state.seats_of(side))),
-        None,
-    )
+    return next((side for side in range(SIDES) if conceded(state, side)), None)
 
 
 def _result(state: State) -> tuple[int | None, str]:

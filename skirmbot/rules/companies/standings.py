@@ -4,6 +4,7 @@ the VP). Placings are per SIDE: every seat of a side shares its side's place."""
 
 from __future__ import annotations
 
+from skirmbot.rules.companies.scoring import conceded
 from skirmbot.rules.companies.state import SIDES, State
 
 ATTACKERS, DEFENDERS = "Attackers", "Defenders"
@@ -14,11 +15,6 @@ def side_word(state: State, side: int) -> str:
     if state.attackers is None:
         return f"Side {side + 1}"
     return ATTACKERS if side == state.attackers else DEFENDERS
-
-
-def conceded(state: State, side: int) -> bool:
-    """Every player of the side has conceded: their Companies have all left the table."""
-    return all(state.seats[seat].out for seat in state.seats_of(side))
 
 
 def placings(state: State) -> tuple[int, ...]:

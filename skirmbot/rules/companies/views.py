@@ -101,8 +101,11 @@ def view(state: State, ruleset: str) -> MatchView:
         for n, seat in enumerate(state.seats)
     )
     acting = seats_to_act(state)
+    # An objective held shows its side's colour: the side's first seat's (seat n is on side n % 2).
     markers = tuple(
-        MarkerView("objective", square, f"Objective {n}", number=n)
+        MarkerView(
+            "objective", square, f"Objective {n}", side=scoring.holder(state, square), number=n
+        )
         for n, square in enumerate(state.objectives, start=1)
     )
     return MatchView(
