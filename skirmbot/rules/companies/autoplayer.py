@@ -113,9 +113,11 @@ def _place(
 
 # --- what to send -------------------------------------------------------------------------------
 def choose(state: State, seat: int) -> Command:
-    """What the seat sends now: its ambition, its answer to an Attack, a Reckless Attack, or
-    the best order of its side's turn (EndTurn when none is worth it)."""
+    """What the seat sends now: its deployment, its ambition, its answer to an Attack, a
+    Reckless Attack, or the best order of its side's turn (EndTurn when none is worth it)."""
     player = state.seats[seat]
+    if state.attackers is None and not player.placed:
+        return deployment(state, seat)  # deployment is still secret: its Company first
     if state.round == 0 and player.ambition is None:
         return ChooseAmbition(seat, ambition(state, seat))
     pending = state.pending
