@@ -404,12 +404,12 @@ class MatchService:
         wrong = [name for name in given if name not in takes]
         if SAVES in takes:
             raise ServiceError(
-                f"{played.title}'s standing orders are about saves, not {_and(wrong)}: give "
+                f"{possessive(played.title)} standing orders are about saves, not {_and(wrong)}: give "
                 "reroll_saves (with above, per_attack)."
             )
         if wrong or not takes:
             raise ServiceError(
-                f"{played.title}'s standing orders take {_and(takes) or 'nothing'}, not "
+                f"{possessive(played.title)} standing orders take {_and(takes) or 'nothing'}, not "
                 f"{_and(wrong)}."
             )
         reply = await self.act(channel_id, member, actions.own_command("standing_orders", **given))
