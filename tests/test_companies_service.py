@@ -207,6 +207,23 @@ async def test_move_with_models_places_each_model_on_its_own_square(store: Store
     assert passed and tuple(state.group(group.id).models) == moved  # these dice pass
 
 
+async def test_a_one_line_order_moves_each_model_to_its_square(store: Store) -> None:
+    """/match orders (and the console): "Knights move C3 D3 E4" names every model's square in
+    order, sent as the group rules' own Move with its `models`."""
+    service = service_on(store)
+    await playing(service)
+    member, seat = await acting_member(service)
+    state = await state_of(service)
+    group = next(g for g in state.groups_of(seat) if orders.move_squares(state, g))
+    moved = " ".join(str(s) for s in next(iter(orders.move_squares(state, group).values())))
+    await service.orders(CHANNEL, member, f"{group.id} move {moved.lower()}")
+    row, _ = await service.view(CHANNEL)
+    recorded = row.record["commands"][-1]
+    assert (recorded["unit"], recorded["square"], recorded["models"]) == (
+        group.id, moved.split()[0], moved
+    )  # fmt: skip
+
+
 async def test_act_offers_end_turn_and_end_ends_the_players_part(store: Store) -> None:
     """Turns: "until an activation is failed or they choose to end their turn" - /act offers
     "End turn"; /end (the kernel's EndActivation) ends the part of the teammate too, and the
