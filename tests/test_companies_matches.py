@@ -75,3 +75,23 @@ def test_skirmbot_demo_ruleset_companies_plays_a_team_match_with_pictures(
     assert len(pictures) == last + 1 and pictures[-1].name == f"activation-{last:03d}.png"
     assert (tmp_path / "replay.gif").stat().st_size > 0
     assert json.loads((tmp_path / "match.json").read_text(encoding="utf-8"))["dice"] == {"seed": 3}
+
+
+def test_a_side_of_three_companies_is_named_as_a_list() -> None:
+    data = match_content(6, "clash")
+    match = deployed(data, 1)
+    names = [seat.name for seat in match.state.seats]
+    roll_off = next(e for e in match.log if e.kind == "roll_off")
+    side = roll_off.data["attackers"]
+    first, second, third = names[side::2]
+    assert f"({first}, {second} and {third}) attacks" in roll_off.text
+
+
+def test_objective_markers_show_only_where_the_scenario_scores_them() -> None:
+    """Our content: only hold-the-field scores objectives; in clash and breakthrough the map's
+    objective markers would mislead, so the picture leaves them off."""
+    for scenario, shown in (("hold-the-field", True), ("clash", False), ("breakthrough", False)):
+        match = deployed(match_content(2, scenario), 1)
+        markers = RULESET.view(match.state).markers
+        assert bool(markers) == shown, scenario
+        assert len(markers) == (len(match.state.objectives) if shown else 0)

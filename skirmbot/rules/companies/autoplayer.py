@@ -15,7 +15,7 @@ the engine refuses; it is deterministic (no dice of its own), so a record replay
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -50,9 +50,9 @@ WORTH = Fraction(1, 5)
 AMBITION_CHANCE = {  # how likely an ambition is met, before the Company is looked at
     scoring.GLORY: Fraction(1, 2),
     scoring.REGICIDE: Fraction(1, 3),
-    scoring.UNBROKEN: Fraction(1, 2),
     scoring.GROUND: Fraction(1, 2),
 }
+OTHER_AMBITION = Fraction(1, 4)  # an ambition of content this player does not know
 
 
 # --- deployment ---------------------------------------------------------------------------------
@@ -113,9 +113,11 @@ def _place(
 
 # --- what to send -------------------------------------------------------------------------------
 def choose(state: State, seat: int) -> Command:
-    """What the seat sends now: its ambition, its answer to an Attack, a Reckless Attack, or
-    the best order of its side's turn (EndTurn when none is worth it)."""
+    """What the seat sends now: its deployment, its ambition, its answer to an Attack, a
+    Reckless Attack, or the best order of its side's turn (EndTurn when none is worth it)."""
     player = state.seats[seat]
+    if state.attackers is None and not player.placed:
+        return deployment(state, seat)  # deployment is still secret: its Company first
     if state.round == 0 and player.ambition is None:
         return ChooseAmbition(seat, ambition(state, seat))
     pending = state.pending
@@ -173,12 +175,12 @@ def ambition(state: State, seat: int) -> str:
     fast = sum(1 for g in mine if g.profile.mo >= 7)
     chance = dict(AMBITION_CHANCE)
     chance[scoring.GLORY] += Fraction(fighters, 4 * max(1, len(mine)))
-    chance[scoring.UNBROKEN] = Fraction(1, max(1, len(mine)))
+    chance[scoring.UNBROKEN] = Fraction(1, max(1, len(mine)))  # every Group must survive
     chance[scoring.GROUND] += Fraction(fast, 4 * max(1, len(mine)))
     known = state.catalogue.ambitions
 
     def worth(key: str) -> tuple[Fraction, str]:
-        return known[key].vp * chance.get(key, Fraction(1, 4)), key
+        return known[key].vp * chance.get(key, OTHER_AMBITION), key
 
     return max(known, key=worth)
 
@@ -204,7 +206,8 @@ def _options(state: State, group: Group) -> Iterable[Option]:
     if group.profile.can(SUMMON) and not group.has_summoned:
         places = orders.summon_squares(state, group)
         if places:
-            square = min(places, key=lambda s: _goal_distance(state, group, places[s]))
+            goals = goals_of(state, group) or list(group.models)
+            square = min(places, key=lambda s: geometry.group_distance(places[s], goals))
             yield _tested(state, group, SUMMON, SUMMON_VALUE, Summon(seat, group.id, str(square)))
     move = _advance(state, group)
     if move is not None:
@@ -283,23 +286,17 @@ def _advance(state: State, group: Group) -> Move | None:
     if orders.shoot_targets(state, group):
         return None
     found = orders.move_squares(state, group)
-    if not found:
+    goals = goals_of(state, group)
+    if not found or not goals:
         return None
-    here = _goal_distance(state, group, group.models)
+    here = geometry.group_distance(group.models, goals)
     best = min(
         found,
-        key=lambda square: (_goal_distance(state, group, found[square]), square.y, square.x),
+        key=lambda square: (geometry.group_distance(found[square], goals), square.y, square.x),
     )
-    if _goal_distance(state, group, found[best]) >= here:
+    if geometry.group_distance(found[best], goals) >= here:
         return None
     return Move(group.seat, group.id, str(best))
-
-
-def _goal_distance(state: State, group: Group, models: Sequence[Square]) -> int:
-    goals = goals_of(state, group)
-    if not goals:
-        return 0
-    return geometry.group_distance(models, goals)
 
 
 def goals_of(state: State, group: Group) -> list[Square]:
