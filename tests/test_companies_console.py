@@ -34,7 +34,7 @@ async def test_four_players_choose_ambitions_set_standing_orders_and_end_their_p
                              rules="companies", players=4)  # fmt: skip
     text = "\n".join(said)
     assert code == 0
-    assert "choose Ember Circle's ambition (Glory, Regicide, Unbroken, Hold the Ground)" in text
+    assert "choose Iron Lances' ambition (Glory, Regicide, Unbroken, Hold the Ground)" in text
     assert text.count("chooses its ambition: Glory.") == 4
     assert "asks to be prompted when attacked." in text
     assert text.count("ends its part of the turn.") == 2 and " turn ends." in text

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from skirmbot import content
 from skirmbot.rules.companies.lists import check_points, company_from_json
 from skirmbot.rules.companies.profiles import (
     AMBITIONS,
@@ -323,5 +324,21 @@ def test_every_content_file_ships_in_the_wheel() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
     patterns = config["tool"]["setuptools"]["package-data"]["skirmbot.content"]
     files = [p.relative_to(CONTENT.parent).as_posix() for p in CONTENT.rglob("*.json")]
-    assert len(files) == 1 + len(LISTS) + len(SCENARIOS)
+    assert len(files) == 2 + len(LISTS) + len(SCENARIOS)  # profiles.json and defaults.json
     assert all(any(fnmatch.fnmatch(f, pattern) for pattern in patterns) for f in files)
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_a_quick_match_pairs_sides_of_nearly_equal_points(players: int) -> None:
+    """Setup 6: "each side with the same number of Company points" - the demo's and a practice
+    match's Companies (defaults.json, our content) fit each seat's share and their sides' totals
+    differ by at most 2 points (the alphabet would pair a 24-point list with a 7-point one)."""
+    mission, squads = content.defaults("companies", players)
+    assert mission == "clash"
+    limit = content.points_limit(mission, "companies", players)
+    points = [content.load_squad(name, limit, "companies").points for name in squads]
+    sides = [sum(points[seat] for seat in range(side, players, 2)) for side in (0, 1)]
+    assert abs(sides[0] - sides[1]) <= 2
+    if players < 6:  # three lists of 8 points: a 3 v 3 fields each twice
+        assert len(set(squads)) == players
+    assert min(sides) >= 22  # most of the side's 24 points are fielded

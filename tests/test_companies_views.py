@@ -256,17 +256,16 @@ def test_nobody_decides_during_the_secret_deployment() -> None:
 
 def test_after_the_reveal_every_seat_chooses_its_ambition() -> None:
     """Setup 7: "Choose ambitions" - every seat at once, each in its own time (our ruling); a
-    missed deadline chooses the catalogue's first ambition."""
+    missed deadline chooses as the automatic player would."""
     state = match(4)
     state.round, state.active = 0, None
     for player in state.seats:
         player.ambition = None
     state.seats[1].ambition = "regicide"
-    decisions = views.deciding(state, never)
-    first = next(iter(CATALOGUE.ambitions))
+    decisions = views.deciding(state, lambda _, seat: ChooseAmbition(seat, "unbroken"))
     assert [d.side for d in decisions] == [0, 2, 3]
     assert all(d.turn for d in decisions)
-    assert decisions[0].on_timeout == (ChooseAmbition(0, first),)
+    assert decisions[0].on_timeout == (ChooseAmbition(0, "unbroken"),)
     assert decisions[0].why.startswith("choose Hill Wardens' ambition (Glory, ")
     assert len({d.key for d in decisions}) == 3
     view = views.view(state, "companies")

@@ -45,12 +45,30 @@ def defaults(ruleset: str = DEFAULT_RULESET, players: int = 2) -> tuple[str, tup
     practice): of the shipped squads, those that pass its squad building rules within one
     seat's points in a match of `players` (`Ruleset.points_limit`: a side's points shared
     between its seats); two that differ for two players, else those that fit in turn."""
-    squads = DEFAULT_SQUADS if ruleset == DEFAULT_RULESET else tuple(names("squads", ruleset))
-    mission = DEFAULT_MISSION if ruleset == DEFAULT_RULESET else names("missions", ruleset)[0]
+    preferred = _preferred(ruleset)
+    squads: tuple[str, ...]
+    if ruleset == DEFAULT_RULESET:
+        mission, squads = DEFAULT_MISSION, DEFAULT_SQUADS
+    elif preferred is not None:
+        mission, squads = preferred
+    else:
+        mission, squads = names("missions", ruleset)[0], tuple(names("squads", ruleset))
     squads = _fitting(ruleset, mission, players, squads) or squads
-    if players == 2:
+    if players == 2 and preferred is None:
         return mission, (squads[0], squads[-1])
     return mission, tuple(squads[seat % len(squads)] for seat in range(players))
+
+
+def _preferred(ruleset: str) -> tuple[str, tuple[str, ...]] | None:
+    """A ruleset's own choice of a quick match (`<ruleset>/defaults.json`: {"mission": name,
+    "squads": [names, best first]}), for content whose squads differ in size: the group rules'
+    lists of 24, 12 and 8 points, where the alphabet would pair the largest with the smallest.
+    None: the ruleset keeps no such file."""
+    entry = _folder("defaults.json", ruleset)
+    if not entry.is_file():
+        return None
+    data = json.loads(entry.read_text(encoding="utf-8"))
+    return str(data["mission"]), tuple(str(name) for name in data["squads"])
 
 
 def _fitting(ruleset: str, mission: str, players: int, squads: tuple[str, ...]) -> tuple[str, ...]:

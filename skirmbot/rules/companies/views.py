@@ -245,7 +245,7 @@ def deciding(state: State, automatic: Automatic) -> tuple[Decision, ...]:
     if state.over or not revealed(state):
         return ()
     if state.round == 0:
-        return tuple(_ambition(state, seat) for seat in _choosing(state))
+        return tuple(_ambition(state, seat, automatic) for seat in _choosing(state))
     if state.pending is not None:
         return (_defender(state),)
     return tuple(_turn(state, seat, automatic) for seat in seats_to_act(state))
@@ -255,13 +255,13 @@ def _choosing(state: State) -> list[int]:
     return [n for n, seat in enumerate(state.seats) if not seat.out and seat.ambition is None]
 
 
-def _ambition(state: State, seat: int) -> Decision:
+def _ambition(state: State, seat: int, automatic: Automatic) -> Decision:
     """Our ruling (Ambitions): a set-up decision each seat makes in its own time, as a turn
-    (turn=True); a missed deadline chooses the catalogue's first ambition."""
-    first = next(iter(state.catalogue.ambitions))
+    (turn=True); a missed deadline chooses as the automatic player would (the ambition its
+    Company can best meet)."""
     names = ", ".join(ambition.name for ambition in state.catalogue.ambitions.values())
     why = f"choose {possessive(state.seats[seat].name)} ambition ({names})"
-    command = ChooseAmbition(seat, first)
+    command = automatic(state, seat)
     return Decision(seat, why, (command,), turn=True, key=f"r0:ambition:s{seat}")
 
 
