@@ -367,3 +367,27 @@ def test_a_table_of_24_squares_is_readable_and_16_squares_as_before() -> None:
     image, _ = drawn(two_against_two(24))
     assert 1000 <= image.size[0] <= 1600
     assert Layout.of(two_against_two(16)).map_size[0] == 16 * SQUARE + 52
+
+
+def test_the_attacker_is_named_again_after_the_defenders_clauses() -> None:
+    """A melee's caption tells both Groups; the attacker's own failed Resilience test after the
+    defender's clauses names the attacker, so it does not read as the defender's Retreat."""
+    events = [
+        Event("activation_started", "", {"unit": "Spearmen", "side": 0}),
+        Event("pool", "", {"unit": "Spearmen", "target": "Raiders", "purpose": "attack",
+                           "dice": 12, "faces": [4] * 5 + [1] * 7, "needed": 4, "hits": 5,
+                           "rerolled": [], "r_lost": 2}),
+        Event("pool", "", {"unit": "Raiders", "target": "Spearmen", "purpose": "defend",
+                           "dice": 6, "faces": [6] * 4 + [1] * 2, "needed": 5, "hits": 4,
+                           "rerolled": [], "r_lost": 1}),
+        Event("resilience", "", {"unit": "Raiders", "faces": [6, 5], "modifiers": [],
+                                 "total": 11, "needed": 3, "outcome": "passed"}),
+        Event("resilience", "", {"unit": "Spearmen", "faces": [1, 1], "modifiers": [],
+                                 "total": 2, "needed": 3, "outcome": "retreat"}),
+        Event("activation_ended", "", {"unit": "Spearmen", "side": 0, "reason": "done"}),
+    ]  # fmt: skip
+    short = captions(events, two_against_two())[1]
+    assert short == (
+        "Spearmen attacks Raiders: 5 hits, −2 R; Raiders strikes back at Spearmen: 4 hits, −1 R; "
+        "Raiders holds; Spearmen Retreats, Shaken"
+    )

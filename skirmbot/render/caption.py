@@ -233,8 +233,13 @@ def _plain_clause(event: Event, actor: str) -> tuple[str, str] | None:
 def _sentence(actor: str, clauses: list[tuple[str, str]], joiner: str = ", ") -> str:
     """The clauses joined into one sentence ("A moves, shoots B and C strikes back"): a clause
     names its subject when it is not the unit activated. A Group's clauses, each with its dice,
-    are joined by `joiner` ("; ") alone."""
-    parts = [text if subject == actor else f"{subject} {text}" for subject, text in clauses]
+    are joined by `joiner` ("; ") alone, and there the unit activated is named again after
+    another's clause ("Archers holds; Spearmen Retreats"), so no clause reads as the other's."""
+    parts = []
+    for n, (subject, text) in enumerate(clauses):
+        after_another = joiner != ", " and n > 0 and clauses[n - 1][0] != actor
+        named = subject != actor or after_another
+        parts.append(f"{subject} {text}" if named else text)
     if clauses[0][0] == actor:
         parts[0] = f"{actor} {parts[0]}"
     if joiner != ", ":

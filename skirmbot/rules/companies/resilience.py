@@ -219,7 +219,7 @@ def retreat(
     by = cause.seat if cause is not None else None
     if cause is None or not cause.on_table:
         cause = nearest_enemy(state, group)
-    move = _retreat_move(state, group, cause)
+    move = retreat_move(state, group, cause)
     if move.off_table:
         return rout(state, dice, group, by, how)
     events = [_moved(group, move)] if any(len(path) > 1 for path in move.paths) else []
@@ -234,7 +234,7 @@ def retreat(
     return events
 
 
-def _retreat_move(state: State, group: Group, cause: Group | None) -> geometry.RetreatMove:
+def retreat_move(state: State, group: Group, cause: Group | None) -> geometry.RetreatMove:
     """Our ruling (Retreat through friends): only "terrain or enemy Groups" block a Retreat; it
     passes through friendly Groups but never ends on one, stopping short of them instead (no
     roll: nothing the rulebook names blocked it)."""

@@ -1,18 +1,14 @@
 """The group rules behind the Ruleset interface (skirmbot.rules.ruleset): two sides of 1, 2 or 3
 players, each commanding their own Company. Each member delegates to a module of this package.
-
-TODO(issue 30, integrator): the automatic player is written on another branch; the members
-that need it import it when called.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, NoReturn
 
 from skirmbot.rules.board import Board
 from skirmbot.rules.commands import Command, CommandTable, Deploy
-from skirmbot.rules.companies import engine, export, legal, orders, setup, undo, views
+from skirmbot.rules.companies import autoplayer, engine, export, legal, orders, setup, undo, views
 from skirmbot.rules.companies import preview as companies_preview
 from skirmbot.rules.companies.choices import CompaniesChoices
 from skirmbot.rules.companies.commands import COMMAND_TYPES, parse_command
@@ -51,12 +47,6 @@ ACTION_RULES = [
     ActionRule("interrupt", "Interrupt", "2d6 trait test", "An attacked Defiant or Elusive Group tests its trait: by its standing order, or chosen when its player asked to be prompted."),
     ActionRule("ambition", "Choose ambition", "free", "After deployment each player chooses an ambition; met at the end, it scores VP for their side."),
 ]  # fmt: skip
-
-
-def _module(name: str) -> Any:
-    """A module of this package written on another branch (TODO(issue 30): import it at the
-    top once it is in)."""
-    return importlib.import_module(f"skirmbot.rules.companies.{name}")
 
 
 class Companies:
@@ -140,12 +130,10 @@ class Companies:
         return views.status_line(state, side)
 
     def automatic_command(self, state: State, side: int) -> Command:
-        command: Command = _module("autoplayer").choose(state, side)
-        return command
+        return autoplayer.choose(state, side)
 
     def automatic_placement(self, state: State, side: int) -> Command:
-        command: Command = _module("autoplayer").deployment(state, side)
-        return command
+        return autoplayer.deployment(state, side)
 
     def preview(self, state: State, unit: str, square: Square | None = None) -> Preview:
         return companies_preview.preview(state, unit, square)
