@@ -200,8 +200,8 @@ def placement_help(state: State, seat: int) -> str:
     )
     return (
         f"Deploy {player.name} in your zone ({_zone_words(zone)}): {groups}. Place each Group "
-        'by its first model\'s square ("Spearmen": "C3"; the rest stand around it in Cohesion) '
-        'or by every model\'s square ("Spearmen": "C3 D3 E3 F3").'
+        "by its first model's square (`Spearmen C3`: the rest stand around it in Cohesion) "
+        "or by every model's square (`Spearmen C3 D3 E3 F3`), as /deploy reads them."
     )
 
 
