@@ -44,6 +44,8 @@ class Player:
     end_with_slash_end: bool = False  # ends their part with /end (else /act End turn)
     sent: list[str] = field(default_factory=list)  # the orders' kinds, in order
     moves: int = 0  # Move orders given this turn
+    orders: int = 0  # orders given this turn
+    most: int | None = None  # orders they give in a turn at most (None: as many as they like)
 
     @property
     def forward(self) -> int:
@@ -113,9 +115,16 @@ async def step(bot: Bot, player: Player) -> Interaction | None:
     if (decided := await decide(bot, player, own)) is not None:
         return decided
     ending = starting(own, "End turn")
-    if not ending:  # not their turn, or their part of it is over
-        player.moves = 0
+    if not ending:
+        # Not their turn; or their Reckless Groups must attack first, the only orders they
+        # may give until each has tried (rulebook Turns 2).
+        if (reckless := await attack(bot, player, "melee")) is not None:
+            return reckless
+        player.moves = player.orders = 0
         return None
+    if player.most is not None and player.orders >= player.most:
+        return await end(bot, player, ending[0])
+    player.orders += 1
     retreats = starting(own, "Retreat")
     if retreats and "retreat" not in player.sent:
         return await send(bot, player, "retreat", "act", action=retreats[0])
@@ -127,16 +136,28 @@ async def step(bot: Bot, player: Player) -> Interaction | None:
     if player.moves < MOVES and (moved := await move(bot, player)) is not None:
         player.moves += 1
         return moved
+    return await end(bot, player, ending[0])
+
+
+async def end(bot: Bot, player: Player, ending: str) -> Interaction:
+    """The end of the player's part of their side's turn: /end, or /act's End turn."""
     if player.end_with_slash_end:
         return await send(bot, player, "end", "end")
-    return await send(bot, player, "end", "act", action=ending[0])
+    return await send(bot, player, "end", "act", action=ending)
 
 
-async def next_command(bot: Bot, players: list[Player]) -> Interaction | None:
-    """The next command any player sends (each asked in seat order); None: nobody has one."""
-    for player in players:
+async def next_command(
+    bot: Bot, players: list[Player], absent: Player | None = None
+) -> Interaction | None:
+    """The next command a player sends, asking each in turn from the one after the last to
+    send (so teammates take their side's turn order by order between them); None: nobody
+    has one. `absent` never answers."""
+    for player in list(players):
+        if player is absent:
+            continue
         if (sent := await step(bot, player)) is not None:
-            assert public(sent) or sent.messages, f"no answer to {sent.payload['data']}"
+            players.remove(player)
+            players.append(player)  # the others first next time
             return sent
     return None
 
