@@ -219,9 +219,7 @@ class DiceCog(commands.Cog, name="Dice"):
         situation = await self._situation(interaction)
         note = situation.by_hand_note() if situation is not None else ""
         text = f"{format_attack_odds(result)}\n{note}" if note else format_attack_odds(result)
-        await interaction.response.send_message(
-            fit(text), ephemeral=True, allowed_mentions=QUIET
-        )
+        await interaction.response.send_message(fit(text), ephemeral=True, allowed_mentions=QUIET)
 
     async def _match_odds(
         self,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Coroutine
 from typing import Any
 
 import discord
@@ -13,7 +12,6 @@ from discord.ext import commands
 from skirmbot import content
 from skirmbot.service import MatchRow, Member, NotAllowed, Reply, ServiceError
 from skirmbot.service import recap as recaps
-from skirmbot.service.actions import own_command
 from skirmbot.service.matches import (
     DEFAULT_RULESET,
     SETUP,
@@ -428,7 +426,9 @@ class Matches(
         above="Keep at least this many TO for your own activations (default 0)",
         per_attack="Skirm Lite: at most this many TO per attack, the cheapest way (-1, -2, else re-roll)",
         defend="d20: add up to this many of your bonus dice to a defence roll without being asked",
-        prompt="d20: ask me how many bonus dice to defend with, when I hold some",
+        prompt="d20, group rules: ask me (defence dice; whether to test Defiant/Elusive) instead",
+        defiant="The group rules: when attacked, test Defiant without being asked (default on)",
+        elusive="The group rules: when attacked, test Elusive without being asked (default on)",
     )
     async def standing(
         self,
@@ -437,19 +437,31 @@ class Matches(
         above: app_commands.Range[int, 0, 20] = 0,
         per_attack: app_commands.Range[int, 1, 20] | None = None,
         defend: app_commands.Range[int, 0, 6] | None = None,
-        prompt: bool = False,
+        prompt: bool | None = None,
+        defiant: bool | None = None,
+        elusive: bool | None = None,
     ) -> None:
         member = await player(interaction)
         service, channel = service_of(interaction), channel_of(interaction)
-        if defend is not None or prompt:
-            # The d20 rules' standing orders: bonus dice on defence rolls in others' turns.
-            orders = own_command("standing_orders", defend=defend or 0, prompt=prompt)
-            await answer(interaction, privately(service.act(channel, member, orders)), private=True)
+        # The standing orders of the rules whose orders are their own (d20: bonus dice on
+        # defence rolls; the group rules: interrupts): the service asks the match's ruleset
+        # which of these it takes.
+        given = {
+            name: value
+            for name, value in (
+                ("defend", defend), ("prompt", prompt), ("defiant", defiant), ("elusive", elusive)
+            )
+            if value is not None
+        }  # fmt: skip
+        if given:
+            work = service.own_standing_orders(channel, member, given)
+            await answer(interaction, work, private=True)
             return
         if reroll_saves is None:
             raise ServiceError(
                 "Give your standing orders: reroll_saves (with above, per_attack) for saves, "
-                "or defend (or prompt) for the d20 rules' defence rolls."
+                "defend (or prompt) for the d20 rules' defence rolls, or defiant, elusive (or "
+                "prompt) for the group rules' interrupts."
             )
         work = service.standing_orders(channel, member, above if reroll_saves else None, per_attack)
         await answer(interaction, work, private=True)
@@ -540,13 +552,6 @@ class Matches(
             else "The moderator role is cleared."
         )
         await send(interaction, text + " (Manage Server always may.)", private=True)
-
-
-async def privately(work: Coroutine[Any, Any, Reply]) -> Reply:
-    """The service's reply, seen only by the asker (standing orders are kept secret)."""
-    reply = await work
-    reply.private = True
-    return reply
 
 
 async def past_setup(interaction: discord.Interaction[Any]) -> MatchRow:

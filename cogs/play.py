@@ -48,6 +48,7 @@ PLACEMENT = re.compile(
 DEPLOY_EXAMPLE = "Halden C2, Brann D2"
 PLACEMENTS_LENGTH = 1000  # 12 units, each a name of up to 64 characters and a square
 ALSO_LENGTH = 500  # several targets, comma-separated
+MODELS_LENGTH = 100  # a square for each model of a Group, space-separated
 
 # The free-text options (see common.Text: Discord lets nobody type more).
 UnitText = app_commands.Transform[str, Text(NAME_LENGTH, "unit name")]
@@ -56,6 +57,7 @@ TargetText = app_commands.Transform[str, Text(TARGET_LENGTH, "target")]
 NameText = app_commands.Transform[str, Text(NAME_LENGTH, "name")]
 TargetsText = app_commands.Transform[str, Text(ALSO_LENGTH, "list of targets")]
 PlacementsText = app_commands.Transform[str, Text(PLACEMENTS_LENGTH, "list of placements")]
+ModelsText = app_commands.Transform[str, Text(MODELS_LENGTH, "list of squares")]
 
 
 # --- what the asking player may do now ---------------------------------------------------------
@@ -231,6 +233,14 @@ def square_of(text: str) -> str:
     return words[0].upper()
 
 
+def squares_of(text: str) -> str:
+    """Squares typed one after another ("c3, d3 e4") as the rules read them: "C3 D3 E4"."""
+    squares = text.replace(",", " ").split()
+    if not squares:
+        raise ServiceError("Name each model's square in order, like C3 D3 E4.")
+    return " ".join(square.upper() for square in squares)
+
+
 def read_placements(text: str) -> dict[str, str]:
     """`Halden C2, Brann D2` as {unit: square}, with an error naming the part not understood;
     `Spearmen C3 D3 E3` (every model's square, the group rules) as {"Spearmen": "C3 D3 E3"}."""
@@ -324,6 +334,7 @@ class Play(commands.Cog):
         unit="Your unit",
         square="Where it ends its move",
         bonus="The d20 rules: bonus dice whose faces add inches to this movement",
+        models="The group rules: each model's square in order, e.g. C3 D3 E4",
     )
     @app_commands.autocomplete(
         unit=units_for(actions.Move), square=squares_for(actions.Move, "move")
@@ -335,14 +346,17 @@ class Play(commands.Cog):
         unit: UnitText,
         square: SquareText,
         bonus: app_commands.Range[int, 1, 6] | None = None,
+        models: ModelsText | None = None,
     ) -> None:
-        if bonus is None:
+        if bonus is None and models is None:
             await self.act(interaction, actions.Move(0, unit.strip(), square_of(square)))
             return
-        # Bonus dice on a movement are the ruleset's own (d20); another ruleset refuses them.
-        moved = actions.own_command(
-            "move", unit=unit.strip(), square=square_of(square), bonus=bonus
-        )
+        # Bonus dice (d20) and each model's own square (the group rules) are a ruleset's own
+        # Move's fields; a ruleset without them refuses them in words.
+        extra: dict[str, Any] = {} if bonus is None else {"bonus": bonus}
+        if models is not None:
+            extra["models"] = squares_of(models)
+        moved = actions.own_command("move", unit=unit.strip(), square=square_of(square), **extra)
         await self.act(interaction, moved)
 
     @app_commands.command(name="dash", description="Dash or crawl a unit (1 square)")

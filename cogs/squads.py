@@ -102,7 +102,6 @@ class Squads(
             interaction, campaigns(interaction).list_squads(interaction.user.id), private=True
         )
 
-
     @app_commands.command(
         name="show", description="A stored squad's roster card: XP, medals, Spoils to take"
     )

@@ -39,6 +39,7 @@ from skirmbot.service.calendar import Calendars
 from skirmbot.service.matches import (
     AUTOMATIC_NAME,
     DEPLOYING,
+    SAVES,
     SETUP,
     hidden_key,
     ruleset_name,
@@ -48,6 +49,7 @@ from skirmbot.service.replies import MOMENT, written
 from skirmbot.service.timing import timer, vacation
 from skirmbot.store import MatchRow, Store, StoreError
 from skirmbot.timers.clock import ControlsError, TimeControls, controls_for
+from skirmbot.words import shown
 
 CHANNEL, GUILD = 1, 1
 # One per seat, the first ones taken (2 to 4 seats, as the ruleset allows).
@@ -103,7 +105,9 @@ _COMMAND_WORDS = {**{verb: verb for verb in orderline.USAGE}, "standing": "stand
 
 def help_for(rules: Ruleset) -> str:
     """HELP without the words of commands this ruleset does not play (the d20 rules have no
-    turrets, doors or Tactical Orders): a token of a line is a verb and its arguments."""
+    turrets, doors or Tactical Orders): a token of a line is a verb and its arguments. A
+    ruleset whose Move places each model, or whose standing orders are its own (not re-rolled
+    saves), gets a line for each after the game's words."""
     missing = {word for word, kind in _COMMAND_WORDS.items() if kind not in rules.command_types}
     orders = ORDERS in rules.features
     if not missing and orders:
@@ -117,7 +121,53 @@ def help_for(rules: Ruleset) -> str:
             kept = [t.replace(" TO is how many Tactical Orders to spend.", "") for t in kept]
         if kept:
             lines.append(("  " if line.startswith("  ") else "") + "   ".join(kept))
+        if line.startswith("  act "):
+            lines += _own_words(rules)
     return "\n".join(lines)
+
+
+def _own_words(rules: Ruleset) -> list[str]:
+    """The help's lines for a Move of each model's square and a ruleset's own standing orders."""
+    found = []
+    if "models" in actions.fields_of(rules, "move"):
+        found.append(
+            "  move UNIT SQUARE SQUARE ... (each model of a Group to its square, in order)"
+        )
+    standing = own_standing_fields(rules)
+    # Only a ruleset that tells its players of its standing orders (`/match rules`) lists them.
+    if standing and "standing_orders" in {rule.name for rule in rules.action_rules()}:
+        values = "   ".join(f"{name} {'on|off' if name in _SWITCHES else 'N'}" for name in standing)
+        found.append(f"  standing {values} (your standing orders; those left out: default)")
+    return found
+
+
+_SWITCHES = {"prompt", "defiant", "elusive"}  # standing orders that are on or off
+
+
+def own_standing_fields(rules: Ruleset) -> list[str]:
+    """What a ruleset's own standing orders take (none for Skirm's re-rolled saves)."""
+    fields = actions.fields_of(rules, "standing_orders")
+    return [] if SAVES in fields else fields
+
+
+def _standing_given(fields: list[str], args: list[str]) -> dict[str, Any]:
+    """`defiant off prompt on` (the ruleset's own standing orders) as {field: value}."""
+    if len(args) % 2:
+        raise ServiceError(f"Give each standing order with its value: {fields[0]} on|off ...")
+    given: dict[str, Any] = {}
+    for name, value in zip(args[::2], args[1::2], strict=True):
+        field = name.lower()
+        if field not in fields:
+            raise ServiceError(
+                f"Standing orders here are {', '.join(fields)}; not '{shown(name)}'."
+            )
+        if field in _SWITCHES:
+            if value.lower() not in ("on", "off"):
+                raise ServiceError(f"{field} is on or off, not '{shown(value)}'.")
+            given[field] = value.lower() == "on"
+        else:
+            given[field] = _number(value, "standing")
+    return given
 
 
 _HELP_TOKEN = re.compile(r"\s{2,}|(?<=\]) (?=[a-z])")  # "[WEAPON] melee": one space between
@@ -424,6 +474,12 @@ class Console:
             await self._ruleset_action(member, args)
         elif word == "standing":
             _need(word, args)
+            row, _ = await service.view(CHANNEL)
+            own = own_standing_fields(ruleset_of(row))
+            if args[0].lower() in own:
+                given = _standing_given(own, args)
+                await self._show(await service.own_standing_orders(CHANNEL, member, given))
+                return
             above = None if args[0].lower() == "never" else _number(args[0], word)
             per_attack = _number(args[1], word) if len(args) > 1 else None
             await self._show(await service.standing_orders(CHANNEL, member, above, per_attack))
@@ -447,9 +503,9 @@ class Console:
         """The clock's words. The console fires no deadlines (nobody misses at one keyboard),
         but it shows the clock, keeps a vacation and writes the calendar file."""
         if word == "timer":
-            shown = self._plain((await timer(self.service, CHANNEL)).text)
+            clock_words = self._plain((await timer(self.service, CHANNEL)).text)
             self.say(
-                f"{shown}\n(The console keeps no clock running: nobody misses a deadline here.)"
+                f"{clock_words}\n(The console keeps no clock running: nobody misses a deadline here.)"
             )
         elif word == "calendar":
             _need(word, args)
@@ -511,8 +567,12 @@ class Console:
         rules = ruleset_of(row)
         view = rules.view(match.state)
         side = _seat_in_turn(view, row.players, member)
-        if view.activating is None:
-            ready = ", ".join(p.id for p in view.ready(side)) if side is not None else ""
+        deciding = [d for d in rules.deciding(match.state) if row.players[d.side] == member.id]
+        ready = ", ".join(p.id for p in view.ready(side)) if side is not None else ""
+        if view.activating is None and not ready and deciding:
+            # Nothing to activate, yet a decision waits (an ambition, an answer to an Attack).
+            now = f"{deciding[0].why}; act lists what you may choose."
+        elif view.activating is None:
             now = f"activate a unit ({ready}), or act with it at once: move UNIT SQUARE."
         elif side is not None and any(
             command.type == commands.Accept.type

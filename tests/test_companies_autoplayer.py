@@ -12,6 +12,7 @@ from skirmbot.rules.companies.commands import Cast, ChooseAmbition, EndTurn, Int
 from skirmbot.rules.companies.commands import Retreat as RetreatOrder
 from skirmbot.rules.companies.profiles import ATTACK, CAST, MOVE, RETREAT, SHOOT
 from skirmbot.rules.companies.ruleset import RULESET
+from skirmbot.rules.companies.scenarios import OBJECTIVES
 from skirmbot.rules.companies.state import PendingAttack
 from skirmbot.rules.dice import SeededDice
 from skirmbot.rules.squares import Square
@@ -157,3 +158,30 @@ def test_deployment_puts_shooters_behind_the_fighters_in_the_seats_zone() -> Non
 def _depth(models: list[Square], forward: int) -> int:
     """How far from the row toward the enemy its nearest model stands."""
     return min(abs(forward - square.y) for square in models)
+
+
+def test_a_reckless_groups_missed_deadline_sends_the_automatic_attack() -> None:
+    """Turns 2: a Reckless Group must attempt its Attack, so when its player misses the
+    deadline the automatic player's Attack is sent (the only legal order), not EndTurn."""
+    state = table()
+    put(state, 0, "Berserkers", "K5 L5 M5", profile("berserkers", me_attack=3))
+    put(state, 1, "Soft", "K9 L9 M9", profile("soft", me_defend=6, t=1))
+    state.reckless = ["Berserkers"]
+    (decision,) = RULESET.deciding(state)
+    assert decision.side == 0 and decision.on_timeout == (Melee(0, "Berserkers", "Soft"),)
+    assert decision.on_timeout[0] in RULESET.legal_commands(state, 0)
+
+
+def test_a_group_heads_for_an_objective_and_stays_on_one_it_holds() -> None:
+    """Our content (hold-the-field): an objective scores for the side alone within 3" of it at
+    each round's end, so the automatic player goes for the nearer objective and holds it."""
+    state = table(objectives=("K12",), scoring=((OBJECTIVES, 1),))
+    runner = put(state, 0, "Runners", "C3 D3 E3", profile("runners", mo=6))
+    put(state, 1, "Levy", "C24 D24 E24")
+    command = autoplayer.choose(state, 0)
+    assert isinstance(command, Move)
+    models = orders.move_squares(state, runner)[Square.parse(command.square)]
+    target = [Square.parse("K12")]
+    assert geometry.group_distance(models, target) < geometry.group_distance(runner.models, target)
+    runner.models = [Square.parse(s) for s in ("J12", "K12", "L12")]
+    assert autoplayer.choose(state, 0) == EndTurn(0)

@@ -292,8 +292,7 @@ class LeagueService:
                 raise NotAllowed("Only the server's moderators name its league organisers' role.")
             await self.store.set_setting(guild, ORGANISER_ROLE, str(role_id) if role_id else None)
             return Reply(
-                "League organisers are now the members with that role (and each league's "
-                "creator)."
+                "League organisers are now the members with that role (and each league's creator)."
                 if role_id
                 else "The server's league organiser role is cleared."
             )
@@ -301,7 +300,10 @@ class LeagueService:
         await self._check_organiser(found, member, roles)
         await self._write(
             self.store.set_league_role(
-                found.id, found.version, role_id, LeagueLog(member.id, "organiser role", str(role_id))
+                found.id,
+                found.version,
+                role_id,
+                LeagueLog(member.id, "organiser role", str(role_id)),
             )
         )
         return Reply(f"{found.name}'s organiser role is {'set' if role_id else 'cleared'}.")
@@ -323,9 +325,7 @@ class LeagueService:
                 raise ServiceError(
                     f"You dropped out of {found.name}; a player who dropped out cannot sign up again."
                 )
-            raise ServiceError(
-                f"You are already signed up to {found.name} with {mine.squad_name}."
-            )
+            raise ServiceError(f"You are already signed up to {found.name} with {mine.squad_name}.")
         rounds = await self.store.league_rounds(found.id)
         if found.config["format"] == ROUND_ROBIN and rounds:
             raise ServiceError(
@@ -342,7 +342,9 @@ class LeagueService:
         try:
             await self._write(
                 self.store.add_league_player(
-                    found.id, found.version, entry,
+                    found.id,
+                    found.version,
+                    entry,
                     LeagueLog(member.id, "sign up", f"{member.name} with {squad_name}"),
                 )  # fmt: skip
             )
@@ -361,7 +363,9 @@ class LeagueService:
         found = await self._league(guild, league)
         me = await self._player(found, member.id)
         if me.dropped_round is not None:
-            raise ServiceError(f"You already dropped out of {found.name} (round {me.dropped_round}).")
+            raise ServiceError(
+                f"You already dropped out of {found.name} (round {me.dropped_round})."
+            )
         rounds = await self.store.league_rounds(found.id)
         current = next((r for r in rounds if r.status == "open"), None)
         decision: tuple[int, str] | None = None
@@ -445,8 +449,12 @@ class LeagueService:
             boards.append((len(boards) + 1, pairing.bye, None))
         found = await self._write(
             self.store.open_league_round(
-                found.id, found.version, opened, boards,
-                LeagueLog(organiser.id, "start round", f"round {number}"), config,
+                found.id,
+                found.version,
+                opened,
+                boards,
+                LeagueLog(organiser.id, "start round", f"round {number}"),
+                config,
             )  # fmt: skip
         )
         return await self._open_matches(found, opened, open_channel)
@@ -514,9 +522,7 @@ class LeagueService:
             if game.second is None or game.match_id is not None:
                 continue
             first, second = players[game.first], players[game.second]
-            title = (
-                f"{league.name} R{number.number} B{game.board}: {first.name} v {second.name}"
-            )
+            title = f"{league.name} R{number.number} B{game.board}: {first.name} v {second.name}"
             channel_id = await open_channel(title)
             match_id = await self._new_match(league, number, channel_id, first, second, controls)
             await self.store.set_league_game_match(game.id, match_id, channel_id)
@@ -558,7 +564,9 @@ class LeagueService:
     ) -> Reply:
         players = {p.user_id: p for p in await self.store.league_players(league.id)}
         games = await self.store.league_games(league.id, number.number)
-        mission = content.raw("missions", number.mission, league.ruleset).get("name", number.mission)
+        mission = content.raw("missions", number.mission, league.ruleset).get(
+            "name", number.mission
+        )
         battle_map = content.raw("maps", number.map).get("name", number.map)
         lines = [
             f"**{league.name}: round {number.number}** ({mission} on {battle_map}). "
@@ -651,7 +659,9 @@ class LeagueService:
         await self._check_organiser(found, organiser, roles)
         number = await self._round(found, None)
         if number.status != "open":
-            raise ServiceError(f"{found.name} has no open round; an organiser corrects a result instead.")
+            raise ServiceError(
+                f"{found.name} has no open round; an organiser corrects a result instead."
+            )
         games = await self.store.league_games(found.id, number.number)
         game = await self._players_game(found, games, player, number.number)
         if game_result(game) is not None:
@@ -677,7 +687,10 @@ class LeagueService:
         )
         names = await self._names(found)
         text = f"Round {number.number}: {_decision_words(game, decision, names)} (decided by {organiser.name})."
-        if all(game_result(g) is not None for g in await self.store.league_games(found.id, number.number)):
+        if all(
+            game_result(g) is not None
+            for g in await self.store.league_games(found.id, number.number)
+        ):
             found = await self._close(found, number, organiser.id)
             text += f"\nRound {number.number} is complete."
         return Reply(text, followups=told)
@@ -730,17 +743,28 @@ class LeagueService:
         )  # fmt: skip
         await self._write(
             self.store.close_league_round(
-                found.id, found.version, number.number, finished, log, decisions, organiser.id, reason
+                found.id,
+                found.version,
+                number.number,
+                finished,
+                log,
+                decisions,
+                organiser.id,
+                reason,
             )
         )
         text = f"Round {number.number} of **{found.name}** is closed."
         if decisions:
             text += f" {len(decisions)} unfinished games: {unfinished.replace('_', ' ') if unfinished else ''}."
         if finished:
-            text += " That was the last round: the league is over. The standings have the final table."
+            text += (
+                " That was the last round: the league is over. The standings have the final table."
+            )
         return Reply(text, followups=told)
 
-    async def _close(self, league: LeagueRow, number: LeagueRoundRow, actor: int | None) -> LeagueRow:
+    async def _close(
+        self, league: LeagueRow, number: LeagueRoundRow, actor: int | None
+    ) -> LeagueRow:
         finished = self._last_round(league, number.number)
         log = LeagueLog(actor, "close round", f"round {number.number}, every game decided")
         return await self._write(
@@ -767,12 +791,20 @@ class LeagueService:
                     closed = await self._close(league, number, None)
                 except Busy:
                     continue
-                last = " That was the last round: the league is over." if closed.status == "finished" else ""
+                last = (
+                    " That was the last round: the league is over."
+                    if closed.status == "finished"
+                    else ""
+                )
                 reply = Reply(
                     f"Round {number.number} of **{league.name}** is complete: every game has a "
                     f"result.{last}"
                 )
-                notices.append(LeagueNotice(league.guild_id, league.channel_id, league.name, number.number, reply))
+                notices.append(
+                    LeagueNotice(
+                        league.guild_id, league.channel_id, league.name, number.number, reply
+                    )
+                )
             elif undecided and number.deadline <= now:
                 if not await self.store.mark_round_reminded(league.id, number.number):
                     continue
@@ -787,7 +819,11 @@ class LeagueService:
                     "the unfinished games as draws or double losses."
                 )
                 reply = Reply(clip("\n".join(lines)), ping=league.creator_id)
-                notices.append(LeagueNotice(league.guild_id, league.channel_id, league.name, number.number, reply))
+                notices.append(
+                    LeagueNotice(
+                        league.guild_id, league.channel_id, league.name, number.number, reply
+                    )
+                )
         return notices
 
     # --- results: corrections and disputes ------------------------------------------------------
@@ -819,10 +855,19 @@ class LeagueService:
             )
         decision = _decision(game, player, result)
         mp = _from_sides(game, player, mp)
-        log = LeagueLog(organiser.id, "correct", f"round {round}: {_decision_text(game, decision)}", reason)
+        log = LeagueLog(
+            organiser.id, "correct", f"round {round}: {_decision_text(game, decision)}", reason
+        )
         found = await self._write(
             self.store.decide_league_game(
-                found.id, found.version, game.id, decision, mp, organiser.id, reason, log,
+                found.id,
+                found.version,
+                game.id,
+                decision,
+                mp,
+                organiser.id,
+                reason,
+                log,
                 settle=game.disputed_at is not None,
             )  # fmt: skip
         )
@@ -841,7 +886,9 @@ class LeagueService:
         await self._player(found, member.id)
         text = " ".join(text.split())
         if not text or len(text) > MAX_DISPUTE:
-            raise ServiceError(f"Say what is wrong with the result, in 1 to {MAX_DISPUTE} characters.")
+            raise ServiceError(
+                f"Say what is wrong with the result, in 1 to {MAX_DISPUTE} characters."
+            )
         games = await self.store.league_games(found.id, round)
         game = _game_of(games, member.id)
         if game is None:
@@ -896,7 +943,9 @@ class LeagueService:
             return await self.correct(
                 guild, league, organiser, round, player, result, reason, roles=roles
             )
-        log = LeagueLog(organiser.id, "settle", f"round {round}, board {game.board}: result stands", reason)
+        log = LeagueLog(
+            organiser.id, "settle", f"round {round}, board {game.board}: result stands", reason
+        )
         await self._write(self.store.settle_league_dispute(found.id, found.version, game.id, log))
         return Reply(f"The dispute is settled: the round {round} result stands. Reason: {reason}.")
 
@@ -942,8 +991,15 @@ class LeagueService:
             )
             rows.append(
                 StandingsRow(
-                    line.rank, entry.name, line.wins + line.byes, line.draws, line.losses,
-                    line.points, line.mp_difference, line.strength_of_schedule, line.rating,
+                    line.rank,
+                    entry.name,
+                    line.wins + line.byes,
+                    line.draws,
+                    line.losses,
+                    line.points,
+                    line.mp_difference,
+                    line.strength_of_schedule,
+                    line.rating,
                     dropped,
                 )  # fmt: skip
             )
@@ -1306,7 +1362,9 @@ def game_result(game: LeagueGameRow) -> GameResult | None:
     if game.match_ended_at is not None and game.match_status == "ended":
         mp = game.match_scores or (0, 0)
         winner = None if game.match_winner is None else (game.first, game.second)[game.match_winner]
-        return GameResult(Game(game.round, game.first, game.second, winner, mp), game.match_ended_at)
+        return GameResult(
+            Game(game.round, game.first, game.second, winner, mp), game.match_ended_at
+        )
     return None
 
 
@@ -1405,5 +1463,7 @@ def _history_line(game: LeagueGameRow, player: int, names: dict[int | None, str]
 def _reason(reason: str) -> str:
     reason = " ".join(reason.split())
     if not reason or len(reason) > MAX_REASON:
-        raise ServiceError(f"Give a reason, 1 to {MAX_REASON} characters: it goes in the league's log.")
+        raise ServiceError(
+            f"Give a reason, 1 to {MAX_REASON} characters: it goes in the league's log."
+        )
     return reason

@@ -118,6 +118,9 @@ __all__ = [
 AUTOMATIC_NAME = "Automatic player"
 HIDDEN = {DEPLOY: "hidden_deployments", INFILTRATE: "hidden_infiltrations"}
 MODERATOR_ROLE = "moderator_role"  # guild setting: the id of the role whose members moderate
+# Skirm's and Skirm Lite's standing orders re-roll saves (`standing_orders`); another
+# ruleset's take options of its own (`own_standing_orders`).
+SAVES = "reroll_saves_above"
 DRAW_OFFER_HOURS = 24  # a draw offer lapses after this, or at its player's next activation
 DRAW_LAPSED = (
     "The draw offer has lapsed: an offer lasts until its player's next activation, "
@@ -375,10 +378,10 @@ class MatchService:
         (the d20 rules' defence dice) say what theirs take."""
         played = ruleset(await self.ruleset_here(channel_id))
         takes = actions.fields_of(played, "standing_orders")
-        if takes and "reroll_saves_above" not in takes:
+        if takes and SAVES not in takes:
             raise ServiceError(
                 f"{played.title} has no saves to re-roll: its standing orders take "
-                f"{' and '.join(takes)} (/match standing {takes[0]}:)."
+                f"{_and(takes)} (/match standing {takes[0]}:)."
             )
         orders = actions.own_command(
             "standing_orders",
@@ -386,6 +389,30 @@ class MatchService:
             orders_per_attack=orders_per_attack,
         )
         reply = await self.act(channel_id, member, orders)
+        reply.private = True
+        return reply
+
+    async def own_standing_orders(
+        self, channel_id: int, member: Member, given: dict[str, Any]
+    ) -> Reply:
+        """Standing orders of the rules whose orders are their own, not re-rolled saves (the
+        d20 rules' defence dice, the group rules' interrupts): the options `given`, each one
+        the ruleset's standing_orders command takes (the others take their defaults). Asking
+        the ruleset which it takes keeps one ruleset's options from reaching another's."""
+        played = ruleset(await self.ruleset_here(channel_id))
+        takes = actions.fields_of(played, "standing_orders")
+        wrong = [name for name in given if name not in takes]
+        if SAVES in takes:
+            raise ServiceError(
+                f"{possessive(played.title)} standing orders are about saves, not {_and(wrong)}: give "
+                "reroll_saves (with above, per_attack)."
+            )
+        if wrong or not takes:
+            raise ServiceError(
+                f"{possessive(played.title)} standing orders take {_and(takes) or 'nothing'}, not "
+                f"{_and(wrong)}."
+            )
+        reply = await self.act(channel_id, member, actions.own_command("standing_orders", **given))
         reply.private = True
         return reply
 
@@ -1175,6 +1202,11 @@ def _automatic_seat(row: MatchRow, deciding: tuple[Decision, ...]) -> int | None
 def _people(users: list[int]) -> str:
     """The players named together, each pinged: "@Alice @Bob"."""
     return " ".join(person(user) for user in users)
+
+
+def _and(names: Sequence[str]) -> str:
+    """Names in words: "defiant, elusive and prompt"."""
+    return " and ".join(filter(None, (", ".join(names[:-1]), names[-1] if names else "")))
 
 
 def moment(row: MatchRow) -> int:

@@ -311,7 +311,12 @@ def _decision(reading: _Reading, verb: str, args: list[str]) -> actions.Command:
 
 
 def _movement(reading: _Reading, verb: str, unit: str | None, args: list[str]) -> actions.Command:
-    """[UNIT] [to] SQUARE [TO]: the square is the last word, or the one before the TO spent."""
+    """[UNIT] [to] SQUARE [TO]: the square is the last word, or the one before the TO spent.
+    A ruleset whose Move places each model (the group rules' `models`) reads [UNIT] SQUARE
+    SQUARE ...: every model's square in order."""
+    placed = _model_squares(reading, verb, args)
+    if placed:
+        return _placed_move(reading, unit, args[: -len(placed)], placed)
     orders = 0
     if args and _SQUARE.match(args[-1]):
         square, before = args[-1], args[:-1]
@@ -336,6 +341,34 @@ def _movement(reading: _Reading, verb: str, unit: str | None, args: list[str]) -
         return reading.own("leap", unit=acting, square=square)
     kind = actions.Move if verb == "move" else actions.Dash
     return kind(0, acting, square, orders)
+
+
+def _model_squares(reading: _Reading, verb: str, args: list[str]) -> list[str]:
+    """The squares ending a Move's words, when there are two or more and the ruleset's own
+    Move takes each model's square (`models`); else none."""
+    if verb != "move" or "models" not in actions.fields_of(reading.situation.rules, "move"):
+        return []
+    count = 0
+    while count < len(args) and _SQUARE.match(args[-1 - count]):
+        count += 1
+    return [square.upper() for square in args[len(args) - count :]] if count > 1 else []
+
+
+def _placed_move(
+    reading: _Reading, unit: str | None, before: list[str], squares: list[str]
+) -> actions.Command:
+    if before and before[-1].casefold() in _FILLERS["move"]:
+        before = before[:-1]
+    if before:
+        if unit is not None:
+            raise ServiceError(
+                f"'{shown(' '.join(before))}' is not a square. Usage: {USAGE['move']}"
+            )
+        unit = " ".join(before)  # not one of theirs: the rules name the units there are
+    acting = unit or reading.carried
+    if acting is None:
+        raise ServiceError("Name the Group that moves: move UNIT SQUARE SQUARE ...")
+    return reading.own("move", unit=acting, square=squares[0], models=" ".join(squares))
 
 
 def _unit_action(reading: _Reading, verb: str, unit: str, args: list[str]) -> actions.Command:

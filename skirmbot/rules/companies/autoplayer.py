@@ -303,13 +303,13 @@ def _goal_distance(state: State, group: Group, models: Sequence[Square]) -> int:
 
 
 def goals_of(state: State, group: Group) -> list[Square]:
-    """Where the Group heads: the objectives its side does not hold yet (when the scenario
-    scores them), the table's centre (Ground ambition), the enemy's edge late in a
-    breakthrough, and every enemy model; a shooter stops at its range."""
+    """Where the Group heads: every enemy model; the objectives its side does not hold yet, or
+    that it holds itself (so it stays), when the scenario scores them; the table's centre for a
+    Ground ambition; the enemy's edge in a breakthrough's last rounds."""
     goals = [square for enemy in state.enemies_of(group) for square in enemy.models]
     kinds = {s.kind for s in state.scenario.scoring}
     if OBJECTIVES in kinds:
-        goals += [o for o in state.objectives if not _held(state, group.side, o)]
+        goals += [o for o in state.objectives if _worth_holding(state, group, o)]
     if state.seats[group.seat].ambition == scoring.GROUND:
         goals += scoring.centre(state)
     if BREAKTHROUGH in kinds and state.round >= state.scenario.rounds - 1:
@@ -318,10 +318,6 @@ def goals_of(state: State, group: Group) -> list[Square]:
     return goals
 
 
-def _held(state: State, side: int, objective: Square) -> bool:
-    return any(
-        g.side == side
-        and g.on_table
-        and geometry.group_distance(g.models, [objective]) <= scoring.REACH
-        for g in state.groups.values()
-    )
+def _worth_holding(state: State, group: Group, objective: Square) -> bool:
+    near = geometry.group_distance(group.models, [objective]) <= scoring.REACH
+    return near or scoring.holder(state, objective) != group.side

@@ -52,6 +52,7 @@ from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import IllegalCommand, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.squares import Square
+from skirmbot.words import possessive
 
 TEST_DICE = 2  # "Roll 2d6, attempting to meet or exceed the Group's minimum activation result"
 # What a seat does in its side's turn (not an answer to an Attack, nor standing orders, which
@@ -216,7 +217,7 @@ class CompaniesMatch:
         events = [
             Event(
                 "turn_started",
-                f"Round {state.round}: {names}'s turn.",
+                f"Round {state.round}: {possessive(names)} turn.",
                 {"turn": state.round, "side": side},
             )
         ]
@@ -282,7 +283,7 @@ class CompaniesMatch:
             events.append(
                 Event(
                     "turn_ended",
-                    f"{setup.side_names(state, side)}'s turn ends.",
+                    f"{possessive(setup.side_names(state, side))} turn ends.",
                     {"turn": state.round, "side": side},
                 )
             )

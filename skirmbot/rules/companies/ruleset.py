@@ -45,6 +45,7 @@ ACTION_RULES = [
     ActionRule("summon", "Summon", "2d6 activation test", "Once per game, a Group with Summon places a new Group within 3\" of it and at least 3\" from enemies."),
     ActionRule("end_turn", "End turn", "free", "Your part of your side's turn ends; a failed activation test ends the whole side's turn."),
     ActionRule("interrupt", "Interrupt", "2d6 trait test", "An attacked Defiant or Elusive Group tests its trait: by its standing order, or chosen when its player asked to be prompted."),
+    ActionRule("standing_orders", "Standing orders", "free", "Whether your Groups test Defiant and Elusive when attacked without asking you, or you are prompted (these answer if you do not, in time)."),
     ActionRule("ambition", "Choose ambition", "free", "After deployment each player chooses an ambition; met at the end, it scores VP for their side."),
 ]  # fmt: skip
 
