@@ -185,3 +185,18 @@ def test_a_group_heads_for_an_objective_and_stays_on_one_it_holds() -> None:
     assert geometry.group_distance(models, target) < geometry.group_distance(runner.models, target)
     runner.models = [Square.parse(s) for s in ("J12", "K12", "L12")]
     assert autoplayer.choose(state, 0) == EndTurn(0)
+
+
+def test_before_deployment_is_revealed_it_deploys_then_chooses_an_ambition() -> None:
+    """Setup: deployment first, then (Setup 7) an ambition, each legal when it is sent."""
+    match = RULESET.new_match(match_content(2, "clash"), SeededDice(2))
+    for seat in range(2):
+        command = autoplayer.choose(match.state, seat)
+        assert command == autoplayer.deployment(match.state, seat)
+        match.apply(command)
+    for seat in range(2):
+        command = autoplayer.choose(match.state, seat)
+        assert isinstance(command, ChooseAmbition)
+        assert command in RULESET.legal_commands(match.state, seat)
+        match.apply(command)
+    assert match.state.round == 1

@@ -75,3 +75,13 @@ def test_skirmbot_demo_ruleset_companies_plays_a_team_match_with_pictures(
     assert len(pictures) == last + 1 and pictures[-1].name == f"activation-{last:03d}.png"
     assert (tmp_path / "replay.gif").stat().st_size > 0
     assert json.loads((tmp_path / "match.json").read_text(encoding="utf-8"))["dice"] == {"seed": 3}
+
+
+def test_a_side_of_three_companies_is_named_as_a_list() -> None:
+    data = match_content(6, "clash")
+    match = deployed(data, 1)
+    names = [seat.name for seat in match.state.seats]
+    roll_off = next(e for e in match.log if e.kind == "roll_off")
+    side = roll_off.data["attackers"]
+    first, second, third = names[side::2]
+    assert f"({first}, {second} and {third}) attacks" in roll_off.text

@@ -391,3 +391,25 @@ def test_the_attacker_is_named_again_after_the_defenders_clauses() -> None:
         "Spearmen attacks Raiders: 5 hits, −2 R; Raiders strikes back at Spearmen: 4 hits, −1 R; "
         "Raiders holds; Spearmen Retreats, Shaken"
     )
+
+
+def test_a_rally_after_the_failed_test_that_ended_the_turn_is_told_with_it() -> None:
+    """Turns 1: the next turn's Rallies come with the failed activation test that ended the
+    turn (one command); the caption tells them, since no later picture does."""
+    events = [
+        Event("activation_started", "", {"unit": "Archers", "side": 0}),
+        Event("activation_test", "", {"unit": "Archers", "side": 0, "order": "shoot",
+                                      "faces": [1, 2], "needed": 6, "passed": False}),
+        Event("activation_ended", "", {"unit": "Archers", "side": 0, "reason": "failed"}),
+        Event("turn_ended", "", {"turn": 3, "side": 0}),
+        Event("turn_started", "", {"turn": 3, "side": 1}),
+        Event("resilience", "", {"unit": "Raiders", "faces": [5, 4], "modifiers": [],
+                                 "total": 9, "needed": 2, "outcome": "rallied"}),
+        Event("rallied", "", {"unit": "Raiders"}),
+    ]  # fmt: skip
+    full, short, _ = captions(events, two_against_two())
+    assert full == (
+        "Archers Shoot: 2d6 3 < 6, fails: turn ends; Round 3 begins; "
+        "Raiders tests Resilience 9 = 9 ≥ 2: Rallies"
+    )
+    assert short == "Archers fails to Shoot: turn ends; Round 3 begins; Raiders Rallies"

@@ -124,7 +124,24 @@ def captions(events: Sequence[Event], view: MatchView) -> list[str]:
         return wordings + ([shorter] if shorter != wordings[0] else [])
     full, short = _activation(actor, taken, view, False), _activation(actor, taken, view, True)
     shortest = _activation(actor, taken, view, True, moves=False)
+    rally = _rally_after(events, taken)
+    if rally:
+        # The group rules: the failed test that ended a turn began the next, whose Rallies
+        # (Shaken Groups' Resilience tests) no later picture tells.
+        full += "; " + _between_activations(rally, view, named=True)
+        short += "; " + _between_activations(rally, view, named=False)
+        shortest += "; " + _between_activations(rally, view, named=False)
     return [full, short, shortest]
+
+
+def _rally_after(events: Sequence[Event], taken: list[Event]) -> list[Event]:
+    """The group rules' events after the activation's end when they hold a Rally (a turn's
+    start Resilience tests); [] otherwise."""
+    if not taken or not pools.is_group_activation(taken):
+        return []
+    end = next((n for n, event in enumerate(events) if event is taken[-1]), len(events))
+    after = list(events[end + 1 :])
+    return after if any(event.kind == "resilience" for event in after) else []
 
 
 def _activation(

@@ -50,9 +50,9 @@ WORTH = Fraction(1, 5)
 AMBITION_CHANCE = {  # how likely an ambition is met, before the Company is looked at
     scoring.GLORY: Fraction(1, 2),
     scoring.REGICIDE: Fraction(1, 3),
-    scoring.UNBROKEN: Fraction(1, 2),
     scoring.GROUND: Fraction(1, 2),
 }
+OTHER_AMBITION = Fraction(1, 4)  # an ambition of content this player does not know
 
 
 # --- deployment ---------------------------------------------------------------------------------
@@ -113,9 +113,11 @@ def _place(
 
 # --- what to send -------------------------------------------------------------------------------
 def choose(state: State, seat: int) -> Command:
-    """What the seat sends now: its ambition, its answer to an Attack, a Reckless Attack, or
-    the best order of its side's turn (EndTurn when none is worth it)."""
+    """What the seat sends now: its deployment, its ambition, its answer to an Attack, a
+    Reckless Attack, or the best order of its side's turn (EndTurn when none is worth it)."""
     player = state.seats[seat]
+    if state.attackers is None and not player.placed:
+        return deployment(state, seat)  # deployment is still secret: its Company first
     if state.round == 0 and player.ambition is None:
         return ChooseAmbition(seat, ambition(state, seat))
     pending = state.pending
@@ -173,12 +175,12 @@ def ambition(state: State, seat: int) -> str:
     fast = sum(1 for g in mine if g.profile.mo >= 7)
     chance = dict(AMBITION_CHANCE)
     chance[scoring.GLORY] += Fraction(fighters, 4 * max(1, len(mine)))
-    chance[scoring.UNBROKEN] = Fraction(1, max(1, len(mine)))
+    chance[scoring.UNBROKEN] = Fraction(1, max(1, len(mine)))  # every Group must survive
     chance[scoring.GROUND] += Fraction(fast, 4 * max(1, len(mine)))
     known = state.catalogue.ambitions
 
     def worth(key: str) -> tuple[Fraction, str]:
-        return known[key].vp * chance.get(key, Fraction(1, 4)), key
+        return known[key].vp * chance.get(key, OTHER_AMBITION), key
 
     return max(known, key=worth)
 

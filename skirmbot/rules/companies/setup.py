@@ -251,5 +251,7 @@ def roll_off(state: State, dice: Dice) -> Event:
 
 
 def side_names(state: State, side: int) -> str:
-    """The side's Companies by name: "Hill Wardens and Red Band"."""
-    return " and ".join(state.seats[seat].name for seat in state.seats_of(side))
+    """The side's Companies by name: "Hill Wardens and Red Band"; "Lone Lance, Wild Hunt and
+    Shield Oath" for three."""
+    names = [state.seats[seat].name for seat in state.seats_of(side)]
+    return " and ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} and {names[-1]}"
