@@ -217,14 +217,14 @@ async def test_a_whole_one_against_one_match_of_the_group_rules_with_a_restart(
         # Two Companies of 24 points (the scenario's), each with shooters and fighters.
         chosen = [(fake.alice, "hill-wardens"), (fake.bob, "river-guard")]
         fielded_by = await field_companies(bot, chosen)
-        # Alice wants to be asked whether an attacked Group of hers tests Defiant or Elusive.
-        standing = await say(bot, "match standing", prompt=True)
-        assert [m.ephemeral for m in standing.messages] == [True], standing.text
         for user in (fake.alice, fake.bob):
             deployed = await deploy(bot, user)
             assert deployed.messages, deployed.text
         revealed = await status_text(bot)
         assert all(name in revealed for name in fielded_by.values()), revealed
+        # Alice wants to be asked whether an attacked Group of hers tests Defiant or Elusive.
+        standing = await say(bot, "match standing", prompt=True)
+        assert [m.ephemeral for m in standing.messages] == [True], standing.text
 
         alice = Player(fake.alice, 0, ambition="Glory", end_with_slash_end=True)
         bob = Player(fake.bob, 1, ambition="Unbroken")
