@@ -222,6 +222,8 @@ async def test_a_whole_one_against_one_match_of_the_group_rules_with_a_restart(
             assert deployed.messages, deployed.text
         revealed = await status_text(bot)
         assert all(name in revealed for name in fielded_by.values()), revealed
+        # Deployed: the match waits for each player's ambition, and says so.
+        assert "Waiting for Alice: choose Hill Wardens' ambition" in revealed, revealed
         # Alice wants to be asked whether an attacked Group of hers tests Defiant or Elusive.
         standing = await say(bot, "match standing", prompt=True)
         assert [m.ephemeral for m in standing.messages] == [True], standing.text

@@ -1419,6 +1419,13 @@ def _status_text(row: MatchRow, state: Any) -> str:
     outcome = rules.outcome(state)
     if outcome is not None:
         return f"Match #{row.id}: {outcome.reason}\n{squads}"
+    waiting = () if view.phase == SETUP_PHASE else rules.deciding(state)
+    if view.to_act is None and waiting:
+        # Past deployment, nobody's turn: a decision of the set-up (the group rules' ambitions)
+        # or a reaction (a defender's Interrupt) holds the match.
+        when = f", {view.turn_word.lower()} {view.turn} of {view.turns}" if view.turn else ""
+        asked = "; ".join(f"{row.names[d.side]}: {d.why}" for d in waiting)
+        return f"Match #{row.id}{when}. {squads}\nWaiting for {asked}."
     if view.phase == SETUP_PHASE or view.to_act is None:
         return f"Match #{row.id}: deploying. {squads}"
     busy = f" {view.activating} is activating." if view.activating else ""
