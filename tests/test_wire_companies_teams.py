@@ -95,7 +95,9 @@ async def test_a_two_against_two_match_with_a_missed_deadline(fake: FakeDiscord,
 
         assert missed, f"the match ended before Dave's side played: {await status_text(bot)}"
         # The bot ended Dave's part of the turn (and with it his side's: Bob had ended his).
-        assert f"{fielded_by['dave']} ends its part of the turn" in missed, missed
+        assert (
+            f"{fielded_by['dave']} ends its part of the turn (the turn timer ran out)" in missed
+        ), missed
         assert f"{fielded_by['alice']} and {fielded_by['carol']}'s turn" in missed, missed
         # Both players of a side gave orders in the same turns, Dave too after his miss.
         for player in players:

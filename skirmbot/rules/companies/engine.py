@@ -311,9 +311,10 @@ class CompaniesMatch:
             raise IllegalCommand(f"{names} must first attempt to Attack (Reckless).")
         seat = state.seats[command.side]
         seat.ended = True
+        why = f" ({command.reason})" if command.reason else ""  # the turn timer ran out
         event = Event(
             "activation_ended",
-            f"{seat.name} ends its part of the turn.",
+            f"{seat.name} ends its part of the turn{why}.",
             {"unit": None, "side": command.side, "reason": "turn"},
         )
         return self._after([event])
