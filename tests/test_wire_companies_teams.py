@@ -28,6 +28,7 @@ from test_wire_companies import (
     round_of,
     the_end,
 )
+from test_wire_d20 import offered
 from test_wire_lite import status_text
 
 __all__ = ["fake", "start_bot"]  # the fixtures, shared with test_wire
@@ -57,6 +58,9 @@ async def test_a_two_against_two_match_with_a_missed_deadline(fake: FakeDiscord,
             joined = await say(bot, "match join", user=user)
             assert public(joined), joined.text
         users = [fake.alice, fake.bob, fake.carol, dave]
+        # The list offers only Companies within a player's share of the side's points.
+        offers = await offered(bot, dave, "match squad", "name")
+        assert "ember-circle" in offers and "hill-wardens" not in offers, offers
         # Four Companies of 12 points: each seat's share of its side's 24.
         names = ("iron-lances", "red-hounds", "thornwatch", "ember-circle")
         fielded_by = await field_companies(bot, list(zip(users, names, strict=True)))

@@ -857,6 +857,23 @@ class MatchService:
                 done.append(row.id)
         return done
 
+    async def squads_too_costly(self, channel_id: int, names: list[str]) -> set[str]:
+        """Which of these shipped squads cost more than one player of the channel's match in
+        set-up may field (a team match shares each side's points among its players); none
+        when no match here is choosing squads."""
+        row = await self.store.active_match(channel_id)
+        if row is None or row.status != SETUP:
+            return set()
+        played = ruleset_of(row)
+        limit = played.points_limit(row.record["content"]["mission"], len(row.players))
+        costly = set()
+        for name in names:
+            try:
+                played.check_squad(content.raw("squads", name, played.name), limit)
+            except ContentError:
+                costly.add(name)
+        return costly
+
     async def ruleset_here(self, channel_id: int) -> str:
         """The ruleset of the channel's match (the default ruleset when there is none)."""
         row = await self.store.active_match(channel_id)
