@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import re
-import signal
 from dataclasses import dataclass, field
 
 from fakediscord import FakeDiscord, Interaction, User
 from test_wire import REPLY_TIMEOUT, Bot, clean, fake, public, say, start_bot
-from test_wire_d20 import labelled, offered
-from test_wire_lite import ruleset_choices, status_text
+from test_wire_d20 import labelled, offered, round_of
+from test_wire_lite import crashed_and_restarted, ruleset_choices, status_text
 
 from skirmbot.rules.squares import Square
 
@@ -162,12 +161,6 @@ async def next_command(
     return None
 
 
-def round_of(status: str) -> int:
-    """The round the status line names ("round 2 of 6"); 0 before the first."""
-    found = re.search(r"\bround (\d+) of \d+", status)
-    return int(found[1]) if found else 0
-
-
 async def deploy(bot: Bot, user: User) -> Interaction:
     """/deploy alone tells the player, privately, where their Groups may go; its list offers a
     whole deployment, which they send (a big Company's is too long for the list: the help
@@ -239,11 +232,7 @@ async def test_a_whole_one_against_one_match_of_the_group_rules_with_a_restart(
             assert public(sent), f"{sent.payload['data']} refused: {sent.text}"
             text = await status_text(bot)
             if not restarted and round_of(text) >= 2:
-                bot.process.send_signal(signal.SIGKILL)
-                assert await bot.wait_exit(5) == -signal.SIGKILL
-                bot = await start_bot()
-                assert await status_text(bot) == text, "the match differs after the restart"
-                restarted = True
+                bot, restarted = await crashed_and_restarted(bot, start_bot), True
         else:
             raise AssertionError(f"the match did not end: {await status_text(bot)}")
 

@@ -25,10 +25,9 @@ from test_wire_companies import (
     deploy,
     field_companies,
     next_command,
-    round_of,
     the_end,
 )
-from test_wire_d20 import offered
+from test_wire_d20 import offered, round_of
 from test_wire_lite import status_text
 
 __all__ = ["fake", "start_bot"]  # the fixtures, shared with test_wire
