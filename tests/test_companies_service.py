@@ -16,7 +16,7 @@ from skirmbot.rules.companies import orders
 from skirmbot.rules.ruleset import ruleset
 from skirmbot.service import MatchService, Member, ServiceError, actions
 from skirmbot.service.choices import Situation
-from skirmbot.service.matches import DEPLOYING, PLAYING
+from skirmbot.service.matches import DEPLOYING, PLAYING, seat_choices
 from skirmbot.store import Store
 from tests.companies_play import placements
 
@@ -271,3 +271,48 @@ async def test_match_rules_lists_the_rulebooks_orders(store: Store) -> None:
     assert text.startswith("**Companies**: the actions a unit can take")
     for title in ("Move", "Shoot", "Attack", "Retreat", "Cast", "Summon", "End turn", "Interrupt"):
         assert f"- **{title}** (" in text
+
+
+async def test_a_player_previews_a_group_and_asks_its_odds(store: Store) -> None:
+    """/match preview and /odds: a Group's Move squares and its pool's odds at each target,
+    as the preview works them out (no die rolled), for its own player, privately."""
+    service = service_on(store)
+    await playing(service)
+    member, seat = await acting_member(service)
+    state = await state_of(service)
+    group = state.groups_of(seat)[0]
+    shown = await service.preview(CHANNEL, member, unit=group.id)
+    assert shown.private and shown.picture is not None and group.id in shown.text
+    found = await situation(service, member)
+    odds = found.odds(group.id, None, 0, False)
+    assert odds.startswith(f"**{group.id}'s targets** (Companies, as the preview works them out")
+
+
+async def test_match_new_offers_six_players_for_three_against_three(store: Store) -> None:
+    """Team play: the group rules seat two sides of 1, 2 or 3 players, so /match new's players
+    are now 2, 3, 4 or 6 (3 is the d20 rules'); a 3 v 3 gives each seat 8 of its side's 24."""
+    assert seat_choices() == [2, 3, 4, 6]
+    service = service_on(store)
+    created = await service.create(GUILD, CHANNEL, ALICE, rules="companies", players=6)
+    assert "Seats 1, 3 and 5 play together against seats 2, 4 and 6." in created.text
+    row, _ = await service.view(CHANNEL)
+    assert COMPANIES.points_limit(row.record["content"]["mission"], 6) == 8
+
+
+async def test_a_three_v_three_match_deploys_and_shows_six_companies(store: Store) -> None:
+    """Team play, 3 v 3: six players each field a Company of 8 points or less, the bot deploys
+    them, and the status (with its picture) names all six by side."""
+    six = (*SEATED, Member(66, "Fay"), Member(77, "Gus"))
+    squads = ("lone-lance", "shield-oath", "wild-hunt", "lone-lance", "shield-oath", "wild-hunt")
+    service = service_on(store)
+    await service.create(GUILD, CHANNEL, ALICE, rules="companies", players=6, mission="clash")
+    for member in six[1:]:
+        await service.join(CHANNEL, member)
+    for member, squad in zip(six, squads, strict=True):
+        await service.choose_squad(CHANNEL, member, squad)
+    for member in six:
+        await service.deploy(CHANNEL, member)
+    status = await service.status(CHANNEL)
+    assert status.picture is not None
+    assert "Side 1: Alice (Lone Lance: " in status.text and ", Fay (Shield Oath: " in status.text
+    assert "Side 2: Bob (Shield Oath: " in status.text and ", Gus (Wild Hunt: " in status.text

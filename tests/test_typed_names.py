@@ -89,7 +89,7 @@ def test_a_ruleset_is_found_by_its_key_or_its_title_as_typed(typed: str) -> None
 def test_an_unknown_ruleset_is_answered_with_the_titles() -> None:
     with pytest.raises(
         RulesError,
-        match=r"^There is no ruleset called 'Skirm Heavy'\. Choose one of: Skirm, Skirm Lite, d20 Skirmish\.$",
+        match=r"^There is no ruleset called 'Skirm Heavy'\. Choose one of: Skirm, Skirm Lite, d20 Skirmish, Companies\.$",
     ):
         ruleset("Skirm Heavy")
 
@@ -170,7 +170,8 @@ async def test_a_league_refuses_an_unknown_mission_with_the_display_names(
 ) -> None:
     leagues = LeagueService(store, service)
     with pytest.raises(
-        ServiceError, match="no mission called 'Capture'. Choose one of: Crossfire, Supply Run, Take and Hold."
+        ServiceError,
+        match="no mission called 'Capture'. Choose one of: Crossfire, Supply Run, Take and Hold.",
     ):
         await leagues.create(
             GUILD, CHANNEL, ALICE, "Cup", "Skirm Lite", rounds=2, missions=["Capture"]
@@ -226,7 +227,9 @@ async def test_the_console_takes_the_ruleset_as_typed(tmp_path: Path) -> None:
     ask, said = scripted([])
     assert await run_console(False, tmp_path, ask=ask, say=said.append, rules="Skirm Lite") == 0
     assert "New Skirm Lite match" in "\n".join(said)
-    with pytest.raises(ConsoleError, match="Choose one of: Skirm, Skirm Lite, d20 Skirmish."):
+    with pytest.raises(
+        ConsoleError, match="Choose one of: Skirm, Skirm Lite, d20 Skirmish, Companies."
+    ):
         await run_console(False, tmp_path, ask=ask, say=said.append, rules="Skirm Heavy")
 
 
@@ -245,6 +248,6 @@ def test_the_command_line_answers_an_unknown_ruleset_with_the_titles(
 ) -> None:
     assert main(["demo", "--ruleset", "chess", "--out", str(tmp_path)]) == 2
     assert (
-        "There is no ruleset called 'chess'. Choose one of: Skirm, Skirm Lite, d20 Skirmish."
+        "There is no ruleset called 'chess'. Choose one of: Skirm, Skirm Lite, d20 Skirmish, Companies."
         in (capsys.readouterr().err)
     )

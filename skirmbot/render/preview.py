@@ -262,11 +262,12 @@ def _overlap(a: Box, b: Box) -> bool:
 
 
 def odds_words(preview: Preview, *, labels: bool = False) -> str:
-    """What a preview's numbers are: Skirm's chance to hit and HIT lost, or the chance to win
+    """What a preview's numbers are: Skirm's chance to hit and HIT lost (or a ruleset's own
+    terms: `Preview.terms`), or the chance to win
     an opposed roll (the d20 rules), which the labels give without bonus dice and the text
     with each number of them."""
     if not any(chance.opposed for chance in (*preview.attacks, *preview.threats)):
-        return "chance to hit · expected HIT lost, without TO"
+        return preview.terms.heading
     if labels:
         return "chance to win the opposed roll, without bonus dice"
     return "chance to win the opposed roll, without and with bonus dice"

@@ -38,6 +38,20 @@ class Reach:
 
 
 @dataclass(frozen=True, slots=True)
+class OddsTerms:
+    """How a ruleset's preview names its numbers (Skirm's words unless a ruleset gives its
+    own: the group rules count inches and R, and a target is Routed)."""
+
+    distance: str = " sq"  # after a distance: " sq", or '"' for inches
+    hit: str = "hits"  # before the chance `Chance.hit`
+    lost: str = "HIT expected"  # after `Chance.damage`
+    short_lost: str = "dmg"  # the same, on the picture's labels
+    out: str = "out"  # before the chance `Chance.out`
+    heading: str = "chance to hit · expected HIT lost, without TO"  # what the numbers are
+    odds: str = "chance to hit, expected HIT lost, without TO spent on your dice"  # /odds'
+
+
+@dataclass(frozen=True, slots=True)
 class Chance:
     """One weapon against one target: the exact chance that at least one hit lands and the
     expected HIT the target loses (after cover, saves and the target's own rules)."""
@@ -57,18 +71,20 @@ class Chance:
     opposed: bool = False
     bonus: tuple[Fraction, ...] = ()
     defended: int = 0
+    terms: OddsTerms = OddsTerms()  # how the numbers are named
 
     def short(self) -> str:
         """As the picture labels it: "62% · 1.4 dmg" ("wins 45%" for an opposed roll)."""
         if self.opposed:
             return f"wins {percent(self.hit)}"
-        return f"{percent(self.hit)} · {float(self.damage):.1f} dmg"
+        return f"{percent(self.hit)} · {float(self.damage):.1f} {self.terms.short_lost}"
 
     def words(self) -> str:
         """As the text lists it: "Rifle → Vex (5 sq, in cover): hits 62%, 1.37 HIT expected,
         out 12%"; an opposed roll: "Rifle → Vex (5 sq): wins 45% against 1 bonus die; with
         bonus dice +1 58%, +2 69%"."""
-        where = f"{self.distance} sq{', in cover' if self.cover else ''}"
+        terms = self.terms
+        where = f"{self.distance}{terms.distance}{', in cover' if self.cover else ''}"
         if self.opposed:
             against = f" against {self.defended} bonus di{'e' if self.defended == 1 else 'ce'}"
             more = ", ".join(f"+{n} {percent(p)}" for n, p in enumerate(self.bonus, start=1))
@@ -77,8 +93,8 @@ class Chance:
                 f"{against if self.defended else ''}{f'; with bonus dice {more}' if more else ''}"
             )
         return (
-            f"{self.weapon} → {self.target} ({where}): hits {percent(self.hit)}, "
-            f"{float(self.damage):.2f} HIT expected, out {percent(self.out)}"
+            f"{self.weapon} → {self.target} ({where}): {terms.hit} {percent(self.hit)}, "
+            f"{float(self.damage):.2f} {terms.lost}, {terms.out} {percent(self.out)}"
         )
 
 
@@ -93,6 +109,7 @@ class Preview:
     reach: tuple[Reach, ...]
     attacks: tuple[Chance, ...]  # what it could attack from `square`
     threats: tuple[Chance, ...] = ()  # with `as_if`: the enemies that could attack it there
+    terms: OddsTerms = OddsTerms()  # how its numbers are named (the heading of its odds)
 
     def reach_by(self, action: str) -> list[Reach]:
         return [r for r in self.reach if r.action == action]

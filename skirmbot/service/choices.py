@@ -162,17 +162,17 @@ class Situation:
         try:
             attacker = self._choices.named(name)
             aimed = self._choices.named(target) if target else None
-            chances = self._previewed(attacker)
+            shown = self.rules.preview(self.state, attacker)
         except RulesError as error:
             raise ServiceError(str(error)) from error
-        listed = [c for c in chances if aimed is None or c.target == aimed]
+        listed = [c for c in shown.attacks if aimed is None or c.target == aimed]
         if target is not None and not listed:
             raise _cannot_attack(attacker, target)
         head = f"**{attacker}'s targets** ({self.rules.title}, as the preview works them out"
         if any(chance.opposed for chance in listed):
             what = "the exact chance to win the opposed roll, by the bonus dice you add"
         else:
-            what = "chance to hit, expected HIT lost, without TO spent on your dice"
+            what = shown.terms.odds
         lines = [f"{head}; {what}):"]
         lines += [f"- {chance.words()}" for chance in listed] or ["- no enemy in reach"]
         return "\n".join(lines)

@@ -77,7 +77,10 @@ class _Keep:
 KEEP = _Keep()
 
 
-MIN_SEATS, MAX_SEATS = 2, 4  # how many players a match may have (its ruleset says which)
+# How many players a match may have (its ruleset says which): 2 to 4, or 6 for the group
+# rules' two sides of three (issue 30); never 5, which no ruleset seats.
+MIN_SEATS, MAX_SEATS = 2, 6
+SEAT_COUNTS = (2, 3, 4, 6)
 
 
 @dataclass(frozen=True)
@@ -116,7 +119,7 @@ class MatchRow:
     guild_id: int
     channel_id: int
     status: str
-    # One entry per seat (MIN_SEATS to MAX_SEATS): a Discord user id, 0 for the automatic
+    # One entry per seat (SEAT_COUNTS): a Discord user id, 0 for the automatic
     # player, None for an open seat; and the name each seat plays under.
     players: list[int | None]
     names: list[str]
@@ -211,10 +214,10 @@ def _chunks(values: list[int], size: int) -> Iterable[list[int]]:
 def _check_match_fields(status: str, players: list[int | None], names: list[str]) -> None:
     if status not in MATCH_STATUSES:
         raise ValueError(f"Unknown match status {status!r}; expected one of {MATCH_STATUSES}.")
-    if not MIN_SEATS <= len(players) <= MAX_SEATS or len(names) != len(players):
+    if len(players) not in SEAT_COUNTS or len(names) != len(players):
         raise ValueError(
-            f"A match has two to four seats ({MIN_SEATS} to {MAX_SEATS}): give one player and "
-            f"one name for each (got {len(players)} players and {len(names)} names)."
+            f"A match has two to four seats, or six (2, 3, 4 or 6): give one player and one "
+            f"name for each (got {len(players)} players and {len(names)} names)."
         )
 
 

@@ -29,6 +29,7 @@ from skirmbot.rules.companies.commands import (
     Retreat,
     Summon,
 )
+from skirmbot.rules.companies.engine import ORDER_WORDS
 from skirmbot.rules.companies.profiles import ATTACK, CAST, MOVE, RETREAT, SHOOT, SUMMON
 from skirmbot.rules.companies.state import Group, State
 from skirmbot.rules.errors import RulesError
@@ -159,8 +160,7 @@ class CompaniesChoices:
             return None
         group = state.group(unit)
         test = f"(2d6 ≥ {activation_minimum(state, group, order)})"
-        title = {MOVE: "Move", SHOOT: "Shoot", ATTACK: "Attack", RETREAT: "Retreat",
-                 CAST: "Cast", SUMMON: "Summon"}[order]  # fmt: skip
+        title = ORDER_WORDS[order]
         target = getattr(command, "target", None)
         square = getattr(command, "square", None)
         if target:

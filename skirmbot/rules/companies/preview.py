@@ -20,11 +20,29 @@ from skirmbot.rules.companies.captains import activation_minimum, mi_of, t_of
 from skirmbot.rules.companies.combat import BLOODIED_POOL, POOL, melee_needed
 from skirmbot.rules.companies.state import Group, State
 from skirmbot.rules.errors import RulesError
-from skirmbot.rules.preview import MOVE, Chance, Preview, Reach, check_public, copy_for_preview
+from skirmbot.rules.preview import (
+    MOVE,
+    Chance,
+    OddsTerms,
+    Preview,
+    Reach,
+    check_public,
+    copy_for_preview,
+)
 from skirmbot.rules.squares import Square
 
 SHOOT_WORD, ATTACK_WORD, CAST_WORD = "Shoot", "Attack", "Cast"
 FACES = 6
+# The numbers in the rulebook's words: inches, R lost, Routed.
+TERMS = OddsTerms(
+    distance='"',
+    hit="loses R",
+    lost="R expected",
+    short_lost="R",
+    out="Routed",
+    heading="chance to take R · expected R lost, once the activation test passes",
+    odds="chance the target loses R, expected R lost, once the activation test passes",
+)
 
 
 def preview(state: State, unit: str, square: Square | None = None) -> Preview:
@@ -57,7 +75,7 @@ def preview(state: State, unit: str, square: Square | None = None) -> Preview:
         if as_if
         else ()
     )
-    return Preview(group.id, group.seat, group.models[0], as_if, reach, attacks, threats)
+    return Preview(group.id, group.seat, group.models[0], as_if, reach, attacks, threats, TERMS)
 
 
 def chances(state: State, group: Group) -> tuple[Chance, ...]:
@@ -93,7 +111,9 @@ def _chance(
     odds: tuple[Fraction, Fraction, Fraction],
 ) -> Chance:
     lose, expected, out = odds
-    return Chance(group.id, order, kind, target.id, distance, cover, lose, expected, out)
+    return Chance(
+        group.id, order, kind, target.id, distance, cover, lose, expected, out, terms=TERMS
+    )
 
 
 def _dice(group: Group) -> int:
