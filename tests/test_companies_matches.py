@@ -85,3 +85,13 @@ def test_a_side_of_three_companies_is_named_as_a_list() -> None:
     side = roll_off.data["attackers"]
     first, second, third = names[side::2]
     assert f"({first}, {second} and {third}) attacks" in roll_off.text
+
+
+def test_objective_markers_show_only_where_the_scenario_scores_them() -> None:
+    """Our content: only hold-the-field scores objectives; in clash and breakthrough the map's
+    objective markers would mislead, so the picture leaves them off."""
+    for scenario, shown in (("hold-the-field", True), ("clash", False), ("breakthrough", False)):
+        match = deployed(match_content(2, scenario), 1)
+        markers = RULESET.view(match.state).markers
+        assert bool(markers) == shown, scenario
+        assert len(markers) == (len(match.state.objectives) if shown else 0)

@@ -13,7 +13,7 @@ from companies_auto import RULES, deployed, match_content
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skirmbot.rules.commands import Command, Melee, Shoot
+from skirmbot.rules.commands import Command, Concede, Melee, Shoot
 from skirmbot.rules.commands import Move as KernelMove
 from skirmbot.rules.companies import geometry, orders
 from skirmbot.rules.companies.commands import (
@@ -133,6 +133,29 @@ def test_the_automatic_player_always_keeps_cohesion_and_ends_the_match(
 ) -> None:
     content = match_content(seats, "hold-the-field", map_name, shift=seed % 3)
     match = deployed(content, seed)
+    for _ in range(3000):
+        if not automatic_step(match):
+            break
+        check_invariants(match)
+    assert match.state.over and RULESET.outcome(match.state) is not None
+
+
+@SETTINGS
+@given(st.sampled_from([4, 6]), st.integers(0, 10_000), st.integers(0, 60), st.integers(0, 5))
+def test_teammates_of_a_conceding_player_play_on_legally_to_the_end(
+    seats: int, seed: int, after: int, leaver: int
+) -> None:
+    """Our ruling (team play): the conceding player's Company leaves the table; their teammates
+    play on, and the automatic players still send only legal commands."""
+    content = match_content(seats, "clash", shift=seed % 3)
+    match = deployed(content, seed)
+    for _ in range(after):
+        if not automatic_step(match):
+            break
+    if match.state.over:
+        return
+    match.apply(Concede(leaver % seats))
+    assert not any(g.on_table for g in match.state.groups_of(leaver % seats))
     for _ in range(3000):
         if not automatic_step(match):
             break

@@ -15,7 +15,7 @@ the engine refuses; it is deterministic (no dice of its own), so a record replay
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -206,7 +206,8 @@ def _options(state: State, group: Group) -> Iterable[Option]:
     if group.profile.can(SUMMON) and not group.has_summoned:
         places = orders.summon_squares(state, group)
         if places:
-            square = min(places, key=lambda s: _goal_distance(state, group, places[s]))
+            goals = goals_of(state, group) or list(group.models)
+            square = min(places, key=lambda s: geometry.group_distance(places[s], goals))
             yield _tested(state, group, SUMMON, SUMMON_VALUE, Summon(seat, group.id, str(square)))
     move = _advance(state, group)
     if move is not None:
@@ -285,23 +286,17 @@ def _advance(state: State, group: Group) -> Move | None:
     if orders.shoot_targets(state, group):
         return None
     found = orders.move_squares(state, group)
-    if not found:
+    goals = goals_of(state, group)
+    if not found or not goals:
         return None
-    here = _goal_distance(state, group, group.models)
+    here = geometry.group_distance(group.models, goals)
     best = min(
         found,
-        key=lambda square: (_goal_distance(state, group, found[square]), square.y, square.x),
+        key=lambda square: (geometry.group_distance(found[square], goals), square.y, square.x),
     )
-    if _goal_distance(state, group, found[best]) >= here:
+    if geometry.group_distance(found[best], goals) >= here:
         return None
     return Move(group.seat, group.id, str(best))
-
-
-def _goal_distance(state: State, group: Group, models: Sequence[Square]) -> int:
-    goals = goals_of(state, group)
-    if not goals:
-        return 0
-    return geometry.group_distance(models, goals)
 
 
 def goals_of(state: State, group: Group) -> list[Square]:

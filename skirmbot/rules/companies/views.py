@@ -11,6 +11,7 @@ from skirmbot.rules.companies.captains import activation_minimum, mi_of, mo_of, 
 from skirmbot.rules.companies.commands import ChooseAmbition, EndTurn, Interrupt
 from skirmbot.rules.companies.orders import acting_seats, in_melee, may_activate, reckless_of
 from skirmbot.rules.companies.profiles import DEFIANT, ORDERS
+from skirmbot.rules.companies.scenarios import OBJECTIVES
 from skirmbot.rules.companies.setup import side_names as companies
 from skirmbot.rules.companies.standings import placings, side_word, winner
 from skirmbot.rules.companies.state import SIDES, Group, State, side_of_seat
@@ -103,11 +104,13 @@ def view(state: State, ruleset: str) -> MatchView:
     )
     acting = seats_to_act(state)
     # An objective held shows its side's colour: the side's first seat's (seat n is on side n % 2).
+    # Shown only when the scenario scores objectives: elsewhere the map's markers mean nothing.
+    scored = any(s.kind == OBJECTIVES for s in state.scenario.scoring)
     markers = tuple(
         MarkerView(
             "objective", square, f"Objective {n}", side=scoring.holder(state, square), number=n
         )
-        for n, square in enumerate(state.objectives, start=1)
+        for n, square in enumerate(state.objectives if scored else (), start=1)
     )
     return MatchView(
         ruleset=ruleset, phase=phase(state), turn=state.round, turns=state.scenario.rounds,
