@@ -213,6 +213,9 @@ async def test_a_whole_one_against_one_match_of_the_group_rules_with_a_restart(
         for user in (fake.alice, fake.bob):
             deployed = await deploy(bot, user)
             assert deployed.messages, deployed.text
+        # Revealed: each player is asked for their ambition, pinged.
+        assert f"<@{fake.bob.id}>: choose River Guard's ambition" in deployed.text, deployed.text
+        assert {fake.alice.id, fake.bob.id} <= set().union(*(m.pings for m in deployed.messages))
         revealed = await status_text(bot)
         assert all(name in revealed for name in fielded_by.values()), revealed
         # Deployed: the match waits for each player's ambition, and says so.

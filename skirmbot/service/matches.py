@@ -1028,9 +1028,29 @@ class MatchService:
         row.setup.pop("stage", None)
         reply = await self.reply_to(work, match.log[shown_already:])
         reply.text = f"**{stage.heading}.**\n" + reply.text
+        await self._asked_before_the_first_turn(work, reply)
         if AUTOMATIC in row.players:
             reply.followups += await self.automatic_turns(work)
         return reply
+
+    async def _asked_before_the_first_turn(self, work: MatchWork, reply: Reply) -> None:
+        """Deployed, and the rules ask the players something before any turn (the group rules'
+        ambitions): each is told what, with /act, pinged, and the deadline."""
+        row, match = work.row, await work.match()
+        rules = ruleset_of(row)
+        if rules.view(match.state).to_act is not None:
+            return
+        asked = [
+            d for d in rules.deciding(match.state) if d.turn and row.players[d.side] != AUTOMATIC
+        ]
+        people = [player for d in asked if (player := row.players[d.side])]
+        if not people:
+            return
+        deadline = await work.advance_clock()
+        due = f" Time runs out {when(work.clock().deadline)}." if deadline else ""
+        lines = [f"{_seat_player(row, d.side, True)}: {d.why} (/act)." for d in asked]
+        reply.text += "\n\n" + "\n".join(lines) + due
+        reply.ping, reply.pings = people[0], [*reply.pings, *people[1:]]
 
     async def _next_set_up_stage(
         self, work: MatchWork, match: PlayedMatch, stage: SetUpStage, done: SetUpStage
