@@ -1048,7 +1048,7 @@ class MatchService:
             return
         deadline = await work.advance_clock()
         due = f" Time runs out {when(work.clock().deadline)}." if deadline else ""
-        lines = [f"{_seat_player(row, d.side, True)}: {d.why} (/act)." for d in asked]
+        lines = [f"{_seat_player(row, d.side, True)}: {d.why}, with /act." for d in asked]
         reply.text += "\n\n" + "\n".join(lines) + due
         reply.ping, reply.pings = people[0], [*reply.pings, *people[1:]]
 
