@@ -1,18 +1,24 @@
 """Loose ends of the group rules where they meet the rest of skirmbot: the kernel's /end read
 as the end of a seat's part of the turn, objective markers showing their holder, one word for a
-side that conceded."""
+side that conceded, refusals that say what would be right."""
 
 from __future__ import annotations
 
-from skirmbot.rules.commands import EndActivation
+import dataclasses
+
+import pytest
+
+from skirmbot.rules.commands import EndActivation, Shoot
 from skirmbot.rules.companies import scoring, standings, views
-from skirmbot.rules.companies.commands import parse_command
+from skirmbot.rules.companies.commands import Summon, parse_command
 from skirmbot.rules.companies.engine import CompaniesMatch
+from skirmbot.rules.companies.profiles import MOVE, SUMMON
 from skirmbot.rules.companies.scenarios import OBJECTIVES
 from skirmbot.rules.companies.undo import undo_point
 from skirmbot.rules.dice import ScriptedDice
+from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.squares import Square
-from tests.companies_builders import put, table
+from tests.companies_builders import profile, put, table
 
 
 def test_the_kernels_end_activation_ends_the_seats_part_of_the_turn() -> None:
@@ -54,3 +60,40 @@ def test_a_side_whose_every_player_conceded_loses_in_one_word() -> None:
     assert not scoring.conceded(state, 1)
     state.seats[3].out = True
     assert scoring.conceded(state, 1) and standings.placings(state) == (1, 2)
+
+
+def test_a_refused_summon_names_the_squares_it_may_summon_at() -> None:
+    """Our content (Summon): the new Group stands within 3" of the summoner - a square out of
+    reach is refused in words with the nearest squares allowed, and nothing is rolled."""
+    state = table()
+    spirits = profile("spirits", models=2)
+    summoners = dataclasses.replace(
+        profile("summoners", models=2, activation={MOVE: 5, SUMMON: 8}, me_attack=None),
+        traits=("summon",),
+        summons="spirits",
+    )
+    state.catalogue = dataclasses.replace(
+        state.catalogue, profiles={**state.catalogue.profiles, "spirits": spirits}
+    )
+    put(state, 0, "Summoners", "C3 D3", summoners)
+    put(state, 1, "Foes", "C20 D20 E20")
+    played = CompaniesMatch(state, ScriptedDice([]))
+    with pytest.raises(IllegalCommand) as refused:
+        played.apply(Summon(0, "Summoners", "K12"))
+    assert 'Summoners cannot Summon at K12: the new Group stands in Cohesion within 3"' in str(
+        refused.value
+    )
+    assert "Summoners may Summon at: " in str(refused.value)
+
+
+def test_a_refused_shoot_names_the_groups_it_may_shoot_at() -> None:
+    """Shooting: "choose a Group within range that they can see" - a target out of range is
+    refused with the range, and the Groups the shooter may Shoot at instead."""
+    state = table()
+    put(state, 0, "Bows", "C3 D3 E3", profile("archers", mi=4, range_=12))
+    put(state, 1, "Near", "C10 D10 E10")
+    put(state, 1, "Far", "P22 Q22 R22")
+    played = CompaniesMatch(state, ScriptedDice([]))
+    with pytest.raises(IllegalCommand) as refused:
+        played.apply(Shoot(0, "Bows", "Far"))
+    assert str(refused.value).endswith("Bows' range is 12\". Bows may Shoot at Near.")

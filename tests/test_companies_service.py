@@ -18,6 +18,7 @@ from skirmbot.service import MatchService, Member, ServiceError, actions
 from skirmbot.service.choices import Situation
 from skirmbot.service.matches import DEPLOYING, PLAYING, seat_choices
 from skirmbot.store import Store
+from skirmbot.words import possessive
 from tests.companies_play import placements
 
 DAVE = Member(55, "Dave")
@@ -163,7 +164,8 @@ async def test_a_move_too_far_is_refused_naming_the_squares_the_group_reaches(
     with pytest.raises(ServiceError) as refused:
         await service.act(CHANNEL, member, KernelMove(0, group.id, str(far)))
     words = str(refused.value)
-    assert words.startswith(f"{far} is 15\" from {group.id}'s first model ({group.models[0]}); ")
+    first = f"{possessive(group.id)} first model ({group.models[0]})"
+    assert words.startswith(f'{far} is 15" from {first}; ')
     assert f"{group.id} can reach: " in words and '"models": C3 D3 E4' in words
     row, _ = await service.view(CHANNEL)
     assert row.record["commands"][-1]["type"] == "ambition"

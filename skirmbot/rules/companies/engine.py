@@ -458,7 +458,7 @@ class CompaniesMatch:
             raise IllegalCommand(
                 f"{group.id} cannot Summon at {square}: the new Group stands in Cohesion within "
                 f'{orders.SUMMON_REACH}" of {group.id} and at least {geometry.COHESION}" from '
-                "enemy Groups, on free squares."
+                f"enemy Groups, on free squares. {orders.nearest_words(group, square, places, 'may Summon at')}"
             )
         return self._order(group, SUMMON, lambda: self._summoned(group, places[square]))
 

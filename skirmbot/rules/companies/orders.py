@@ -12,11 +12,14 @@ a Reckless Group's player gives no other order until it has attempted its Attack
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from skirmbot.rules.companies import geometry
 from skirmbot.rules.companies.captains import mi_of, mo_of
 from skirmbot.rules.companies.profiles import ATTACK, CAST, DEFIANT, MOVE, RETREAT, SHOOT, SUMMON
 from skirmbot.rules.companies.state import Group, State, side_of_seat
 from skirmbot.rules.squares import Square
+from skirmbot.words import possessive
 
 CAST_RANGE = 12  # inches: our content's hex reaches an enemy Group within 12" it can see
 SUMMON_REACH = 3  # inches from the summoner: where a summoned Group may be placed
@@ -107,18 +110,29 @@ def why_not_move(state: State, group: Group, square: Square) -> str | None:
     mo = mo_of(state, group)
     away = geometry.distance(first, square)
     why = (
-        f'{square} is {away}" from {group.id}\'s first model ({first}); {group.id} moves {mo}".'
+        f'{square} is {away}" from {possessive(group.id)} first model ({first}); '
+        f'{group.id} moves {mo}".'
         if away > mo
         else f"{group.id} cannot Move its first model to {square} keeping its shape (Cohesion, "
         f'3" from enemy Groups, the way there).'
     )
-    nearest = sorted(found, key=lambda s: (geometry.distance(s, square), s.y, s.x))[:NEAREST]
-    if not nearest:
+    if not found:
         return f"{why} It has nowhere to Move now."
     return (
-        f"{why} {group.id} can reach: {', '.join(str(s) for s in nearest)}; or give every "
-        'model\'s square ("models": C3 D3 E4) to move them one by one.'
+        f"{why} {nearest_words(group, square, found)[:-1]}; or give every model's square "
+        '("models": C3 D3 E4) to move them one by one.'
     )
+
+
+def nearest_words(
+    group: Group, square: Square, squares: Collection[Square], verb: str = "can reach"
+) -> str:
+    """The few of `squares` nearest `square`, as a refusal offers them instead: "Spearmen can
+    reach: C5, D5." ("may Summon at": ...; none: "... none now")."""
+    nearest = sorted(squares, key=lambda s: (geometry.distance(s, square), s.y, s.x))[:NEAREST]
+    if not nearest:
+        return f"{group.id} {verb} none now."
+    return f"{group.id} {verb}: {', '.join(str(s) for s in nearest)}."
 
 
 def move_routes(state: State, group: Group) -> dict[Square, tuple[int, tuple[Square, ...]]]:
@@ -209,7 +223,9 @@ def why_not_shoot(state: State, group: Group, target: Group) -> str | None:
         return f"{target.id} is in melee: no Group Shoots into a melee."
     away = geometry.group_distance(group.models, target.models)
     if away > group.profile.range:
-        return f'{target.id} is {away}" away; {group.id}\'s range is {group.profile.range}".'
+        return (
+            f'{target.id} is {away}" away; {possessive(group.id)} range is {group.profile.range}".'
+        )
     if not geometry.can_see(geometry.Terrain(state.board), group.models, target.models):
         return f"{group.id} cannot see {target.id}."
     return None
