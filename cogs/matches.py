@@ -86,11 +86,14 @@ SaltText = app_commands.Transform[str, Text(32, "salt")]  # the service checks w
 async def squad_choices(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
-    """The shipped squads of the channel's match's ruleset, then the asker's stored ones
-    (my:NAME)."""
-    rules = await service_of(interaction).ruleset_here(channel_of(interaction))
-    options = [(c.value, c.name) for c in shipped("squads", rules)]
-    stored = await service_of(interaction).campaigns.squad_names(interaction.user.id)
+    """The shipped squads of the channel's match's ruleset that fit its points per player,
+    then the asker's stored ones (my:NAME)."""
+    service = service_of(interaction)
+    rules = await service.ruleset_here(channel_of(interaction))
+    every = shipped("squads", rules)
+    costly = await service.squads_too_costly(channel_of(interaction), [c.value for c in every])
+    options = [(c.value, c.name) for c in every if c.value not in costly]
+    stored = await service.campaigns.squad_names(interaction.user.id)
     options += [(name, name) for name in stored]
     typed = typed_key(current)  # "iron-w" finds Iron Wardens
     return listed(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Coroutine, Iterable
+from itertools import zip_longest
 from typing import Any, TypeVar
 
 import discord
@@ -33,13 +34,17 @@ from .common import (
     service_of,
 )
 from .errors import context, log
-from .text import NAME_LIMIT, choice, listed
+from .text import CHOICES_LIMIT, NAME_LIMIT, choice, listed
 
 Choice = app_commands.Choice
 T = TypeVar("T", str, int)
 Completer = Callable[[discord.Interaction[Any], str], Coroutine[Any, Any, list[Choice[T]]]]
 Autocomplete = Completer[str]
-PLACEMENT = re.compile(r"^(?P<unit>.+?)\s*[:=\s]\s*(?P<square>[A-Za-z]+[0-9]+)$")
+# A unit and its square; or, in the group rules, a Group and every model's square in order
+# ("Spearmen C3 D3 E3": the squares are one value, the ruleset reads them).
+PLACEMENT = re.compile(
+    r"^(?P<unit>.+?)\s*[:=\s]\s*(?P<square>[A-Za-z]+[0-9]+(?:\s+[A-Za-z]+[0-9]+)*)$"
+)
 DEPLOY_EXAMPLE = "Halden C2, Brann D2"
 PLACEMENTS_LENGTH = 1000  # 12 units, each a name of up to 64 characters and a square
 ALSO_LENGTH = 500  # several targets, comma-separated
@@ -138,7 +143,23 @@ async def own_actions(interaction: discord.Interaction[Any], current: str) -> li
     if found is None:
         return []
     options = found.own_actions(actions.COMMON_KINDS, option(interaction, "unit"))
-    return offer([(value, label) for value, label in options if len(value) <= 100], current)
+    fitting = [(value, label) for value, label in options if len(value) <= 100]
+    return offer(every_kind_listed(fitting, current), current)
+
+
+def every_kind_listed(options: list[tuple[str, str]], current: str) -> list[tuple[str, str]]:
+    """The actions in their order while the list shows them all; more than it shows, each kind's
+    first, then each kind's second, and so on: a long run of one kind (a Summon at each square
+    it may use) must not push the others (End turn) off the list."""
+    typed = current.strip().casefold()
+    matching = [(value, label) for value, label in options if typed in label.casefold()]
+    if len(matching) <= CHOICES_LIMIT:
+        return matching
+    by_kind: dict[str, list[tuple[str, str]]] = {}
+    for value, label in matching:
+        by_kind.setdefault(actions.kind_of(actions.decode(value)), []).append((value, label))
+    rounds = zip_longest(*by_kind.values())
+    return [found for each in rounds for found in each if found is not None]
 
 
 async def placement_choices(
@@ -221,7 +242,8 @@ def squares_of(text: str) -> str:
 
 
 def read_placements(text: str) -> dict[str, str]:
-    """`Halden C2, Brann D2` as {unit: square}, with an error naming the part not understood."""
+    """`Halden C2, Brann D2` as {unit: square}, with an error naming the part not understood;
+    `Spearmen C3 D3 E3` (every model's square, the group rules) as {"Spearmen": "C3 D3 E3"}."""
     placements: dict[str, str] = {}
     for part in re.split(r"[,;\n]+", text):
         part = part.strip()
@@ -238,7 +260,7 @@ def read_placements(text: str) -> dict[str, str]:
                 f"'{shown(unit)}' is too long for a unit's name; give each unit and its square, "
                 f"like `{DEPLOY_EXAMPLE}`."
             )
-        placements[unit] = found["square"].upper()
+        placements[unit] = " ".join(found["square"].upper().split())
     if not placements:
         raise ServiceError(
             f"Give each unit and its square, like `{DEPLOY_EXAMPLE}`, or use auto: True."

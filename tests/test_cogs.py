@@ -16,6 +16,7 @@ import discord
 import pytest
 import simcord
 import skirmbot.cogs.common  # noqa: E402
+from skirmbot.cogs.play import every_kind_listed, read_placements
 
 from skirmbot import content  # noqa: E402
 from skirmbot.bot import SkirmBot, make_bot  # noqa: E402
@@ -178,6 +179,39 @@ async def test_deploy_reads_placements_and_explains_what_it_cannot_read(world: W
     typed = ", ".join(f"{unit} {square.lower()}" for unit, square in deployment.placements.items())
     deployed = await world.alice.slash(world.channel, "deploy", placements=typed)
     assert not deployed.ephemeral and "alice has deployed" in said(deployed).content
+
+
+def test_deploy_reads_every_models_square_of_a_group() -> None:
+    """The group rules place a Group by every model's square ("Spearmen C3 D3 E3"), as their
+    placement help says and the deployment /deploy offers is written: one value per Group."""
+    assert read_placements("Spearmen c3 D3  E3, Archers: A1") == {
+        "Spearmen": "C3 D3 E3",
+        "Archers": "A1",
+    }
+    assert read_placements("Halden C2, Brann D2") == {"Halden": "C2", "Brann": "D2"}
+
+
+def test_act_lists_every_kind_of_action_when_one_kind_has_more_than_the_list_shows() -> None:
+    """/act's list shows 25 actions: a Summon at each of 30 squares must not push End turn and
+    Retreat off it; what the player types still narrows it in order."""
+    summons = [(f'["summon","Summoners","C{n}"]', f"Summon: Summoners at C{n}") for n in range(30)]
+    options = [
+        *summons,
+        ('["retreat","Spearmen"]', "Retreat: Spearmen"),
+        ('["end_turn"]', "End turn"),
+    ]
+    listed = [label for _, label in every_kind_listed(options, "")]
+    assert listed[:4] == [
+        "Summon: Summoners at C0",
+        "Retreat: Spearmen",
+        "End turn",
+        "Summon: Summoners at C1",
+    ]
+    assert [label for _, label in every_kind_listed(options[-2:], "")] == [
+        "Retreat: Spearmen",
+        "End turn",
+    ]
+    assert every_kind_listed(options, "C1")[:2] == summons[1:2] + summons[10:11]
 
 
 async def test_a_practice_match_in_a_thread(world: World) -> None:

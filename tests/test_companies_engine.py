@@ -272,7 +272,7 @@ def test_a_whole_match_of_shipped_content_runs_to_its_last_round() -> None:
 @pytest.mark.parametrize(
     ("placement", "words"),
     [
-        ({"Knights": "A10"}, "must deploy in Hill Wardens's zone; A10 is not"),
+        ({"Knights": "A10"}, "must deploy in Hill Wardens' zone; A10 is not"),
         ({"Knights": "A1 B1"}, "give its first model's square, or one for each"),
         ({"Knights": "A1 B1 X1"}, "in Cohesion"),
         ({"Knights": "A1 A1 B1"}, "two models on A1"),

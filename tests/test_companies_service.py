@@ -111,7 +111,7 @@ async def test_each_player_deploys_in_their_own_zone_with_the_placement_help(sto
     found = await service.placing(CHANNEL, EVE)
     help_text = found.placement_help()
     assert help_text.startswith("Deploy Ember Circle in your zone (")
-    assert "Summoners (2 models)" in help_text and '"Spearmen": "C3"' in help_text
+    assert "Summoners (2 models)" in help_text and "`Spearmen C3`" in help_text
     with pytest.raises(ServiceError, match="must deploy in Ember Circle's zone"):
         await service.deploy(CHANNEL, EVE, {"Summoners": "A1", "Hexers": "A40", "Spearmen": "C1"})
     await deployed_after_seating(service)

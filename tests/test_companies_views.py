@@ -25,7 +25,7 @@ from skirmbot.rules.errors import RulesError
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.ruleset import Ruleset
 from skirmbot.rules.squares import Square
-from skirmbot.rules.view import ACTIVATED, OUT, OVER, PLAYING, READY, SETUP
+from skirmbot.rules.view import ACTIVATED, MISSED, OUT, OVER, PLAYING, READY, SETUP
 
 CATALOGUE = shipped_catalogue()
 NAMES = ("Hill Wardens", "Red Band", "Iron Lances", "Ash Raiders", "Thornwatch", "Wild Hunt")
@@ -278,8 +278,8 @@ def test_each_seat_of_the_side_in_its_turn_decides_and_a_miss_ends_its_part() ->
     state = match(4)
     decisions = views.deciding(state, never)
     assert [(d.side, d.turn, d.on_timeout) for d in decisions] == [
-        (0, True, (EndTurn(0),)),
-        (2, True, (EndTurn(2),)),
+        (0, True, (EndTurn(0, reason=MISSED),)),
+        (2, True, (EndTurn(2, reason=MISSED),)),
     ]
     assert decisions[0].key != decisions[1].key
 
@@ -303,7 +303,7 @@ def test_a_reckless_groups_missed_attack_is_the_automatic_players() -> None:
     attack = Melee(2, "Spearmen3", "Spearmen2")
     decisions = {d.side: d for d in views.deciding(state, lambda _, seat: attack)}
     assert decisions[2].on_timeout == (attack,) and "Reckless" in decisions[2].why
-    assert decisions[0].on_timeout == (EndTurn(0),)
+    assert decisions[0].on_timeout == (EndTurn(0, reason=MISSED),)
 
 
 def test_an_attack_waits_for_the_prompted_defender_alone() -> None:

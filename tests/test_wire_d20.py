@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import re
-import signal
 from dataclasses import dataclass, field
 
 from fakediscord import FakeDiscord, Interaction, User
 from test_wire import REPLY_TIMEOUT, Bot, answered, clean, click, fake, public, say, start_bot
-from test_wire_lite import ruleset_choices, status_text
+from test_wire_lite import crashed_and_restarted, ruleset_choices, status_text
 
 __all__ = ["fake", "start_bot"]  # the fixtures, shared with test_wire
 
@@ -187,11 +186,7 @@ async def test_a_whole_three_player_d20_match_with_a_restart_and_a_concession(
             assert public(sent), f"{sent.payload['data']} refused: {sent.text}"
             text = await status_text(bot)
             if not restarted and round_of(text) >= 2:
-                bot.process.send_signal(signal.SIGKILL)
-                assert await bot.wait_exit(5) == -signal.SIGKILL
-                bot = await start_bot()
-                assert await status_text(bot) == text, "the match differs after the restart"
-                restarted = True
+                bot, restarted = await crashed_and_restarted(bot, start_bot), True
             elif restarted and not conceded:
                 ended = await concede(bot, fake.carol)
                 assert public(ended) and f"{fielded_by['carol']} concedes" in ended.text, ended.text

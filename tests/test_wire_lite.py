@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+from collections.abc import Awaitable, Callable
 
 from fakediscord import FakeDiscord, Interaction, User
 from test_wire import REPLY_TIMEOUT, Bot, answered, clean, fake, public, say, start_bot
@@ -37,6 +38,17 @@ def ruleset_choices(fake: FakeDiscord) -> list[str]:
 async def status_text(bot: Bot) -> str:
     shown = await say(bot, "match status")
     return shown.text
+
+
+async def crashed_and_restarted(bot: Bot, start_bot: Callable[[], Awaitable[Bot]]) -> Bot:
+    """The bot killed mid-match (SIGKILL: a crash, no clean-up) and started again on the same
+    database; the match's status reads the same."""
+    before = await status_text(bot)
+    bot.process.send_signal(signal.SIGKILL)
+    assert await bot.wait_exit(5) == -signal.SIGKILL
+    again = await start_bot()
+    assert await status_text(again) == before, "the match differs after the restart"
+    return again
 
 
 async def whose_turn(bot: Bot) -> User | None:
@@ -108,12 +120,7 @@ async def test_a_whole_skirm_lite_match_between_two_players_with_a_restart(
                 assert interaction.messages, f"no answer to {interaction.payload['data']}"
             text = await status_text(bot)
             if not restarted and "turn 3" in text.lower():
-                before = text
-                bot.process.send_signal(signal.SIGKILL)
-                assert await bot.wait_exit(5) == -signal.SIGKILL
-                bot = await start_bot()
-                assert await status_text(bot) == before, "the match differs after the restart"
-                restarted = True
+                bot, restarted = await crashed_and_restarted(bot, start_bot), True
         else:
             raise AssertionError(f"the match did not end: {await status_text(bot)}")
 

@@ -857,6 +857,23 @@ class MatchService:
                 done.append(row.id)
         return done
 
+    async def squads_too_costly(self, channel_id: int, names: list[str]) -> set[str]:
+        """Which of these shipped squads cost more than one player of the channel's match in
+        set-up may field (a team match shares each side's points among its players); none
+        when no match here is choosing squads."""
+        row = await self.store.active_match(channel_id)
+        if row is None or row.status != SETUP:
+            return set()
+        played = ruleset_of(row)
+        limit = played.points_limit(row.record["content"]["mission"], len(row.players))
+        costly = set()
+        for name in names:
+            try:
+                played.check_squad(content.raw("squads", name, played.name), limit)
+            except ContentError:
+                costly.add(name)
+        return costly
+
     async def ruleset_here(self, channel_id: int) -> str:
         """The ruleset of the channel's match (the default ruleset when there is none)."""
         row = await self.store.active_match(channel_id)
@@ -1011,9 +1028,29 @@ class MatchService:
         row.setup.pop("stage", None)
         reply = await self.reply_to(work, match.log[shown_already:])
         reply.text = f"**{stage.heading}.**\n" + reply.text
+        await self._asked_before_the_first_turn(work, reply)
         if AUTOMATIC in row.players:
             reply.followups += await self.automatic_turns(work)
         return reply
+
+    async def _asked_before_the_first_turn(self, work: MatchWork, reply: Reply) -> None:
+        """Deployed, and the rules ask the players something before any turn (the group rules'
+        ambitions): each is told what, with /act, pinged, and the deadline."""
+        row, match = work.row, await work.match()
+        rules = ruleset_of(row)
+        if rules.view(match.state).to_act is not None:
+            return
+        asked = [
+            d for d in rules.deciding(match.state) if d.turn and row.players[d.side] != AUTOMATIC
+        ]
+        people = [player for d in asked if (player := row.players[d.side])]
+        if not people:
+            return
+        deadline = await work.advance_clock()
+        due = f" Time runs out {when(work.clock().deadline)}." if deadline else ""
+        lines = [f"{_seat_player(row, d.side, True)}: {d.why}, with /act." for d in asked]
+        reply.text += "\n\n" + "\n".join(lines) + due
+        reply.ping, reply.pings = people[0], [*reply.pings, *people[1:]]
 
     async def _next_set_up_stage(
         self, work: MatchWork, match: PlayedMatch, stage: SetUpStage, done: SetUpStage
@@ -1419,6 +1456,13 @@ def _status_text(row: MatchRow, state: Any) -> str:
     outcome = rules.outcome(state)
     if outcome is not None:
         return f"Match #{row.id}: {outcome.reason}\n{squads}"
+    waiting = () if view.phase == SETUP_PHASE else rules.deciding(state)
+    if view.to_act is None and waiting:
+        # Past deployment, nobody's turn: a decision of the set-up (the group rules' ambitions)
+        # or a reaction (a defender's Interrupt) holds the match.
+        when = f", {view.turn_word.lower()} {view.turn} of {view.turns}" if view.turn else ""
+        asked = "; ".join(f"{row.names[d.side]}: {d.why}" for d in waiting)
+        return f"Match #{row.id}{when}. {squads}\nWaiting for {asked}."
     if view.phase == SETUP_PHASE or view.to_act is None:
         return f"Match #{row.id}: deploying. {squads}"
     busy = f" {view.activating} is activating." if view.activating else ""

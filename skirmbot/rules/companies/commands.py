@@ -66,9 +66,11 @@ class Summon(UnitCommand):
 
 @dataclass(frozen=True)
 class EndTurn(Command):
-    """The seat's part of its side's turn ends ("choose to end your turn")."""
+    """The seat's part of its side's turn ends ("choose to end your turn"); `reason` when not
+    by its player's choice (the turn timer ran out), told in the log."""
 
     type: ClassVar[str] = "end_turn"
+    reason: str = ""
 
 
 @dataclass(frozen=True)

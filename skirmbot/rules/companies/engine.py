@@ -311,9 +311,10 @@ class CompaniesMatch:
             raise IllegalCommand(f"{names} must first attempt to Attack (Reckless).")
         seat = state.seats[command.side]
         seat.ended = True
+        why = f" ({command.reason})" if command.reason else ""  # the turn timer ran out
         event = Event(
             "activation_ended",
-            f"{seat.name} ends its part of the turn.",
+            f"{seat.name} ends its part of the turn{why}.",
             {"unit": None, "side": command.side, "reason": "turn"},
         )
         return self._after([event])
@@ -376,7 +377,7 @@ class CompaniesMatch:
                 and setup.square_on(state.board, command.square) != squares[0]
             ):
                 raise IllegalCommand(
-                    f"The Move names {command.square} for {group.id}'s first model, and "
+                    f"The Move names {command.square} for {possessive(group.id)} first model, and "
                     f"{squares[0]} among its models' squares: give the same square."
                 )
             why = orders.placed_move_error(state, group, squares)
@@ -519,7 +520,7 @@ class CompaniesMatch:
                 Event(
                     "interrupt_asked",
                     f"{attacker.id} attacks {target.id}: {seat.name} may test "
-                    f"{target.id}'s {trait.title()}.",
+                    f"{possessive(target.id)} {trait.title()}.",
                     {
                         "unit": target.id,
                         "side": target.seat,
@@ -674,6 +675,6 @@ def unique_id(state: State, name: str) -> str:
 def _ended(group: Group, reason: str) -> Event:
     return Event(
         "activation_ended",
-        f"{group.id}'s activation ends.",
+        f"{possessive(group.id)} activation ends.",
         {"unit": group.id, "side": group.seat, "reason": reason},
     )

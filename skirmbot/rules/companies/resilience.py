@@ -21,6 +21,7 @@ from skirmbot.rules.companies.captains import captain_reach, mo_of, resilience_b
 from skirmbot.rules.companies.state import Group, State
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.events import Event
+from skirmbot.words import possessive
 
 HOW_ATTACK, HOW_SHOOT, HOW_HEX = "attack", "shoot", "hex"
 HOW_TEST, HOW_RETREAT, HOW_CONCEDED = "test", "retreat", "conceded"
@@ -274,7 +275,7 @@ def _blocked(group: Group, face: int, cause: Group | None) -> list[Event]:
     lower = face < group.r
     event = Event(
         "retreat_blocked",
-        f"{group.id}'s Retreat is blocked: rolls {face} against R {group.r}"
+        f"{possessive(group.id)} Retreat is blocked: rolls {face} against R {group.r}"
         + (f", lower: loses {face} R." if lower else ", not lower: it stops."),
         {"unit": group.id, "faces": [face], "needed": group.r, "lost": face if lower else 0},
     )

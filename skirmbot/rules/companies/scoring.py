@@ -19,6 +19,7 @@ from skirmbot.rules.companies.scenarios import BREAKTHROUGH, OBJECTIVES, ROUTED
 from skirmbot.rules.companies.state import SIDES, Group, State
 from skirmbot.rules.events import Event
 from skirmbot.rules.squares import Square
+from skirmbot.words import possessive
 
 GLORY, REGICIDE, UNBROKEN, GROUND = "glory", "regicide", "unbroken", "ground"
 AMBITIONS = (GLORY, REGICIDE, UNBROKEN, GROUND)
@@ -137,7 +138,7 @@ def _final(state: State) -> Iterator[tuple[int, int, str, str]]:
                 seat % SIDES,
                 ambition.vp,
                 ambition.key,
-                f"{company.name}'s ambition, {ambition.name}",
+                f"{possessive(company.name)} ambition, {ambition.name}",
             )
 
 

@@ -26,6 +26,7 @@ from skirmbot.rules.errors import ContentError, IllegalCommand, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.squares import Square
+from skirmbot.words import possessive
 
 SEATS = (2, 4, 6)  # two sides of 1, 2 or 3 players
 SEATS_WORDS = "2, 4 or 6 Companies, one per player: two sides of 1, 2 or 3 players"
@@ -152,7 +153,7 @@ def _placed(
     outside = next((s for s in squares if s not in zone), None)
     if outside is not None:
         raise IllegalCommand(
-            f"{group.id} must deploy in {state.seats[group.seat].name}'s zone; {outside} is not."
+            f"{group.id} must deploy in {possessive(state.seats[group.seat].name)} zone; {outside} is not."
         )
     if len(squares) == 1 and count > 1:
         found = geometry.formation_at(
@@ -160,7 +161,7 @@ def _placed(
         )
         if found is None:
             raise IllegalCommand(
-                f"{group.id}'s {count} models do not fit around {squares[0]} in the zone: "
+                f"{possessive(group.id)} {count} models do not fit around {squares[0]} in the zone: "
                 "choose another square, or give every model's square."
             )
         return found
@@ -173,7 +174,7 @@ def _placed(
         raise IllegalCommand(f"{group.id} would stand two models on {clash}.")
     if not geometry.cohesive(squares):
         raise IllegalCommand(
-            f"{group.id}'s models must stand in Cohesion: each within "
+            f"{possessive(group.id)} models must stand in Cohesion: each within "
             f'{geometry.COHESION}" of another.'
         )
     return tuple(squares)
@@ -200,8 +201,8 @@ def placement_help(state: State, seat: int) -> str:
     )
     return (
         f"Deploy {player.name} in your zone ({_zone_words(zone)}): {groups}. Place each Group "
-        'by its first model\'s square ("Spearmen": "C3"; the rest stand around it in Cohesion) '
-        'or by every model\'s square ("Spearmen": "C3 D3 E3 F3").'
+        "by its first model's square (`Spearmen C3`: the rest stand around it in Cohesion) "
+        "or by every model's square (`Spearmen C3 D3 E3 F3`), as /deploy reads them."
     )
 
 
@@ -227,7 +228,7 @@ def reveal(state: State, dice: Dice) -> list[Event]:
         events.append(
             Event(
                 "captain_trait",
-                f"{player.name}'s Captain rolls {face}: {trait.name}.",
+                f"{possessive(player.name)} Captain rolls {face}: {trait.name}.",
                 {"side": seat, "trait": trait.key, "roll": face},
             )
         )

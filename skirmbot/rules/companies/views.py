@@ -19,6 +19,7 @@ from skirmbot.rules.errors import RulesError
 from skirmbot.rules.ruleset import Outcome
 from skirmbot.rules.view import (
     ACTIVATED,
+    MISSED,
     OUT,
     OVER,
     PLAYING,
@@ -288,7 +289,7 @@ def _turn(state: State, seat: int, automatic: Automatic) -> Decision:
         return Decision(seat, why, (automatic(state, seat),), key=key)
     groups = [g.id for g in state.groups_of(seat) if may_activate(state, g) is None]
     why = f"your side's turn: give an order ({', '.join(groups)} ready), or end your part"
-    return Decision(seat, why, (EndTurn(seat),), key=key)
+    return Decision(seat, why, (EndTurn(seat, reason=MISSED),), key=key)
 
 
 # --- status, buttons, outcome ----------------------------------------------------------------
