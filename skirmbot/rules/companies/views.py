@@ -8,7 +8,7 @@ from collections.abc import Callable
 from skirmbot.rules.commands import Command
 from skirmbot.rules.companies import scoring
 from skirmbot.rules.companies.captains import activation_minimum, mi_of, mo_of, t_of
-from skirmbot.rules.companies.commands import ChooseAmbition, EndTurn, Interrupt
+from skirmbot.rules.companies.commands import EndTurn, Interrupt
 from skirmbot.rules.companies.orders import acting_seats, in_melee, may_activate, reckless_of
 from skirmbot.rules.companies.profiles import DEFIANT, ORDERS
 from skirmbot.rules.companies.scenarios import OBJECTIVES
