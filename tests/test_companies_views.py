@@ -282,6 +282,8 @@ def test_each_seat_of_the_side_in_its_turn_decides_and_a_miss_ends_its_part() ->
         (2, True, (EndTurn(2, reason=MISSED),)),
     ]
     assert decisions[0].key != decisions[1].key
+    # what "missed the deadline: ..." says, in this rulebook's words (not Skirm's activation)
+    assert {d.missed for d in decisions} == {"their part of the turn ends"}
 
 
 def test_a_seats_deadline_is_new_after_its_own_order_not_its_teammates() -> None:

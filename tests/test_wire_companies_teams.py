@@ -101,6 +101,7 @@ async def test_a_two_against_two_match_with_a_missed_deadline(fake: FakeDiscord,
         assert (
             f"{fielded_by['dave']} ends its part of the turn (the turn timer ran out)" in missed
         ), missed
+        assert missed.startswith("⏰ Dave missed the deadline: their part of the turn ends."), missed
         assert f"{fielded_by['alice']} and {fielded_by['carol']}'s turn" in missed, missed
         # Both players of a side gave orders in the same turns, Dave too after his miss.
         for player in players:

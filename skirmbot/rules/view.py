@@ -166,6 +166,9 @@ class Decision:
     # What the deadline belongs to: the same key keeps its time, a new key is a new decision
     # with fresh time (Skirm: one activation, "t2:a3:s1"; misses are kept under it).
     key: str = ""
+    # What a missed deadline's `on_timeout` does, in words after "missed the deadline: "
+    # (added for the group rules, issue 30, where a miss ends a player's part of the turn).
+    missed: str = "the activation ends where it stands"
 
 
 @dataclass(frozen=True)

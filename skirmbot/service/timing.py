@@ -173,7 +173,8 @@ async def _missed_turn(
     clock.excuses_used[side] += 1
     if clock.controls.banked:  # the empty bank gets enough for the next activation
         clock.refill(side, work.now(), await work.stops())
-    what = _note_miss(work, clock, side, clock.controls.on_miss)
+    on_miss = clock.controls.on_miss
+    what = _note_miss(work, clock, side, decision.missed if on_miss == "skip" else on_miss)
     events = await (
         _play_out_activation(work, decision)
         if clock.controls.on_miss == "auto"

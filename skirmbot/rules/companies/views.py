@@ -263,7 +263,8 @@ def _ambition(state: State, seat: int, automatic: Automatic) -> Decision:
     names = ", ".join(ambition.name for ambition in state.catalogue.ambitions.values())
     why = f"choose {possessive(state.seats[seat].name)} ambition ({names})"
     command = automatic(state, seat)
-    return Decision(seat, why, (command,), turn=True, key=f"r0:ambition:s{seat}")
+    missed = "the automatic player chooses the ambition"
+    return Decision(seat, why, (command,), turn=True, key=f"r0:ambition:s{seat}", missed=missed)
 
 
 def _defender(state: State) -> Decision:
@@ -286,10 +287,12 @@ def _turn(state: State, seat: int, automatic: Automatic) -> Decision:
     if reckless:
         names = ", ".join(group.id for group in reckless)
         why = f"{names} {'is' if len(reckless) == 1 else 'are'} Reckless: attack an enemy Group"
-        return Decision(seat, why, (automatic(state, seat),), key=key)
+        missed = "the automatic player makes the Reckless Group's Attack"
+        return Decision(seat, why, (automatic(state, seat),), key=key, missed=missed)
     groups = [g.id for g in state.groups_of(seat) if may_activate(state, g) is None]
     why = f"your side's turn: give an order ({', '.join(groups)} ready), or end your part"
-    return Decision(seat, why, (EndTurn(seat, reason=MISSED),), key=key)
+    missed = "their part of the turn ends"
+    return Decision(seat, why, (EndTurn(seat, reason=MISSED),), key=key, missed=missed)
 
 
 # --- status, buttons, outcome ----------------------------------------------------------------
