@@ -96,11 +96,14 @@ async def test_a_two_v_two_match_is_seated_by_side_with_each_seats_share_of_poin
         await service.join(CHANNEL, member)
     with pytest.raises(ServiceError, match="cannot play Companies: .*12"):
         await service.choose_squad(CHANNEL, EVE, "hill-wardens")
-    for member, squad in zip(SEATED, SQUADS, strict=True):
-        await service.choose_squad(CHANNEL, member, squad)
+    fielded = [
+        (await service.choose_squad(CHANNEL, member, squad)).text
+        for member, squad in zip(SEATED, SQUADS, strict=True)
+    ]
     row, _ = await service.view(CHANNEL)
     assert row.status == DEPLOYING
     assert row.setup["squads"] == ["Iron Lances", "Thornwatch", "Ember Circle", "Iron Lances"]
+    assert "fields **Iron Lances** (3 Groups, 12 points)" in fielded[0], fielded[0]
 
 
 async def test_each_player_deploys_in_their_own_zone_with_the_placement_help(store: Store) -> None:

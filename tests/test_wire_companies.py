@@ -27,6 +27,9 @@ from skirmbot.rules.squares import Square
 __all__ = ["fake", "start_bot"]  # the fixtures, shared with test_wire
 
 MATCH_TIMEOUT = 240.0  # a whole match: 6 rounds of two turns, a few orders each
+LONGEST_MOVE = (
+    10  # inches: the longest MO of the shipped profiles (Scouts' 8), +2 for a Swift Captain
+)
 MOVES = 3  # Groups a player moves in a turn at most; the others hold their ground
 STEPS = 500  # more commands than any match of these Companies needs: catches a stuck match
 
@@ -68,6 +71,16 @@ def advance(player: Player, squares: list[str]) -> str:
     return max(squares, key=ahead)
 
 
+async def farthest(bot: Bot, player: Player, unit: str) -> list[str]:
+    """The squares the Group reaches with its longest move, as typed into /move's list."""
+    for inches in range(LONGEST_MOVE, 0, -1):
+        typed = f'{inches}")'
+        squares = await offered(bot, player.user, "move", "square", unit=unit, square=typed)
+        if squares:
+            return squares
+    return await offered(bot, player.user, "move", "square", unit=unit)
+
+
 async def send(bot: Bot, player: Player, kind: str, command: str, **options: str) -> Interaction:
     player.sent.append(kind)
     return await say(bot, command, user=player.user, **options)
@@ -95,9 +108,11 @@ async def attack(bot: Bot, player: Player, verb: str) -> Interaction | None:
 
 
 async def move(bot: Bot, player: Player) -> Interaction | None:
-    """/move the first Group offered that can go somewhere, as far forward as it may."""
+    """/move the first Group offered that can go somewhere, as far forward as it may: the list
+    shows the 25 nearest squares, so the player types the inches of a long move (`7"`), from
+    the longest down, as one who wants to close in would."""
     for unit in await offered(bot, player.user, "move", "unit"):
-        squares = await offered(bot, player.user, "move", "square", unit=unit)
+        squares = await farthest(bot, player, unit)
         if squares:
             return await send(
                 bot, player, "move", "move", unit=unit, square=advance(player, squares)

@@ -82,6 +82,7 @@ class SquadSummary:
     name: str
     size: int  # units (agents, models) in the squad
     points: int  # what it costs (EP in Skirm)
+    units_word: str = "units"  # what the rulebook calls them, many ("Groups": the group rules)
 
 
 @dataclass(frozen=True)

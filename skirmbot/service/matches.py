@@ -298,7 +298,7 @@ class MatchService:
             row.record["content"]["squads"][side] = data
             row.setup["squads"][side] = chosen.name
             row.setup.setdefault("stored_squads", [None] * len(row.players))[side] = stored_id
-            text = f"{member.name} fields **{chosen.name}** ({chosen.size} units, {chosen.points} {played.points_word})."
+            text = f"{member.name} fields **{chosen.name}** ({chosen.size} {chosen.units_word}, {chosen.points} {played.points_word})."
             if all(row.record["content"]["squads"]) and None not in row.players:
                 row.status = DEPLOYING
                 text += f"\n{_all_squads(len(row.players))} are in. Deploy with /deploy (or let the bot deploy for you)."

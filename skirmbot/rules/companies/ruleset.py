@@ -84,7 +84,7 @@ class Companies:
     def check_squad(self, data: Any, ep_limit: int) -> SquadSummary:
         """A company list against the catalogue; `ep_limit` is one seat's points (0: none)."""
         company = self.load_squad(data, ep_limit)
-        return SquadSummary(company.name, len(company.groups), company.points)
+        return SquadSummary(company.name, len(company.groups), company.points, "Groups")
 
     def parse_command(self, data: Any) -> Command:
         return parse_command(data)
