@@ -290,7 +290,9 @@ async def test_a_player_previews_a_group_and_asks_its_odds(store: Store) -> None
     assert shown.private and shown.picture is not None and group.id in shown.text
     found = await situation(service, member)
     odds = found.odds(group.id, None, 0, False)
-    assert odds.startswith(f"**{group.id}'s targets** (Companies, as the preview works them out")
+    assert odds.startswith(
+        f"**{possessive(group.id)} targets** (Companies, as the preview works them out"
+    )
 
 
 async def test_match_new_offers_six_players_for_three_against_three(store: Store) -> None:

@@ -21,7 +21,7 @@ from skirmbot.rules.preview import Chance
 from skirmbot.rules.ruleset import HAND_ODDS, Choices, Option, Ruleset
 from skirmbot.service.actions import encode
 from skirmbot.service.errors import ServiceError
-from skirmbot.words import shown, target_label
+from skirmbot.words import possessive, shown, target_label
 
 __all__ = ["Option", "Situation", "command_words"]
 
@@ -168,7 +168,9 @@ class Situation:
         listed = [c for c in shown.attacks if aimed is None or c.target == aimed]
         if target is not None and not listed:
             raise _cannot_attack(attacker, target)
-        head = f"**{attacker}'s targets** ({self.rules.title}, as the preview works them out"
+        head = (
+            f"**{possessive(attacker)} targets** ({self.rules.title}, as the preview works them out"
+        )
         if any(chance.opposed for chance in listed):
             what = "the exact chance to win the opposed roll, by the bonus dice you add"
         else:
