@@ -157,15 +157,16 @@ def test_a_seat_with_no_group_left_to_activate_does_not_act() -> None:
 
 def test_each_seat_stands_as_its_side_with_its_sides_vp_and_groups() -> None:
     """Setup 5 attackers and defenders; End of Game "total VP ... to determine the winning
-    side": a seat shows its side's VP (routed scoring counts the enemy Groups Routed so far)."""
+    side": a seat shows its side's VP, said to be the side's in team play (routed scoring counts
+    the enemy Groups Routed so far)."""
     state = match(4, scoring=(Scoring("routed", 1),))
     gone = state.group("Archers2")
     gone.routed, gone.models = True, []
     state.seats[3].out = True
     view = views.view(state, "companies")
     archers = CATALOGUE.profiles["archers"].points
-    assert view.sides[0].standing == f"Attackers · {archers} VP · 2 Groups"
-    assert view.sides[1].standing == "Defenders · 0 VP · 1 Group, 1 Routed"
+    assert view.sides[0].standing == f"Attackers · {archers} VP as a side · 2 Groups"
+    assert view.sides[1].standing == "Defenders · 0 VP as a side · 1 Group, 1 Routed"
     assert view.sides[3].standing == "Defenders · conceded" and view.sides[3].out
     assert [side.score for side in view.sides] == [archers, 0, archers, 0]
     assert view.sides[2].name == "Iron Lances"
@@ -437,7 +438,7 @@ def test_the_ruleset_view_card_and_deciding_delegate() -> None:
     assert RULESET.view(state).ruleset == "companies"
     assert RULESET.card(state, "Archers2").squad == "Red Band"
     assert [d.side for d in RULESET.deciding(state)] == [0, 2]
-    assert RULESET.status_line(state, 1) == "Red Band: Defenders · 0 VP · 2 Groups"
+    assert RULESET.status_line(state, 1) == "Red Band: Defenders · 0 VP as a side · 2 Groups"
     state.seats[0].out = True
     assert RULESET.view(state).sides[0].out
 

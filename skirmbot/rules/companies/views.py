@@ -82,7 +82,8 @@ def scores(state: State) -> tuple[int, ...]:
 
 
 def standing(state: State, seat: int) -> str:
-    """A seat's header line: "Attackers · 3 VP · 4 Groups, 1 Routed" (its side's VP)."""
+    """A seat's header line: "Attackers · 3 VP · 4 Groups, 1 Routed" (its side's VP; "3 VP as a
+    side" in team play)."""
     side = side_of_seat(seat)
     words = side_word(state, side)
     if state.seats[seat].out:
@@ -91,7 +92,10 @@ def standing(state: State, seat: int) -> str:
     routed = sum(1 for group in groups if group.routed)
     left = plural(len(groups) - routed, "Group")
     lost = f", {routed} Routed" if routed else ""
-    return f"{words} · {scores(state)[side]} VP · {left}{lost}"
+    # In team play the VP are the side's, not each player's: said so, or two rows of "3 VP"
+    # read as 6.
+    together = " as a side" if len(state.seats_of(side)) > 1 else ""
+    return f"{words} · {scores(state)[side]} VP{together} · {left}{lost}"
 
 
 # --- the view -------------------------------------------------------------------------------
