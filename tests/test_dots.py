@@ -23,15 +23,12 @@ from skirmbot.rules.dots import (
     in_arc,
     line,
     path_length,
+    reachable,
 )
 from skirmbot.rules.errors import RulesError
 
 dots = st.builds(Dot, st.integers(0, 25), st.integers(0, 25))
 facings = st.floats(0, 360, exclude_max=True, allow_nan=False)
-
-
-def open_ground(_dot: Dot) -> bool:
-    return True
 
 
 def one_ap(_a: Dot, _b: Dot) -> int:
@@ -136,6 +133,22 @@ def test_a_wall_on_the_side_between_makes_the_way_round_longer() -> None:
     assert path_length(a, b, on_map, walled) == 2
     assert path_length(a, b, on_map, low_wall) == 2
     assert path_length(a, b, lambda dot: dot == a, one_ap) is None
+
+
+def test_basic_movement_reaches_eight_ap_of_dots() -> None:
+    """Basic Movement: "Troopers can use a maximum of 8 AP for movement"; a step with "an
+    obstruction between costs 2 AP"."""
+    start = Dot.parse("M13")
+    on_map = box_filter(Dot(0, 0), Dot(25, 25))
+    assert set(reachable(start, 8, on_map, one_ap)) == set(start.within(8))
+    assert reachable(start, 0, on_map, one_ap) == {start: 0}
+
+    def obstructed(_a: Dot, _b: Dot) -> int:
+        return 2
+
+    costs = reachable(start, 8, on_map, obstructed)
+    assert set(costs) == set(start.within(4))
+    assert all(costs[dot] == 2 * start.distance(dot) for dot in costs)
 
 
 def test_firing_arc_table_widths() -> None:
@@ -283,3 +296,21 @@ def test_a_target_is_in_the_arc_facing_it(vertex: Dot, target: Dot) -> None:
     if vertex != target:
         assert in_arc(vertex, bearing(vertex, target), 30, target)
         assert 0 <= bearing(vertex, target) < 360
+
+
+@given(dots, dots, st.sets(st.builds(Dot, st.integers(0, 9), st.integers(0, 9)), max_size=30))
+def test_path_length_agrees_with_reachable_and_is_never_shorter_than_distance(
+    a: Dot, b: Dot, blocked: set[Dot]
+) -> None:
+    a, b = Dot(a.x % 10, a.y % 10), Dot(b.x % 10, b.y % 10)
+
+    def open_dot(dot: Dot) -> bool:
+        return 0 <= dot.x < 10 and 0 <= dot.y < 10 and dot not in blocked
+
+    def rough_going(x: Dot, _y: Dot) -> int:
+        return 1 + (x.x + x.y) % 3
+
+    length = path_length(a, b, open_dot, rough_going)
+    assert length == reachable(a, 10_000, open_dot, rough_going).get(b)
+    if length is not None:
+        assert length >= a.distance(b)

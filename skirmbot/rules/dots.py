@@ -20,7 +20,6 @@ straight, so whether a line touches a hexagon is decided by integer cross produc
 from __future__ import annotations
 
 import heapq
-import itertools
 import math
 import re
 from collections.abc import Callable, Iterator
@@ -321,27 +320,49 @@ def path_length(
     """The least total cost of stepping from a to b between neighbouring dots, or None.
 
     `passable(dot)` says whether a dot may be entered (it must be False off the map, which is
-    what keeps the search finite); `cost(from, to)` is one step's cost, None where the step is
-    barred (a high wall on the side between). a itself need not be passable: a trooper stands
-    on it. A small Dijkstra rather than networkx: the grid is implicit and a graph of the whole
-    map for every question would cost more than the search.
+    what keeps the search finite); `cost(from, to)` is one step's cost, never negative, None
+    where the step is barred (a high wall on the side between). a itself need not be passable:
+    a trooper stands on it. A small Dijkstra rather than networkx: the grid is implicit, and
+    building a graph of the whole map for every question would cost more than the search.
     """
+    return _search(a, passable, cost, goal=b).get(b)
+
+
+def reachable(
+    a: Dot,
+    budget: int,
+    passable: Callable[[Dot], bool],
+    cost: Callable[[Dot, Dot], int | None],
+) -> dict[Dot, int]:
+    """Every dot a trooper on a can reach for at most `budget` (e.g. its 8 AP of movement), with
+    the least cost of reaching it; a itself costs 0. Arguments as for `path_length`."""
+    return _search(a, passable, cost, budget=budget)
+
+
+def _search(
+    a: Dot,
+    passable: Callable[[Dot], bool],
+    cost: Callable[[Dot, Dot], int | None],
+    goal: Dot | None = None,
+    budget: int | None = None,
+) -> dict[Dot, int]:
+    """Dijkstra from a: the least costs found, final for every dot popped; stops at `goal`."""
     best: dict[Dot, int] = {a: 0}
-    order = itertools.count()  # ties in the heap compare by insertion, never by Dot
-    queue: list[tuple[int, int, Dot]] = [(0, next(order), a)]
+    done: dict[Dot, int] = {}
+    queue: list[tuple[int, Dot]] = [(0, a)]
     while queue:
-        spent, _, dot = heapq.heappop(queue)
-        if dot == b:
-            return spent
-        if spent > best[dot]:
+        spent, dot = heapq.heappop(queue)
+        if dot in done:
             continue
-        for step in _steps(dot, passable, cost):
-            to, price = step
+        done[dot] = spent
+        if dot == goal:
+            break
+        for to, price in _steps(dot, passable, cost):
             total = spent + price
-            if total < best.get(to, total + 1):
+            if (budget is None or total <= budget) and total < best.get(to, total + 1):
                 best[to] = total
-                heapq.heappush(queue, (total, next(order), to))
-    return None
+                heapq.heappush(queue, (total, to))
+    return done
 
 
 def _steps(
