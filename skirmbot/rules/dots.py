@@ -212,8 +212,8 @@ def _side(dot: Dot, direction: Direction) -> tuple[_Point, _Point]:
 
 
 def _touches(dot: Dot, a: _Point, b: _Point) -> bool:
-    """The closed segment ab meets dot's closed hexagon (a is a centre: inside or meeting a
-    side is all that is possible for the candidates `line` tries)."""
+    """The closed segment ab meets dot's closed hexagon. a and b are dot centres, so a segment
+    that meets the hexagon either ends at its centre or meets one of its sides."""
     if _skewed(dot) in (a, b):
         return True
     return any(_segments_meet(a, b, *_side(dot, direction)) for direction in Direction)
