@@ -14,7 +14,15 @@ from typing import Any
 import pytest
 
 from skirmbot.rules.errors import ContentError
-from skirmbot.rules.infantry.arms import MELEE, PRIMARY, SECONDARY, load_arms, parse_arms
+from skirmbot.rules.infantry.arms import (
+    MELEE,
+    PRIMARY,
+    SECONDARY,
+    load_arms,
+    loadout,
+    parse_arms,
+    points,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 FILE = ROOT / "skirmbot" / "content" / "infantry" / "weapons.json"
@@ -195,3 +203,58 @@ def test_an_always_carried_weapon_must_be_a_melee_one() -> None:
     data["always_carried"]["melee"] = ["Fists", "Lance"]
     with pytest.raises(ContentError, match="no weapon called 'Lance'"):
         parse_arms(data)
+
+
+def test_a_file_without_hand_grenades_is_refused() -> None:
+    """W&E ¶1: every trooper carries "4 hand grenades", so the table must have them."""
+    data = shipped()
+    data["explosives"] = data["explosives"][1:]
+    with pytest.raises(ContentError, match="no explosive called 'Hand Grenade'"):
+        parse_arms(data)
+
+
+def test_a_rifleman_is_a_rifle_a_pistol_4_grenades_and_basic_armour() -> None:
+    """W&E ¶1: "one primary weapon, one secondary weapon, and 4 hand grenades"; our ruling
+    (proposed in docs/plans/infantry.md): PV = weapons' PV + 44 for the grenades, armour free:
+    Rifle 159 + Pistol 13 + 44 = 216."""
+    arms = load_arms()
+    kit = loadout(arms, "Rifle", "Pistol", "Basic", ("Radio",))
+    assert (kit.primary.name, kit.grenades, kit.equipment) == ("Rifle", 4, ("Radio",))
+    assert (kit.armour_cells, kit.armour_cost) == (2, 1)
+    assert points(arms, kit) == 216
+    bare = loadout(arms, "SMG")
+    assert (bare.secondary, bare.armour_cells, bare.armour_cost) == (None, 0, 0)
+    assert points(arms, bare) == 23 + 44
+
+
+def test_a_sword_is_the_secondary_and_a_pistol_cannot_be_carried_with_it() -> None:
+    """Melee table note: "The other melee weapons take the place of a secondary weapon"; W&E
+    ¶1: "one secondary weapon" (a loadout has one secondary slot, so a second one has no
+    place); fists and the knife are always carried and never fill it."""
+    arms = load_arms()
+    kit = loadout(arms, "Rifle", "Sword")
+    assert kit.secondary == arms.weapon("Sword") and points(arms, kit) == 159 + 6 + 44
+    with pytest.raises(ContentError, match="Bayonet/Knife is always carried"):
+        loadout(arms, "Rifle", "Bayonet/Knife")
+
+
+def test_a_satchel_is_the_secondary() -> None:
+    """Explosives ¶2: "A satchel charge is a secondary weapon, so a trooper cannot carry another
+    secondary weapon"; "carries 4 grenades in addition"."""
+    arms = load_arms()
+    kit = loadout(arms, "SMG", "Satchel Charge", "Standard")
+    assert kit.secondary == arms.explosive("Satchel Charge") and kit.grenades == 4
+    assert points(arms, kit) == 23 + 88 + 44
+    with pytest.raises(ContentError, match="Hand grenades are carried besides the secondary"):
+        loadout(arms, "SMG", "Hand Grenade")
+
+
+def test_a_loadout_with_a_wrong_slot_is_refused_in_words() -> None:
+    """W&E ¶1: "Each trooper carries a single primary weapon"."""
+    arms = load_arms()
+    with pytest.raises(ContentError, match="Pistol is not a primary weapon: those are SMG, Rifle"):
+        loadout(arms, "Pistol")
+    with pytest.raises(ContentError, match="Laser Rifle is a primary weapon: a trooper carries"):
+        loadout(arms, "Rifle", "Laser Rifle")
+    with pytest.raises(ContentError, match="no body armour called 'Power'"):
+        loadout(arms, "Rifle", None, "Power")

@@ -20,6 +20,7 @@ from skirmbot.rules.errors import ContentError
 from skirmbot.rules.infantry.card import MAX_ARMOUR
 
 PRIMARY, SECONDARY, MELEE = "primary", "secondary", "melee"
+GRENADE = "Hand Grenade"  # carried by every trooper, besides the secondary (Explosives ¶2)
 SECTIONS = (PRIMARY, SECONDARY, MELEE, "explosives", "armour", "always_carried")
 # Fists hit for half the attacker's current maximum AP (Melee ¶1): no fixed number.
 HALF_AP = "(max AP/2)\\"
@@ -140,6 +141,7 @@ def parse_arms(data: Any) -> Arms:
         armour=_by_name([_armour(r) for r in _rows(data, "armour")], "body armour"),
         **_carried(data["always_carried"]),
     )
+    arms.explosive(GRENADE)  # every trooper carries them: the table must price them
     for name in arms.always_melee:
         if arms.weapon(name).kind != MELEE:
             raise ContentError(f"{name} is always carried as a melee weapon but is not one.")
@@ -257,3 +259,76 @@ def _carried(data: Any) -> dict[str, Any]:
         "always_equipment": tuple(data["equipment"]),
         "grenades": _count(data, "grenades", "always_carried", least=0),
     }
+
+
+@dataclass(frozen=True)
+class Loadout:
+    """What one trooper carries into the game (W&E ¶1): one primary, at most one secondary (a
+    ranged or melee weapon, or a satchel charge: Explosives ¶2), the hand grenades, body armour
+    or none, and equipment shown on the card with no rule effect (our ruling)."""
+
+    primary: Weapon
+    secondary: Weapon | Explosive | None
+    armour: Armour | None
+    grenades: int
+    equipment: tuple[str, ...] = ()
+
+    @property
+    def armour_cells(self) -> int:
+        return 0 if self.armour is None else self.armour.cells
+
+    @property
+    def armour_cost(self) -> int:
+        """AP taken from every column of the AP row (Body Armor ¶2)."""
+        return 0 if self.armour is None else self.armour.ap
+
+
+def loadout(
+    arms: Arms,
+    primary: str,
+    secondary: str | None = None,
+    armour: str | None = None,
+    equipment: tuple[str, ...] = (),
+) -> Loadout:
+    """A trooper's loadout by the tables' names, refused in plain words if it breaks W&E ¶1
+    ("one primary weapon, one secondary weapon, and 4 hand grenades") or the Melee table note
+    ("The other melee weapons take the place of a secondary weapon")."""
+    first = arms.weapon(primary)
+    if first.kind != PRIMARY:
+        raise ContentError(f"{primary} is not a primary weapon: those are {_names(arms, PRIMARY)}.")
+    return Loadout(
+        first,
+        _secondary(arms, secondary),
+        None if armour is None else arms.armour_type(armour),
+        arms.grenades,
+        equipment,
+    )
+
+
+def _secondary(arms: Arms, name: str | None) -> Weapon | Explosive | None:
+    if name is None:
+        return None
+    if name in arms.explosives:
+        if name == GRENADE:
+            raise ContentError(
+                f"Hand grenades are carried besides the secondary weapon ({arms.grenades})."
+            )
+        return arms.explosive(name)
+    if name in arms.always_melee:
+        raise ContentError(f"{name} is always carried: it cannot be the secondary weapon.")
+    weapon = arms.weapon(name)
+    if weapon.kind == PRIMARY:
+        raise ContentError(f"{name} is a primary weapon: a trooper carries a single one.")
+    return weapon
+
+
+def _names(arms: Arms, kind: str) -> str:
+    return ", ".join(w.name for w in arms.of_kind(kind))
+
+
+def points(arms: Arms, kit: Loadout) -> int:
+    """A trooper's PV, our ruling (proposed in docs/plans/infantry.md): its weapons' PV, the
+    hand grenades' (the table prices the 4 as one row), body armour free (its price is AP)."""
+    grenades = arms.explosive(GRENADE).pv if kit.grenades else 0
+    second = 0 if kit.secondary is None else kit.secondary.pv or 0
+    return (kit.primary.pv or 0) + second + grenades
