@@ -25,6 +25,7 @@ from skirmbot.rules.infantry.card import (
     is_unconscious,
     max_ap,
     new_track,
+    track_text,
 )
 
 C, H, F = Mark.CLEAN, Mark.HALF, Mark.FULL
@@ -255,3 +256,9 @@ def test_armour_absorbs_first(track: Track, hit: tuple[int, int, int]) -> None:
     assert after.armour == max(0, track.armour - lethal)
     if lethal < track.armour:
         assert after.cells == track.cells
+
+
+def test_the_track_reads_as_the_card_draws_it() -> None:
+    """Unit Card ¶3: cells "10 to 1, from left to right", X for lethal and \\ for bludgeoning
+    (the text form views and exports show)."""
+    assert track_text(marked(0, hp9=F, hp7=F, hp6=F, hp5=H)) == ".X.XX\\...."

@@ -160,3 +160,9 @@ def _cross_blunt(cells: list[Mark], start: int, points: int) -> None:
             cells[index] = Mark.FULL if cells[index] is Mark.HALF else Mark.HALF
             points -= 1
         index += 1
+
+
+def track_text(track: Track) -> str:
+    """The HP row as the card draws it, cell 10 first: "X" lethal, "\\" bludgeoning, "." clean
+    (a dot, not a space, so an export's text keeps its width)."""
+    return "".join("." if mark is Mark.CLEAN else mark.value for mark in track.cells)
