@@ -115,7 +115,9 @@ def _named(table: Mapping[str, T], name: str, what: str) -> T:
 @cache
 def load_arms() -> Arms:
     """The shipped tables (read once: the file is part of the package)."""
-    text = resources.files("skirmbot.content").joinpath("infantry", "weapons.json").read_text()
+    text = (
+        resources.files("skirmbot.content").joinpath("infantry", "weapons.json").read_text("utf-8")
+    )
     return parse_arms(json.loads(text))
 
 
