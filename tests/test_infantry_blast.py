@@ -6,6 +6,8 @@ through dots.line the way the terrain part will."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from skirmbot.rules.dice import ScriptedDice
 from skirmbot.rules.dots import Direction, Dot, Edge, edge, line
@@ -226,3 +228,25 @@ def test_a_scatter_from_before_a_window_into_a_wall_stays_on_the_target() -> Non
     target = Dot.parse("F1")
     result = scatter(ScriptedDice([5]), target, Dot.parse("C1"), barred)
     assert result.centre == target
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 8), st.integers(0, 8), st.integers(-2, 2), st.booleans()),
+        max_size=8,
+    )
+)
+def test_an_open_blast_hits_everyone_within_2_nearest_first_at_the_tables_value(
+    places: list[tuple[int, int, int, bool]],
+) -> None:
+    """Explosives ¶6 on an open map: every trooper within 2 (levels counted) is hit, "starting
+    at the targeted dot and moving outwards", each at the table's value for its distance."""
+    troopers = [
+        Exposed(f"T{i}", Dot(x, y), level, prone) for i, (x, y, level, prone) in enumerate(places)
+    ]
+    dice = ScriptedDice([1] * 2 * len(troopers))
+    hits = blast(dice, D4, 0, GRENADE, troopers, OPEN_BETWEEN)
+    near = [t for t in troopers if blast_distance(D4, t.dot, t.level) <= 2]
+    assert sorted(hit.name for hit in hits) == sorted(t.name for t in near)
+    assert [hit.distance for hit in hits] == sorted(hit.distance for hit in hits)
+    assert all(hit.lethal == GRENADE[hit.distance] for hit in hits)
