@@ -51,6 +51,7 @@ class DotMap:
     grounds: Mapping[Dot, Ground]  # only the dots that are not open
     levels: Mapping[Dot, int]  # only the dots with a level above the ground
     features: Mapping[Placed, Feature]
+    description: str = ""
 
     def on_map(self, dot: Dot) -> bool:
         return 0 <= dot.x < self.width and 0 <= dot.y < self.height
@@ -92,7 +93,10 @@ def map_from_json(data: Any) -> DotMap:
     levels = _levels(name, data.get("levels", {}), width, height, grounds)
     _check_climbs(name, grounds, levels)
     features = _features(name, data.get("edges", []), width, height, levels)
-    return DotMap(name, width, height, grounds, levels, features)
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise ContentError(f"Map '{name}': its 'description' must be text.")
+    return DotMap(name, width, height, grounds, levels, features, description)
 
 
 def _size(name: str, data: dict[str, Any]) -> tuple[int, int]:
