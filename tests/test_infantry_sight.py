@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skirmbot.rules.dots import Direction, Dot, edge
+from skirmbot.rules.dots import Direction, Dot, edge, line
 from skirmbot.rules.infantry.maps import DotMap, Feature, map_from_json
-from skirmbot.rules.infantry.sight import Body, Sight, sight
+from skirmbot.rules.infantry.sight import Body, Sight, _readings, sight
 
 D = Dot.parse
 
@@ -74,12 +74,19 @@ def test_a_high_wall_or_tree_blocks() -> None:
     assert not sight(board(["..#...."]), at("A1"), at("F1")).clear
 
 
-def test_a_trooper_between_is_cover_not_a_block() -> None:
-    """LoS ¶1: "Additional troopers, enemy or friendly, between ... also provide cover"; our
-    ruling (proposed in docs/plans/infantry.md): the later "or a trooper ... block" yields to
-    it, so a trooper is cover."""
-    assert sight(board(ROW), at("A1"), at("F1"), [at("C1"), at("D1")]) == Sight(True, 2)
+def test_a_trooper_between_is_cover() -> None:
+    """LoS ¶1: "Additional troopers, enemy or friendly, between the firing trooper and the
+    targeted trooper also provide cover": +1 each on the line, none off it."""
+    assert sight(board(ROW), at("A1"), at("F1"), [at("C1")]) == Sight(True, 1)
     assert sight(board(ROW), at("A1"), at("F1"), [at("C2")]) == Sight(True, 0)  # off the line
+
+
+def test_a_trooper_between_is_cover_not_a_block() -> None:
+    """LoS ¶1 ends "Impassible obstacles, such as ... a trooper, block line of sight"; our
+    ruling (proposed in docs/plans/infantry.md): the specific sentence before it wins, so even
+    a file of troopers is cover and never a block."""
+    crowd = [at("B1"), at("C1"), at("D1"), at("E1")]
+    assert sight(board(ROW), at("A1"), at("F1"), crowd) == Sight(True, 4)
 
 
 def test_a_prone_trooper_between_is_no_cover_to_a_standing_firer() -> None:
@@ -209,3 +216,29 @@ def test_sight_is_symmetric_when_both_stand_on_one_level(
     own = any(a.dot in side or b.dot in side for side, _ in field.features)
     if not own:
         assert there == back
+
+
+def test_each_reading_of_a_line_is_a_chain_of_dots_from_end_to_end() -> None:
+    """Our ruling (proposed in docs/plans/infantry.md), the clearer side: each of a line's two
+    readings must still be a line, a chain of its dots joined by the sides it crosses, and the
+    two together hold every dot dots.line found. Every pair of dots on an 8 by 8 map."""
+    dots = [Dot(x, y) for y in range(8) for x in range(8)]
+    for a in dots:
+        for b in dots:
+            if a == b:
+                continue
+            readings = _readings(Body(a), Body(b))
+            assert readings[0].dots | readings[1].dots == line(a, b).dots
+            for reading in readings:
+                assert b in _chain(a, reading.dots, reading.edges)
+
+
+def _chain(start: Dot, dots: frozenset[Dot], sides: frozenset[tuple[Dot, Dot]]) -> set[Dot]:
+    seen, todo = {start}, [start]
+    while todo:
+        here = todo.pop()
+        for there in here.neighbours():
+            if there in dots and there not in seen and edge(here, there) in sides:
+                seen.add(there)
+                todo.append(there)
+    return seen

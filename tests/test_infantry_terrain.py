@@ -11,6 +11,8 @@ from importlib import resources
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skirmbot.rules.dots import Direction, Dot, edge
 from skirmbot.rules.errors import ContentError
@@ -276,3 +278,36 @@ def test_crossroads_ships_and_reads() -> None:
     assert set(reach(crossroads, start, budget=1000)) == {
         dot for dot in crossroads.dots() if not crossroads.impassable(dot)
     }
+
+
+SIDE = 6
+_ALL = [Dot(x, y) for y in range(SIDE) for x in range(SIDE)]
+_SIDES = sorted(
+    {edge(a, b) for a in _ALL for b in a.neighbours() if 0 <= b.x < SIDE and 0 <= b.y < SIDE}
+)
+
+
+@st.composite
+def fields(draw: st.DrawFn) -> tuple[DotMap, Dot, Dot, bool]:
+    start, goal = draw(st.lists(st.sampled_from(_ALL), min_size=2, max_size=2, unique=True))
+    trees = draw(st.sets(st.sampled_from(_ALL), max_size=6)) - {start}
+    kinds = st.sampled_from([feature.value for feature in Feature])
+    features = draw(st.dictionaries(st.sampled_from(_SIDES), kinds, max_size=14))
+    rows = ["".join("#" if Dot(x, y) in trees else "." for x in range(SIDE)) for y in range(SIDE)]
+    edges = [f"{a} {b} {kind}" for (a, b), kind in features.items()]
+    return board(rows, edges), start, goal, draw(st.booleans())
+
+
+@settings(max_examples=200, deadline=None)
+@given(fields())
+def test_a_route_exists_exactly_within_reach_and_costs_what_reach_says(
+    scene: tuple[DotMap, Dot, Dot, bool],
+) -> None:
+    """Basic Movement ¶1-5: the route the engine walks and the reach the preview tints agree,
+    within the 8 AP movement cap, prone or standing."""
+    field, start, goal, prone = scene
+    costs = reach(field, start, prone=prone)
+    steps = route(field, start, goal, prone=prone)
+    assert (steps is not None) == (goal in costs)
+    if steps is not None:
+        assert path_cost(field, start, steps, prone=prone) == costs[goal] <= MOVE_CAP
