@@ -12,7 +12,7 @@ maps are written by hand.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -52,6 +52,14 @@ class DotMap:
     levels: Mapping[Dot, int]  # only the dots with a level above the ground
     features: Mapping[Placed, Feature]
     description: str = ""
+    # The same features by side, built once: sight asks about every side of every line.
+    sides: Mapping[Edge, Mapping[int, Feature]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        sides: dict[Edge, dict[int, Feature]] = {}
+        for (side, level), kind in self.features.items():
+            sides.setdefault(side, {})[level] = kind
+        object.__setattr__(self, "sides", sides)
 
     def on_map(self, dot: Dot) -> bool:
         return 0 <= dot.x < self.width and 0 <= dot.y < self.height
@@ -75,7 +83,7 @@ class DotMap:
 
     def features_on(self, side: Edge) -> dict[int, Feature]:
         """Every level's feature on one side (the levels rule of Line of Sight ¶3 reads them)."""
-        return {level: kind for (placed, level), kind in self.features.items() if placed == side}
+        return dict(self.sides.get(side, {}))
 
     def dots(self) -> list[Dot]:
         return [Dot(x, y) for y in range(self.height) for x in range(self.width)]
