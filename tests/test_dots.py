@@ -9,12 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-# _skewed and _touches: the exact segment/hexagon test, to check `line`'s choice of candidates.
+# skewed and _touches: the exact segment/hexagon test, to check `line`'s choice of candidates.
 from skirmbot.rules.dots import (
     ARC_WIDTHS,
     Direction,
     Dot,
-    _skewed,
     _touches,
     bearing,
     centre,
@@ -24,6 +23,7 @@ from skirmbot.rules.dots import (
     line,
     path_length,
     reachable,
+    skewed,
 )
 from skirmbot.rules.errors import RulesError
 
@@ -276,7 +276,7 @@ def test_line_holds_both_ends_and_is_connected(a: Dot, b: Dot) -> None:
 def test_line_misses_no_dot_beyond_the_ones_it_tries(a: Dot, b: Dot) -> None:
     """`line` only tries dots next to points along it (a float shortcut); the exact test over
     every dot within two of the ends' distance finds nothing more."""
-    ends = _skewed(a), _skewed(b)
+    ends = skewed(a), skewed(b)
     wider = {dot for dot in a.within(a.distance(b) + 2) if _touches(dot, *ends)}
     assert wider == line(a, b).dots
 

@@ -36,7 +36,7 @@ ARC_WIDTHS = (30, 60, 150)
 _ANGLE_TOLERANCE = 1e-9
 # A hexagon's corners around its centre in the skewed (u, v) coordinates, clockwise from the
 # top corner; side i (corner i to corner i + 1) faces Direction(i).
-_CORNERS = ((0, -2), (1, -1), (1, 1), (0, 2), (-1, 1), (-1, -1))
+CORNERS = ((0, -2), (1, -1), (1, 1), (0, 2), (-1, 1), (-1, -1))
 # Screen angle (clockwise from straight up) of the first direction, north-east.
 _FIRST_DIRECTION_COMPASS = 30.0
 
@@ -173,24 +173,26 @@ class Line(NamedTuple):
     edges: frozenset[Edge]
 
 
-_Point = tuple[int, int]
+Point = tuple[int, int]  # a point in the skewed (u, v) coordinates: every centre and corner is one
 
 
-def _skewed(dot: Dot) -> _Point:
+def skewed(dot: Dot) -> Point:
+    """The dot's centre in whole-number coordinates u = 2q + r, v = 3r, where every centre and
+    hexagon corner is an integer point (so lines are decided exactly; sight reads them too)."""
     q, r = dot.axial
     return 2 * q + r, 3 * r
 
 
-def _cross(o: _Point, a: _Point, b: _Point) -> int:
+def _cross(o: Point, a: Point, b: Point) -> int:
     return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
 
-def _on_segment(p: _Point, a: _Point, b: _Point) -> bool:
+def _on_segment(p: Point, a: Point, b: Point) -> bool:
     """p lies on the closed segment ab, given that it is on ab's line."""
     return min(a[0], b[0]) <= p[0] <= max(a[0], b[0]) and min(a[1], b[1]) <= p[1] <= max(a[1], b[1])
 
 
-def _segments_meet(p1: _Point, p2: _Point, q1: _Point, q2: _Point) -> bool:
+def _segments_meet(p1: Point, p2: Point, q1: Point, q2: Point) -> bool:
     """The closed segments p1p2 and q1q2 share at least one point."""
     d1, d2 = _cross(q1, q2, p1), _cross(q1, q2, p2)
     d3, d4 = _cross(p1, p2, q1), _cross(p1, p2, q2)
@@ -204,17 +206,17 @@ def _segments_meet(p1: _Point, p2: _Point, q1: _Point, q2: _Point) -> bool:
     )
 
 
-def _side(dot: Dot, direction: Direction) -> tuple[_Point, _Point]:
+def _side(dot: Dot, direction: Direction) -> tuple[Point, Point]:
     """The side of dot's hexagon that faces `direction`, as its two corners."""
-    u, v = _skewed(dot)
-    (du1, dv1), (du2, dv2) = _CORNERS[direction], _CORNERS[(direction + 1) % 6]
+    u, v = skewed(dot)
+    (du1, dv1), (du2, dv2) = CORNERS[direction], CORNERS[(direction + 1) % 6]
     return (u + du1, v + dv1), (u + du2, v + dv2)
 
 
-def _touches(dot: Dot, a: _Point, b: _Point) -> bool:
+def _touches(dot: Dot, a: Point, b: Point) -> bool:
     """The closed segment ab meets dot's closed hexagon. a and b are dot centres, so a segment
     that meets the hexagon either ends at its centre or meets one of its sides."""
-    if _skewed(dot) in (a, b):
+    if skewed(dot) in (a, b):
         return True
     return any(_segments_meet(a, b, *_side(dot, direction)) for direction in Direction)
 
@@ -257,7 +259,7 @@ def line(a: Dot, b: Dot) -> Line:
     touches, even at a corner (the cautious reading; a rule that wants the clearer side can
     choose among them, and does so the same way from both ends).
     """
-    start, end = _skewed(a), _skewed(b)
+    start, end = skewed(a), skewed(b)
     dots = frozenset(dot for dot in _near_line(a, b) if _touches(dot, start, end))
     edges: set[Edge] = set()
     for dot in dots:
@@ -273,7 +275,7 @@ def line(a: Dot, b: Dot) -> Line:
 
 def _screen_offset(a: Dot, b: Dot) -> tuple[float, float]:
     """b's centre relative to a's, in dot spacings, y growing down the map."""
-    (u1, v1), (u2, v2) = _skewed(a), _skewed(b)
+    (u1, v1), (u2, v2) = skewed(a), skewed(b)
     return (u2 - u1) * math.sqrt(3) / 2, (v2 - v1) / 2
 
 

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 # The exact (skewed, integer) coordinates dots.line decides in: the readings must split the very
 # dots and sides it found, by the same arithmetic, or a corner could be read two ways.
-from skirmbot.rules.dots import _CORNERS, Dot, Edge, _skewed, direction_to, line
+from skirmbot.rules.dots import CORNERS, Dot, Edge, direction_to, line, skewed
 from skirmbot.rules.infantry.maps import DotMap, Feature
 
 _OBSTRUCTIONS = (Feature.LOW, Feature.LIGHT, Feature.WINDOW)  # cover, no block (LoS ¶1)
@@ -64,7 +64,7 @@ def _readings(firer: Body, target: Body) -> tuple[_Reading, _Reading]:
     is met by neither (the moved line runs beside it, through the dots on either hand).
     """
     whole = line(firer.dot, target.dot)
-    start, end = _skewed(firer.dot), _skewed(target.dot)
+    start, end = skewed(firer.dot), skewed(target.dot)
     left_dots: set[Dot] = set()
     right_dots: set[Dot] = set()
     for dot in whole.dots:
@@ -99,8 +99,8 @@ def _sign(start: tuple[int, int], end: tuple[int, int], point: tuple[int, int]) 
 
 
 def _hexagon(dot: Dot) -> list[tuple[int, int]]:
-    u, v = _skewed(dot)
-    return [(u + du, v + dv) for du, dv in _CORNERS]
+    u, v = skewed(dot)
+    return [(u + du, v + dv) for du, dv in CORNERS]
 
 
 def _corners(side: Edge) -> tuple[tuple[int, int], tuple[int, int]]:
