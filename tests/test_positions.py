@@ -8,18 +8,20 @@ never know which grid a match is on. The four square rulesets answer as their bo
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from service_setup import ALICE, BOB, CHANNEL, started
 
 from skirmbot.demo import AutomaticPlayers, new_demo_match
+from skirmbot.render.battlemap import Layout, MapRenderer
 from skirmbot.rules.dots import Dot
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.ruleset import PlayedMatch, Ruleset, ruleset, rulesets
 from skirmbot.rules.skirm.ruleset import Skirm
 from skirmbot.rules.squares import Square, own_square
-from skirmbot.rules.view import PLAYING
+from skirmbot.rules.view import DOTS, PLAYING, SQUARES
 from skirmbot.service import MatchService, ServiceError
 from skirmbot.store import Store
 
@@ -128,3 +130,20 @@ async def test_the_services_preview_reads_the_place_through_the_ruleset(
     with pytest.raises(ServiceError, match="off the map"):
         await service.preview(CHANNEL, member, mine.id, "Z40")
     assert asked[-1] == "Z40"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_square_rulesets_view_says_its_board_is_squares(name: str) -> None:
+    """Our ruling (proposed in docs/plans/infantry.md): the view says which grid its board is
+    (`MatchView.grid`), so the picture picks its layout without knowing the ruleset."""
+    rules = ruleset(name)
+    assert rules.view(_demo(name).state).grid == SQUARES
+
+
+def test_the_picture_refuses_a_grid_it_cannot_lay_out_yet() -> None:
+    """Until the dots' picture lands (plan part 6), a board of dots is refused in words rather
+    than drawn as squares; squares are laid out as before."""
+    view = ruleset("skirm").view(_demo("skirm").state)
+    assert Layout.of(view).width == view.board.width
+    with pytest.raises(ValueError, match="cannot lay out a board of dots yet"):
+        MapRenderer().render(replace(view, grid=DOTS))

@@ -43,6 +43,11 @@ class Position(Protocol):
     def __str__(self) -> str: ...
 
 
+# Which grid a board is, as pictures lay it out (`MatchView.grid`): the kernel's squares (Skirm,
+# Lite, d20, the group rules) or the infantry rules' dots (hexagons, skirmbot.rules.dots).
+SQUARES = "squares"
+DOTS = "dots"
+
 # Facing, for a piece whose rules care which way it looks (the d20 rules' Big Models).
 FACINGS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 
@@ -142,6 +147,9 @@ class MatchView:
     # Every seat that may act now when several may (the seats of the side whose turn it is);
     # (): only `to_act`. `to_act` is the first of them.
     acting: tuple[int, ...] = ()
+    # Added for positions (issue 31): which grid `board` is (SQUARES or DOTS), so the picture
+    # picks its layout without knowing the ruleset.
+    grid: str = SQUARES
 
     def seats_acting(self) -> tuple[int, ...]:
         """The seats that may act now: `acting`, else `to_act` alone; () in set-up or when over."""
