@@ -8,7 +8,9 @@ never know which grid a match is on. The four square rulesets answer as their bo
 
 from __future__ import annotations
 
+import ast
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -147,3 +149,44 @@ def test_the_picture_refuses_a_grid_it_cannot_lay_out_yet() -> None:
     assert Layout.of(view).width == view.board.width
     with pytest.raises(ValueError, match="cannot lay out a board of dots yet"):
         MapRenderer().render(replace(view, grid=DOTS))
+
+
+# The kernel's grids and their geometry: what only rulesets (and, until the dots' picture, the
+# square picture) may read.
+GRID_MODULES = (
+    "skirmbot.rules.squares",
+    "skirmbot.rules.dots",
+    "skirmbot.rules.board",
+    "skirmbot.rules.adjacency",
+    "skirmbot.rules.movement",
+    "skirmbot.rules.sight",
+    "skirmbot.rules.targeting",
+)
+ROOT = Path(__file__).resolve().parent.parent
+GRID_BLIND = ("skirmbot/service", "skirmbot/timers", "cogs", "skirmbot/console.py")
+
+
+def _grid_blind_sources() -> list[Path]:
+    paths = [ROOT / place for place in GRID_BLIND]
+    return sorted(p for path in paths for p in ([path] if path.is_file() else path.rglob("*.py")))
+
+
+def test_the_service_cogs_timers_and_console_know_no_grid() -> None:
+    """Issue 31: "nothing in the service, cogs or timers knows which grid a match is on". None
+    of them imports a grid or reads a square itself (`parse_square`): typed places go through
+    `Ruleset.position`."""
+    found = []
+    for path in _grid_blind_sources():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or "", *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.Attribute) and node.attr == "parse_square":
+                names = ["parse_square"]
+            else:
+                continue
+            if any(name in GRID_MODULES or name == "parse_square" for name in names):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    assert found == []
