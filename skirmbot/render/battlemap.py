@@ -41,7 +41,15 @@ from skirmbot.render.symbols import SQUARE, TOKEN_RADIUS, Box, Point, draw_token
 from skirmbot.rules.board import Board
 from skirmbot.rules.events import Event
 from skirmbot.rules.squares import Square
-from skirmbot.rules.view import ACTIVATED, DOWNED, OVER, MatchView, PieceView, SideView
+from skirmbot.rules.view import (
+    ACTIVATED,
+    DOWNED,
+    OVER,
+    SQUARES,
+    MatchView,
+    PieceView,
+    SideView,
+)
 
 MARGIN = 26  # the coordinate strips on all four sides
 TITLE = 36  # the header's first line: the turn and mission
@@ -63,6 +71,12 @@ class Layout:
 
     @staticmethod
     def of(view: MatchView, legend: int = 0) -> Layout:
+        """The layout of the view's board: squares are the one grid drawn yet; a board of
+        another grid (the infantry rules' dots) is refused rather than drawn as squares."""
+        if view.grid != SQUARES:
+            raise ValueError(
+                f"The picture cannot lay out a board of {view.grid} yet: only squares."
+            )
         return Layout(view.board.width, view.board.height, legend, band_height(len(view.sides)))
 
     @property

@@ -21,7 +21,7 @@ from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
 from skirmbot.rules.preview import Preview
 from skirmbot.rules.squares import Square
-from skirmbot.rules.view import CardView, Decision, MatchView
+from skirmbot.rules.view import CardView, Decision, MatchView, Position
 from skirmbot.words import named, shown
 
 # Features only some rulesets have; the service, the cogs and the console ask before offering one.
@@ -354,10 +354,17 @@ class Ruleset(Protocol):
         """The automatic player's deployment (or other set-up placement due now) for `side`."""
         ...
 
-    def preview(self, state: Any, unit: str, square: Square | None = None) -> Preview:
-        """The unit's options where it stands (or as if it stood on `square`), worked out on a
-        copy of `state` without a die rolled (skirmbot.rules.preview); RulesError in plain
-        words when there is nothing to preview (a secret set-up, a unit off the map)."""
+    def position(self, state: Any, text: str) -> Position:
+        """A place typed in the match's notation ("C4") read into this ruleset's own position,
+        checked to lie on its board; RulesError in plain words otherwise. `str()` of the
+        position names it back, so nothing outside the ruleset knows which grid it is on."""
+        ...
+
+    def preview(self, state: Any, unit: str, where: Position | None = None) -> Preview:
+        """The unit's options where it stands (or as if it stood `where`, a position this
+        ruleset gave), worked out on a copy of `state` without a die rolled
+        (skirmbot.rules.preview); RulesError in plain words when there is nothing to preview
+        (a secret set-up, a unit off the map)."""
         ...
 
     # The commands this ruleset plays, by their type in records: the kernel's common verbs

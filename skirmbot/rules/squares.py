@@ -44,3 +44,12 @@ class Square(NamedTuple):
     def around(self) -> list[Square]:
         """The 8 surrounding squares (some may lie off the board)."""
         return [self.offset(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy]
+
+
+def own_square(where: object) -> Square | None:
+    """A position a square ruleset gave out (`Ruleset.position`) back as the Square it is, or
+    None for none. The seam holds positions opaque, so the ruleset checks that one it reads is
+    its own: a position of another grid is a programming error, not a player's."""
+    if where is None or isinstance(where, Square):
+        return where
+    raise TypeError(f"{where!r} is not a square: a position goes back to the ruleset it came from.")

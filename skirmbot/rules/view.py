@@ -10,6 +10,7 @@ cached and drawn without knowing which rulebook made it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from skirmbot.rules.board import Board
 from skirmbot.rules.commands import Command
@@ -29,6 +30,23 @@ OUT = "out"  # removed from play (Skirm's Taken Out, a casualty)
 
 # Why the commands a missed deadline sends (`Decision.on_timeout`) were sent: what the log shows.
 MISSED = "the turn timer ran out"
+
+
+class Position(Protocol):
+    """A place on a ruleset's board as the rest of skirmbot holds it: opaque, hashable and
+    named by `str()` in the notation players type ("C4"). The ruleset reads typed text into one
+    (`Ruleset.position`) and only it looks inside, so the service, cogs and console never know
+    which grid a match is on: Skirm's `Square` is one, the infantry rules' `Dot` another."""
+
+    def __hash__(self) -> int: ...
+
+    def __str__(self) -> str: ...
+
+
+# Which grid a board is, as pictures lay it out (`MatchView.grid`): the kernel's squares (Skirm,
+# Lite, d20, the group rules) or the infantry rules' dots (hexagons, skirmbot.rules.dots).
+SQUARES = "squares"
+DOTS = "dots"
 
 # Facing, for a piece whose rules care which way it looks (the d20 rules' Big Models).
 FACINGS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
@@ -129,6 +147,9 @@ class MatchView:
     # Every seat that may act now when several may (the seats of the side whose turn it is);
     # (): only `to_act`. `to_act` is the first of them.
     acting: tuple[int, ...] = ()
+    # Added for positions (issue 31): which grid `board` is (SQUARES or DOTS), so the picture
+    # picks its layout without knowing the ruleset.
+    grid: str = SQUARES
 
     def seats_acting(self) -> tuple[int, ...]:
         """The seats that may act now: `acting`, else `to_act` alone; () in set-up or when over."""

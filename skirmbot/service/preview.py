@@ -17,8 +17,7 @@ from skirmbot.render.preview import PreviewRenderer, odds_words
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.preview import DASH, LEAP, MOVE, Chance, Preview, copy_for_preview
 from skirmbot.rules.ruleset import PlayedMatch, Ruleset
-from skirmbot.rules.squares import Square
-from skirmbot.rules.view import DOWNED, MatchView, PieceView
+from skirmbot.rules.view import DOWNED, MatchView, PieceView, Position
 from skirmbot.service.choices import Option, Situation
 from skirmbot.service.errors import NotAllowed, ServiceError
 from skirmbot.service.orderline import plain_word
@@ -51,7 +50,8 @@ async def preview_reply(
     name = _unit_name(rules, state, side, unit)
     try:
         typed = _square_word(square)
-        where = rules.view(state).board.parse_square(typed) if typed else None
+        # The ruleset reads the place in its own grid's terms: the service never knows which.
+        where = rules.position(state, typed) if typed else None
         found, picture = await asyncio.to_thread(
             _drawn, _renderer(row.id), rules, state, name, where
         )
@@ -76,7 +76,7 @@ def _square_word(square: str | None) -> str | None:
 
 
 def _drawn(
-    renderer: PreviewRenderer, rules: Ruleset, state: Any, name: str, where: Square | None
+    renderer: PreviewRenderer, rules: Ruleset, state: Any, name: str, where: Position | None
 ) -> tuple[Preview, bytes]:
     """The preview and its picture, worked out on the service's own copy (in a thread)."""
     found = rules.preview(state, name, where)
@@ -231,7 +231,7 @@ def _reach_lines(preview: Preview, *, listed: bool) -> list[str]:
     return lines
 
 
-def _squares(squares: Iterable[Square]) -> str:
+def _squares(squares: Iterable[Position]) -> str:
     return ", ".join(str(square) for square in squares)
 
 

@@ -31,8 +31,8 @@ from skirmbot.rules.ruleset import (
     SquadSummary,
     lacking,
 )
-from skirmbot.rules.squares import Square
-from skirmbot.rules.view import CardView, Decision, MatchView
+from skirmbot.rules.squares import Square, own_square
+from skirmbot.rules.view import CardView, Decision, MatchView, Position
 
 # Rulebook 003, Turns, Activation, Moving, Shooting, Attacking and Retreating; Cast and Summon
 # are our content's special orders.
@@ -136,8 +136,12 @@ class Companies:
     def automatic_placement(self, state: State, side: int) -> Command:
         return autoplayer.deployment(state, side)
 
-    def preview(self, state: State, unit: str, square: Square | None = None) -> Preview:
-        return companies_preview.preview(state, unit, square)
+    def position(self, state: State, text: str) -> Square:
+        """A square of the match's board, as typed ("C4"); RulesError if off the map."""
+        return state.board.parse_square(text)
+
+    def preview(self, state: State, unit: str, where: Position | None = None) -> Preview:
+        return companies_preview.preview(state, unit, own_square(where))
 
     # The kernel's Move, Shoot and Melee (what /move, /shoot, /melee send) and the group rules'.
     command_types: CommandTable = COMMAND_TYPES

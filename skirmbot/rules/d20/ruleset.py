@@ -30,8 +30,8 @@ from skirmbot.rules.ruleset import (
     SquadSummary,
     lacking,
 )
-from skirmbot.rules.squares import Square
-from skirmbot.rules.view import CardView, Decision, MatchView
+from skirmbot.rules.squares import Square, own_square
+from skirmbot.rules.view import CardView, Decision, MatchView, Position
 
 # Rulebook 004, Playing the Game and Combat; the costs of combat are our ruling.
 ACTION_RULES = [
@@ -138,8 +138,12 @@ class D20:
     def automatic_placement(self, state: State, side: int) -> Command:
         return autoplayer.deployment(state, side)
 
-    def preview(self, state: State, unit: str, square: Square | None = None) -> Preview:
-        return d20_preview.preview(state, unit, square)
+    def position(self, state: State, text: str) -> Square:
+        """A square of the match's board, as typed ("C4"); RulesError if off the map."""
+        return state.board.parse_square(text)
+
+    def preview(self, state: State, unit: str, where: Position | None = None) -> Preview:
+        return d20_preview.preview(state, unit, own_square(where))
 
     # The kernel's Move, Shoot and Melee (what /move, /shoot, /melee send) and d20's own.
     command_types: CommandTable = COMMAND_TYPES

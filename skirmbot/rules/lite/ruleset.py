@@ -34,8 +34,8 @@ from skirmbot.rules.skirm.ruleset import Skirm
 from skirmbot.rules.skirm.squads import Squad
 from skirmbot.rules.skirm.state import MatchState, UnitState
 from skirmbot.rules.skirm.view import card_view
-from skirmbot.rules.squares import Square
-from skirmbot.rules.view import CardView, Decision
+from skirmbot.rules.squares import Square, own_square
+from skirmbot.rules.view import CardView, Decision, Position
 
 # Lite rulebook: Basic Actions, Sentry Actions, Tactical Orders.
 ACTION_RULES = [
@@ -111,9 +111,9 @@ class Lite(Skirm):
     def automatic_placement(self, state: MatchState, side: int) -> Command:
         return autoplayer.deployment(state, side)
 
-    def preview(self, state: MatchState, unit: str, square: Square | None = None) -> Preview:
+    def preview(self, state: MatchState, unit: str, where: Position | None = None) -> Preview:
         """Lite's reach (Move, Dash) and Lite's own attack odds, on a copy."""
-        return lite_preview.preview(state, unit, square)
+        return lite_preview.preview(state, unit, own_square(where))
 
     command_types: CommandTable = LITE_COMMANDS
 

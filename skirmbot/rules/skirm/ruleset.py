@@ -39,8 +39,8 @@ from skirmbot.rules.skirm.squads import Squad, squad_from_json
 from skirmbot.rules.skirm.state import MatchState, UnitState
 from skirmbot.rules.skirm.view import SKIRM as SKIRM_SKIN
 from skirmbot.rules.skirm.view import card_view, match_view
-from skirmbot.rules.squares import Square
-from skirmbot.rules.view import CardView, Decision, MatchView
+from skirmbot.rules.squares import Square, own_square
+from skirmbot.rules.view import CardView, Decision, MatchView, Position
 
 # Rulebook: Basic Actions, Leap (LPx), Skills, Mission Actions, Items, Tactical Orders.
 ACTION_RULES = [
@@ -147,8 +147,12 @@ class Skirm:
             return autoplayer.infiltration(state, side)
         return autoplayer.deployment(state, side)
 
-    def preview(self, state: MatchState, unit: str, square: Square | None = None) -> Preview:
-        return skirm_preview.preview(state, unit, square)
+    def position(self, state: MatchState, text: str) -> Square:
+        """A square of the match's board, as typed ("C4"); RulesError if off the map."""
+        return state.board.parse_square(text)
+
+    def preview(self, state: MatchState, unit: str, where: Position | None = None) -> Preview:
+        return skirm_preview.preview(state, unit, own_square(where))
 
     command_types: CommandTable = SKIRM_COMMANDS
 
