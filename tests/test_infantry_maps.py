@@ -128,11 +128,13 @@ def test_farmhouse_upper_window_sees_what_the_wall_below_hides() -> None:
 
 
 def test_ruins_roof_sees_over_the_tower_walls() -> None:
-    # Line of Sight ¶3, as above: from the roof the tower's ground-floor walls do not count,
-    # the parapet (a low wall at the roof's level) is cover; from inside the wall blocks.
+    # Line of Sight ¶3, as above: from the roof the tower's ground-floor walls do not count, and
+    # the parapet (a low wall at the roof's level) on the roof's far edge is cover, +1, since
+    # only the firer's own sides give none (Resolving Fire ¶5). Inside, below, the wall blocks.
     board = shipped("ruins")
-    roof, target = D("J7"), D("E9")
-    assert sight(board, Body(roof, level=1), Body(target)).clear
+    roof, target = D("K7"), D("E9")
+    assert board.top(roof) == 1
+    assert sight(board, Body(roof, level=1), Body(target)) == (True, 1)
     assert not sight(board, Body(roof, level=0), Body(target)).clear
 
 
