@@ -2,8 +2,9 @@
 turn sequence"; our content: the rulebook's chapter gives none).
 
 A scenario names its map, its rounds, its points limit, the two sides' deployment zones as
-bands of whole rows (side 1 first; negative rows count from the bottom), and how it is won. The only victory built is the plan's:
-after the last round each side scores the PV of enemy troopers put out (dead or unconscious).
+bands of whole rows (side 1 first; negative rows count from the bottom), and how it is won.
+The only victory built is the plan's: after the last round each side scores the PV of enemy
+troopers put out (dead or unconscious).
 `parse_scenario` refuses a bad file in plain words; `check_zones_fit` checks the zones against
 the map's height once the map is known (maps are read elsewhere).
 """
@@ -23,9 +24,10 @@ FIELDS = ("name", "briefing", "map", "rounds", "points", "zones", "victory")
 
 @dataclass(frozen=True)
 class Zone:
-    """A deployment zone: every dot of rows `first` to `last`, both included. Rows count from 1
-    at the top; a negative row counts from the bottom (-1 is the last row), so a scenario can
-    name "the far edge" of a map of any height."""
+    """A deployment zone: every dot of rows `first` to `last`, both included. Rows are numbered
+    as dots name them (C1 is in row 1, the top; `Dot.y` is the row less 1); a negative row
+    counts from the bottom (-1 is the last row), so a scenario can name "the far edge" of a map
+    of any height."""
 
     first: int
     last: int
