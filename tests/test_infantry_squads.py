@@ -166,12 +166,16 @@ def test_every_shipped_scenario_loads_and_fits_a_map_of_12_rows(name: str) -> No
     assert [z.rows(12) for z in scenario.zones] == [(1, 2), (11, 12)]
 
 
-def test_firefight_fits_the_shipped_crossroads() -> None:
-    """Our content: "Firefight" is played on the open map, Crossroads."""
-    scenario = parse_scenario(_json("missions", "firefight"))
-    crossroads = map_from_json(json.loads((CONTENT / "maps" / "crossroads.json").read_text()))
-    assert scenario.map == "crossroads"
-    check_zones_fit(scenario, crossroads.height)
+@pytest.mark.parametrize(
+    ("mission", "shipped_map"), [("firefight", "crossroads"), ("the-farmhouse", "farmhouse")]
+)
+def test_each_scenario_fits_its_shipped_map(mission: str, shipped_map: str) -> None:
+    """Our content: "Firefight" is played on the open map, Crossroads, and "The Farmhouse" on
+    the Farmhouse; each side's zone fits the map's rows."""
+    scenario = parse_scenario(_json("missions", mission))
+    board = map_from_json(json.loads((CONTENT / "maps" / f"{shipped_map}.json").read_text()))
+    assert scenario.map == shipped_map
+    check_zones_fit(scenario, board.height)
 
 
 def test_every_squad_fits_every_scenarios_limit() -> None:
