@@ -199,5 +199,36 @@ def command_from_json(
         raise RulesError(f"A {cls.type} command is malformed: {error}.") from error
 
 
+FieldTypes = Mapping[str, tuple[type, ...]]
+
+
+def typed_command(
+    cls: type[Command],
+    data: dict[str, Any],
+    field_types: FieldTypes,
+    *,
+    seats: int,
+    exceptions: Mapping[str, tuple[type, ...]] | None = None,
+) -> Command:
+    """A ruleset's own command `cls` from its JSON form, each field checked against its types
+    (`field_types`, by field name; `exceptions`: this command's own types for some fields), for
+    a match of up to `seats` players; RulesError names what is wrong. The d20 rules and the
+    group rules read their records through it: a field of the wrong type is refused here, not
+    met later by the engine."""
+    known = {f.name for f in fields(cls)}
+    unknown = set(data) - known - {"type"}
+    if unknown:
+        raise RulesError(f"A {cls.type} command has no field {', '.join(sorted(unknown))}.")
+    side = data.get("side")
+    if not isinstance(side, int) or isinstance(side, bool) or not 0 <= side < seats:
+        raise RulesError(f"A {cls.type} command needs a 'side' from 0 to {seats - 1}.")
+    for key, value in data.items():
+        kinds = (exceptions or {}).get(key, field_types.get(key))
+        wrong_bool = isinstance(value, bool) and bool not in (kinds or ())
+        if kinds is not None and (not isinstance(value, kinds) or wrong_bool):
+            raise RulesError(f"A {cls.type} command's '{key}' cannot be {value!r}.")
+    return cls(**{key: value for key, value in data.items() if key != "type"})
+
+
 def _sides(seats: int) -> str:
     return "0 or 1" if seats == 2 else f"0 to {seats - 1}"

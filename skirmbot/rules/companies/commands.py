@@ -11,7 +11,7 @@ at set-up (rulebook Setup 7).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from skirmbot.rules.commands import (
@@ -24,6 +24,7 @@ from skirmbot.rules.commands import (
     UnitCommand,
     command_from_json,
     table_of,
+    typed_command,
 )
 from skirmbot.rules.commands import Move as KernelMove
 from skirmbot.rules.errors import RulesError
@@ -129,20 +130,7 @@ def parse_command(data: Any) -> Command:
             f"{data!r} is not a command of the group rules; its 'type' is one of "
             f"{', '.join(COMMANDS)}."
         )
-    cls = COMMANDS[data["type"]]
-    known = {f.name for f in fields(cls)}
-    unknown = set(data) - known - {"type"}
-    if unknown:
-        raise RulesError(f"A {cls.type} command has no field {', '.join(sorted(unknown))}.")
-    side = data.get("side")
-    if not isinstance(side, int) or isinstance(side, bool) or not 0 <= side < MAX_SEATS:
-        raise RulesError(f"A {cls.type} command needs a 'side' from 0 to {MAX_SEATS - 1}.")
-    for key, value in data.items():
-        kinds = _TYPES.get(key)
-        wrong_bool = isinstance(value, bool) and bool not in (kinds or ())
-        if kinds is not None and (not isinstance(value, kinds) or wrong_bool):
-            raise RulesError(f"A {cls.type} command's '{key}' cannot be {value!r}.")
-    return cls(**{key: value for key, value in data.items() if key != "type"})
+    return typed_command(COMMANDS[data["type"]], data, _TYPES, seats=MAX_SEATS)
 
 
 def _kernel_verb(data: Any) -> bool:

@@ -9,7 +9,7 @@ record replays them as it keeps them; the engine plays them as this rulebook's M
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from skirmbot.rules.commands import (
@@ -22,6 +22,7 @@ from skirmbot.rules.commands import (
     UnitCommand,
     command_from_json,
     table_of,
+    typed_command,
 )
 from skirmbot.rules.commands import Move as KernelMove
 from skirmbot.rules.errors import RulesError
@@ -127,21 +128,9 @@ def parse_command(data: Any) -> Command:
             f"{data!r} is not a d20 command; its 'type' is one of {', '.join(COMMANDS)}."
         )
     cls = COMMANDS[data["type"]]
-    known = {f.name for f in fields(cls)}
-    unknown = set(data) - known - {"type"}
-    if unknown:
-        raise RulesError(f"A {cls.type} command has no field {', '.join(sorted(unknown))}.")
-    side = data.get("side")
-    if not isinstance(side, int) or isinstance(side, bool) or not 0 <= side < MAX_SEATS:
-        raise RulesError(f"A {cls.type} command needs a 'side' from 0 to {MAX_SEATS - 1}.")
-    for key, value in data.items():
-        kinds = _TYPES.get(key)
-        if cls is EndActivation and key == "unit":
-            kinds = (str, type(None))  # without a unit: the one activating
-        wrong_bool = isinstance(value, bool) and bool not in (kinds or ())
-        if kinds is not None and (not isinstance(value, kinds) or wrong_bool):
-            raise RulesError(f"A {cls.type} command's '{key}' cannot be {value!r}.")
-    return cls(**{key: value for key, value in data.items() if key != "type"})
+    # without a unit, an end is the activating model's
+    exceptions = {"unit": (str, type(None))} if cls is EndActivation else None
+    return typed_command(cls, data, _TYPES, seats=MAX_SEATS, exceptions=exceptions)
 
 
 def _kernel_verb(data: Any) -> bool:
