@@ -19,12 +19,21 @@ from __future__ import annotations
 import io
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from skirmbot.render import symbols
 from skirmbot.render.caption import attack_outcomes, captions, fit, last_activation, squad_lines
+from skirmbot.render.layout import (
+    BAND,
+    CAPTION,
+    HEADER,
+    MARGIN,
+    SIDE_LINE,
+    TITLE,
+    MapLayout,
+    band_height,
+)
 from skirmbot.render.legend import LegendEntry, draw_legend, match_entries, terrain_entries
 from skirmbot.render.palette import (
     colour,
@@ -37,10 +46,16 @@ from skirmbot.render.palette import (
     side_colour,
 )
 from skirmbot.render.pools import POOL_LINES
-from skirmbot.render.symbols import SQUARE, TOKEN_RADIUS, Box, Point, draw_token
+from skirmbot.render.squaremap import (
+    SquareLayout,
+    draw_terrain,
+    ladder_line,
+    level_label_box,
+    stair_lines,
+)
+from skirmbot.render.symbols import SQUARE, TOKEN_RADIUS, Point, draw_token
 from skirmbot.rules.board import Board
 from skirmbot.rules.events import Event
-from skirmbot.rules.squares import Square
 from skirmbot.rules.view import (
     ACTIVATED,
     DOWNED,
@@ -51,68 +66,26 @@ from skirmbot.rules.view import (
     SideView,
 )
 
-MARGIN = 26  # the coordinate strips on all four sides
-TITLE = 36  # the header's first line: the turn and mission
-SIDE_LINE = 28  # then one line per squad (seat)
-BAND = TITLE + 2 * SIDE_LINE + 2  # the dark header band of two seats
-CAPTION = 36  # the caption line under the band
-HEADER = BAND + CAPTION
+# Kept importable from here, where the pictures' tests have always found them.
+__all__ = [
+    "BAND", "CAPTION", "HEADER", "MARGIN", "SIDE_LINE", "SQUARE", "TITLE", "Layout", "MapRenderer",
+    "alt_text", "band_height", "ladder_line", "layout_of", "level_label_box", "seats_by_side",
+    "stair_lines", "unit_labels",
+]  # fmt: skip
+
 TEXT_SIZE = 18
 LEGENDS_KEPT = 16  # keys kept drawn per match: what the last activation did varies
-EDGE_MARK_GAP = 3  # pixels kept clear between a level label and a stair or ladder mark
 
 
-@dataclass(frozen=True, slots=True)
-class Layout:
-    width: int  # squares
-    height: int
-    legend: int = 0  # the key's height in pixels, under the map
-    band: int = BAND  # the header band's height: a line more for each seat past two
-
-    @staticmethod
-    def of(view: MatchView, legend: int = 0) -> Layout:
-        """The layout of the view's board: squares are the one grid drawn yet; a board of
-        another grid (the infantry rules' dots) is refused rather than drawn as squares."""
-        if view.grid != SQUARES:
-            raise ValueError(
-                f"The picture cannot lay out a board of {view.grid} yet: only squares."
-            )
-        return Layout(view.board.width, view.board.height, legend, band_height(len(view.sides)))
-
-    @property
-    def header(self) -> int:
-        """The band and the caption: where the map's coordinates begin."""
-        return self.band + CAPTION
-
-    @property
-    def map_size(self) -> tuple[int, int]:
-        """The header and the map with its coordinates, without the key."""
-        return 2 * MARGIN + self.width * SQUARE, self.header + 2 * MARGIN + self.height * SQUARE
-
-    @property
-    def size(self) -> tuple[int, int]:
-        width, height = self.map_size
-        return width, height + self.legend
-
-    def box(self, square: Square) -> Box:
-        x0, y0 = MARGIN + square.x * SQUARE, self.header + MARGIN + square.y * SQUARE
-        return x0, y0, x0 + SQUARE - 1, y0 + SQUARE - 1
-
-    def centre(self, square: Square) -> Point:
-        x0, y0, _, _ = self.box(square)
-        return x0 + SQUARE // 2, y0 + SQUARE // 2
-
-    def edge_line(self, a: Square, b: Square) -> tuple[Point, Point]:
-        """The grid line between orthogonal neighbours a and b."""
-        low, high = (a, b) if a < b else (b, a)
-        x0, y0, x1, y1 = self.box(high)
-        if low.y == high.y:  # side by side: the vertical line on high's left
-            return (x0, y0), (x0, y1 + 1)
-        return (x0, y0), (x1 + 1, y0)  # one above the other: the horizontal line on high's top
+# The layout of a board of squares, by its old name (the pictures' tests build it by hand).
+Layout = SquareLayout
 
 
-def band_height(seats: int) -> int:
-    return TITLE + max(2, seats) * SIDE_LINE + 2
+def layout_of(view: MatchView, legend: int = 0) -> MapLayout:
+    """The layout of the view's board, by its grid: squares or dots."""
+    if view.grid != SQUARES:
+        raise ValueError(f"The picture cannot lay out a board of {view.grid} yet: only squares.")
+    return SquareLayout.of(view, legend)
 
 
 class MapRenderer:
@@ -124,11 +97,11 @@ class MapRenderer:
         self._legends: dict[tuple[object, ...], Image.Image] = {}
 
     def render(self, view: MatchView, events: Sequence[Event] = ()) -> Image.Image:
-        plain = Layout.of(view)
+        plain = layout_of(view)
         terrain, terrain_kinds = self._terrain_image(view, plain)
         entries = (*terrain_kinds, *match_entries(view, events))  # = legend_entries(view, events)
         legend = self._legend(entries, plain.map_size[0]) if entries else None
-        layout = Layout.of(view, 0 if legend is None else legend.height)
+        layout = layout_of(view, 0 if legend is None else legend.height)
         image = new_image(*layout.size)
         image.paste(terrain, (0, 0))
         if legend is not None:
@@ -158,17 +131,17 @@ class MapRenderer:
         return buffer.getvalue()
 
     def _terrain_image(
-        self, view: MatchView, layout: Layout
+        self, view: MatchView, layout: MapLayout
     ) -> tuple[Image.Image, tuple[LegendEntry, ...]]:
         """The terrain picture and the key's entries for it."""
         source = view.battle_map.source if view.battle_map is not None else {}
-        doors = tuple(sorted(view.board.door_states().items()))
+        board = view.board
+        doors = tuple(sorted(board.door_states().items())) if isinstance(board, Board) else ()
         # A view without its map's source (built by hand) keys its terrain by its board.
         key = (view.map_name, tuple(source.get("rows", [])), tuple(source.get("edges", [])),
                doors, layout.band, id(view.board) if not source else 0)  # fmt: skip
         if key not in self._terrain:
-            board = view.board
-            self._terrain[key] = draw_terrain(board, layout), tuple(terrain_entries(board))
+            self._terrain[key] = _draw_terrain(view, layout), tuple(terrain_entries(view.board))
         return self._terrain[key]
 
     def _legend(self, entries: tuple[LegendEntry, ...], width: int) -> Image.Image:
@@ -180,7 +153,7 @@ class MapRenderer:
         return self._legends[key]
 
     def _paste_token(
-        self, image: Image.Image, layout: Layout, piece: PieceView, label: str
+        self, image: Image.Image, layout: MapLayout, piece: PieceView, label: str
     ) -> None:
         """The piece's token on its square; a piece covering several squares (a Big Model) gets
         one token stretched over the squares it covers."""
@@ -194,7 +167,7 @@ class MapRenderer:
         image.paste(token, (x0, y0), mask)
 
     def _paste_group(
-        self, image: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, piece: PieceView,
+        self, image: Image.Image, draw: ImageDraw.ImageDraw, layout: MapLayout, piece: PieceView,
         label: str,
     ) -> None:  # fmt: skip
         """A Group: its first model's token carries the label, the Captain's star, R left and
@@ -230,7 +203,7 @@ class MapRenderer:
         return self._tokens[look]
 
 
-def model_centres(layout: Layout, piece: PieceView) -> list[Point]:
+def model_centres(layout: MapLayout, piece: PieceView) -> list[Point]:
     """Where a Group's models are drawn: the first model's token sits a little high in its
     square (its R under it), the others in the middle of theirs."""
     centres = [layout.centre(square) for square in piece.squares]
@@ -272,130 +245,11 @@ def label_letters(name: str) -> str:
     return drawn or "".join(char for char in drawable(name) if char.isalnum())
 
 
-# --- terrain -------------------------------------------------------------------------------
-def draw_terrain(board: Board, layout: Layout) -> Image.Image:
-    """The header band's background, the squares, edges and coordinates (no key)."""
-    image = new_image(*layout.map_size)
-    draw = ImageDraw.Draw(image)
-    for square in board.squares():
-        _draw_square(image, board, layout, square)
-    for square in board.squares():
-        x0, y0, x1, y1 = layout.box(square)
-        draw.rectangle((x0, y0, x1 + 1, y1 + 1), outline=colour("grid"))
-    _draw_level_faces(draw, board, layout)
-    for (a, b), feature in board.edges():
-        if feature.stairs:
-            symbols.steps(draw, stair_lines(board, layout, a, b))
-        elif board.has_door(a, b):
-            symbols.door(draw, *layout.edge_line(a, b), is_open=not board.door_closed(a, b))
-        elif feature.wall:
-            symbols.wall(draw, *layout.edge_line(a, b), feature.wall)
-        if feature.climbable:
-            symbols.ladder(draw, *ladder_line(board, layout, a, b))
-    _draw_coordinates(draw, board, layout)
-    return image
-
-
-def _draw_square(image: Image.Image, board: Board, layout: Layout, square: Square) -> None:
-    x0, y0, _, _ = layout.box(square)
-    if square in board.impassable:
-        image.paste(symbols.impassable_tile(), (x0, y0))
-        return
-    level = board.level(square)
-    image.paste(symbols.ground_tile(level, square in board.difficult), (x0, y0))
-    if level:
-        symbols.level_label(ImageDraw.Draw(image), x0, y0, level)
-
-
-def level_label_box(board: Board, layout: Layout, square: Square) -> Box | None:
-    """Where the square's level label (`L1`, `L2`...) is drawn; None on level 0 or impassable."""
-    if not board.is_open(square) or not board.level(square):
-        return None
-    x0, y0, _, _ = layout.box(square)
-    return symbols.level_label_box(x0, y0, board.level(square))
-
-
-def _clear_span(
-    board: Board, layout: Layout, a: Square, b: Square, across: tuple[int, int], inset: int
-) -> tuple[int, int]:
-    """The stretch along the edge between a and b (pixel coordinates along it, `inset` in from
-    each end) where a mark reaching `across` pixels either side of the edge (negative: left or
-    up) touches neither square's level label."""
-    (x0, y0), (x1, y1) = layout.edge_line(a, b)
-    vertical = x0 == x1
-    line = x0 if vertical else y0
-    low, high = (y0, y1) if vertical else (x0, x1)
-    low, high = low + inset, high - inset
-    for square in (a, b):
-        label = level_label_box(board, layout, square)
-        if label is None:
-            continue
-        near, far = (label[0], label[2]) if vertical else (label[1], label[3])  # across the edge
-        start, end = (label[1], label[3]) if vertical else (label[0], label[2])  # along it
-        if far < line + across[0] - EDGE_MARK_GAP or near > line + across[1] + EDGE_MARK_GAP:
-            continue
-        if end < low - EDGE_MARK_GAP or start > high + EDGE_MARK_GAP:
-            continue
-        if start - low < high - end:  # the label sits near the start of the edge
-            low = end + EDGE_MARK_GAP + 1
-        else:
-            high = start - EDGE_MARK_GAP - 1
-    return low, high
-
-
-def stair_lines(board: Board, layout: Layout, a: Square, b: Square) -> list[tuple[Point, Point]]:
-    """Steps: lines parallel to the edge in the lower square, clear of the level labels."""
-    lower, upper = (a, b) if board.level(a) <= board.level(b) else (b, a)
-    (x0, y0), (x1, _) = layout.edge_line(a, b)
-    vertical = x0 == x1
-    # Into the lower square: left or up when it is the left or upper one, else right or down.
-    sign = -1 if (lower.x < upper.x if vertical else lower.y < upper.y) else 1
-    offsets = [sign * d for d in symbols.STEP_OFFSETS]
-    half = symbols.STEP_WIDTH // 2 + 1
-    low, high = _clear_span(board, layout, a, b, (min(offsets) - half, max(offsets) + half), 8)
-    if vertical:
-        return [((x0 + d, low), (x0 + d, high)) for d in offsets]
-    return [((low, y0 + d), (high, y0 + d)) for d in offsets]
-
-
-def ladder_line(board: Board, layout: Layout, a: Square, b: Square) -> tuple[Point, Point]:
-    """Where a ladder's rails run along the edge, clear of the level labels."""
-    reach = symbols.LADDER_HALF_WIDTH + 2
-    low, high = _clear_span(board, layout, a, b, (-reach, reach), 14)
-    (x0, y0), (x1, _) = layout.edge_line(a, b)
-    return ((x0, low), (x0, high)) if x0 == x1 else ((low, y0), (high, y0))
-
-
-def _draw_level_faces(draw: ImageDraw.ImageDraw, board: Board, layout: Layout) -> None:
-    """A drop between levels without a wall: a dark line on the edge, thicker for higher drops."""
-    for square in board.squares():
-        for other in (square.offset(1, 0), square.offset(0, 1)):
-            if not (board.is_open(square) and board.is_open(other)):
-                continue
-            drop = abs(board.level(square) - board.level(other))
-            if drop and not board.feature(square, other).wall and not board.has_door(square, other):
-                symbols.ledge(draw, *layout.edge_line(square, other), drop)
-
-
-def _draw_coordinates(draw: ImageDraw.ImageDraw, board: Board, layout: Layout) -> None:
-    width, height = layout.map_size
-    top, bottom = layout.header + MARGIN // 2, height - MARGIN // 2
-    for x in range(board.width):
-        cx = MARGIN + x * SQUARE + SQUARE // 2
-        letter = chr(ord("A") + x)
-        for y in (top, bottom):
-            draw.text((cx, y), letter, fill=colour("label"), font=font(17), anchor="mm")
-    for y in range(board.height):
-        cy = layout.header + MARGIN + y * SQUARE + SQUARE // 2
-        for x in (MARGIN // 2, width - MARGIN // 2):
-            draw.text((x, cy), str(y + 1), fill=colour("label"), font=font(17), anchor="mm")
-
-
 # --- objectives and items ------------------------------------------------------------------
 OBJECTIVE_KINDS = ("objective", "beacon")  # drawn before the items, each beacon on its objective
 
 
-def _draw_objectives(draw: ImageDraw.ImageDraw, view: MatchView, layout: Layout) -> None:
+def _draw_objectives(draw: ImageDraw.ImageDraw, view: MatchView, layout: MapLayout) -> None:
     for marker in view.markers:
         if marker.square is None or marker.kind not in OBJECTIVE_KINDS:
             continue
@@ -407,7 +261,7 @@ def _draw_objectives(draw: ImageDraw.ImageDraw, view: MatchView, layout: Layout)
             symbols.beacon(draw, (box[0] + 4, box[1] + 2), side_colour(marker.side))
 
 
-def _draw_items(draw: ImageDraw.ImageDraw, view: MatchView, layout: Layout) -> None:
+def _draw_items(draw: ImageDraw.ImageDraw, view: MatchView, layout: MapLayout) -> None:
     for marker in view.markers:
         if marker.square is not None and marker.kind not in OBJECTIVE_KINDS:
             x0, _, _, y1 = layout.box(marker.square)
@@ -416,7 +270,7 @@ def _draw_items(draw: ImageDraw.ImageDraw, view: MatchView, layout: Layout) -> N
 
 # --- the last activation -------------------------------------------------------------------
 def _draw_last_activation(
-    draw: ImageDraw.ImageDraw, view: MatchView, layout: Layout, events: Sequence[Event]
+    draw: ImageDraw.ImageDraw, view: MatchView, layout: MapLayout, events: Sequence[Event]
 ) -> None:
     outcomes = attack_outcomes(events)
     for number, event in enumerate(events):
@@ -425,12 +279,12 @@ def _draw_last_activation(
         if mover is not None and data.get("paths"):  # a Group: every model's path
             fill = side_colour(mover.side, "dark")
             for model, steps in enumerate(data["paths"]):
-                points = [layout.centre(Square.parse(s)) for s in steps]
+                points = [layout.centre(layout.parse(s)) for s in steps]
                 back = TOKEN_RADIUS + 2 if model == 0 else symbols.MODEL_RADIUS + 2
                 symbols.path(draw, points, fill, back=back)
         elif mover is not None:
             fill = side_colour(mover.side, "dark")
-            points = [layout.centre(Square.parse(s)) for s in data["path"]]
+            points = [layout.centre(layout.parse(s)) for s in data["path"]]
             symbols.path(draw, points, fill, back=TOKEN_RADIUS + 2)
         elif event.kind == "pool" and data.get("purpose") in POOL_LINES:
             line = pool_line(view, layout, data)
@@ -438,26 +292,26 @@ def _draw_last_activation(
                 outcome = "hit" if data.get("r_lost") else "miss"
                 symbols.attack(draw, *line, outcome, symbols.MODEL_RADIUS)
         elif event.kind == "attack":
-            start, end = Square.parse(data["from"]), Square.parse(data["to"])
+            start, end = layout.parse(data["from"]), layout.parse(data["to"])
             outcome = outcomes.get(number, "miss")
             symbols.attack(draw, layout.centre(start), layout.centre(end), outcome, TOKEN_RADIUS)
         elif event.kind in ("explosion", "blast"):
-            symbols.blast(draw, layout.centre(Square.parse(data["square"])), SQUARE * 0.9)
+            symbols.blast(draw, layout.centre(layout.parse(data["square"])), SQUARE * 0.9)
         elif event.kind == "door":
-            a, b = (Square.parse(s) for s in data["edge"].split("|"))
+            a, b = (layout.parse(s) for s in data["edge"].split("|"))
             (x0, y0), (x1, y1) = layout.edge_line(a, b)
             symbols.highlight(
                 draw, (min(x0, x1) - 8, min(y0, y1) - 8, max(x0, x1) + 8, max(y0, y1) + 8)
             )
         elif event.kind == "crate_opened":
-            x0, y0, x1, y1 = layout.box(Square.parse(data["square"]))
+            x0, y0, x1, y1 = layout.box(layout.parse(data["square"]))
             symbols.highlight(draw, (x0, y0, x1 + 1, y1 + 1))  # on the grid: clear of the label
         elif event.kind == "taken_out" and data.get("square"):
-            symbols.taken_out_cross(draw, layout.box(Square.parse(data["square"])), 12)
+            symbols.taken_out_cross(draw, layout.box(layout.parse(data["square"])), 12)
 
 
 def pool_line(
-    view: MatchView, layout: Layout, data: dict[str, object]
+    view: MatchView, layout: MapLayout, data: dict[str, object]
 ) -> tuple[Point, Point] | None:
     """A Group's shooting or attack as a line between the nearest models of the two Groups
     (rulebook General: distance is "measured between the closest models in each Group")."""
@@ -466,14 +320,26 @@ def pool_line(
         return None
     a, b = min(
         ((a, b) for a in roller.squares for b in target.squares),
-        key=lambda pair: (pair[0].x - pair[1].x) ** 2 + (pair[0].y - pair[1].y) ** 2,
+        key=lambda pair: _squared(layout.centre(pair[0]), layout.centre(pair[1])),
     )
     return layout.centre(a), layout.centre(b)
 
 
+def _draw_terrain(view: MatchView, layout: MapLayout) -> Image.Image:
+    """The terrain layer of the view's board, by its grid."""
+    board = view.board
+    if isinstance(board, Board) and isinstance(layout, SquareLayout):
+        return draw_terrain(board, layout)
+    raise ValueError(f"The picture cannot draw a board of {view.grid} yet: only squares.")
+
+
+def _squared(a: Point, b: Point) -> int:
+    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
+
+
 # --- the header band and the caption -------------------------------------------------------
 def _draw_header(
-    draw: ImageDraw.ImageDraw, view: MatchView, layout: Layout, events: Sequence[Event]
+    draw: ImageDraw.ImageDraw, view: MatchView, layout: MapLayout, events: Sequence[Event]
 ) -> None:
     width, _ = layout.size
     face = font(TEXT_SIZE)
@@ -518,7 +384,7 @@ def _draw_teams(draw: ImageDraw.ImageDraw, view: MatchView) -> None:
 
 
 def _draw_caption(
-    draw: ImageDraw.ImageDraw, view: MatchView, layout: Layout, events: Sequence[Event]
+    draw: ImageDraw.ImageDraw, view: MatchView, layout: MapLayout, events: Sequence[Event]
 ) -> None:
     """One line under the band: what the last activation did, after a dot in its squad's colour."""
     width, _ = layout.size

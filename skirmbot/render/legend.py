@@ -23,7 +23,7 @@ from skirmbot.render.symbols import ITEM_SIZE, SQUARE, Box
 from skirmbot.rules.board import Board
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import BARREL, CRATE, MARKER, TURRET
-from skirmbot.rules.view import ACTIVATED, DOWNED, MatchView, PieceView
+from skirmbot.rules.view import ACTIVATED, DOWNED, DotBoardView, MatchView, PieceView
 
 CELL = 44  # the side of a symbol's square in the key (a token's body is 46 across)
 TEXT_SIZE = 18  # as the header: read on a phone, the picture is shown at half size or less
@@ -47,8 +47,10 @@ def legend_entries(view: MatchView, events: Sequence[Event] = ()) -> list[Legend
     return [*terrain_entries(view.board), *match_entries(view, events)]
 
 
-def terrain_entries(board: Board) -> list[LegendEntry]:
+def terrain_entries(board: Board | DotBoardView) -> list[LegendEntry]:
     """The key's entries for the terrain (they change only when a door opens or closes)."""
+    if not isinstance(board, Board):
+        return []
     return [*_ground(board), *_edges(board)]
 
 

@@ -22,7 +22,8 @@ from dataclasses import replace
 
 from PIL import Image, ImageDraw
 
-from skirmbot.render.battlemap import CAPTION, MARGIN, Layout, MapRenderer
+from skirmbot.render.battlemap import MapRenderer, layout_of
+from skirmbot.render.layout import CAPTION, MARGIN, MapLayout
 from skirmbot.render.palette import (
     COLOURS,
     NAMES,
@@ -34,8 +35,7 @@ from skirmbot.render.palette import (
 )
 from skirmbot.render.symbols import Box
 from skirmbot.rules.preview import DASH, LEAP, MOVE, MOVEMENTS, Chance, Preview
-from skirmbot.rules.squares import Square
-from skirmbot.rules.view import MatchView
+from skirmbot.rules.view import MatchView, Position
 
 TINTS: dict[str, tuple[int, int, int]] = {
     DASH: (0, 158, 115),  # Okabe-Ito bluish green: the nearest squares
@@ -92,7 +92,7 @@ class PreviewRenderer:
     def render(self, view: MatchView, preview: Preview) -> Image.Image:
         seen = _as_previewed(view, preview)
         base = self.maps.render(seen)
-        layout = Layout.of(seen)
+        layout = layout_of(seen)
         image = Image.new("P", (base.width, base.height + KEY_HEIGHT), colour("background"))
         image.putpalette(_seats_palette(len(view.sides)))
         image.paste(base, (0, 0))
@@ -127,12 +127,12 @@ def _as_previewed(view: MatchView, preview: Preview) -> MatchView:
     return replace(view, pieces=tuple(moved if p is piece else p for p in view.pieces))
 
 
-def _square_of(view: MatchView, unit: str) -> Square | None:
+def _square_of(view: MatchView, unit: str) -> Position | None:
     piece = view.piece(unit)
     return piece.square if piece is not None else None
 
 
-def _tint(image: Image.Image, layout: Layout, square: Square, action: str) -> None:
+def _tint(image: Image.Image, layout: MapLayout, square: Position, action: str) -> None:
     table = TABLES.get(action)
     x0, y0, x1, y1 = layout.box(square)
     box = (x0 + 1, y0 + 1, x1, y1)  # inside the grid lines
@@ -143,7 +143,7 @@ def _tint(image: Image.Image, layout: Layout, square: Square, action: str) -> No
 
 
 def _ring(
-    draw: ImageDraw.ImageDraw, layout: Layout, square: Square | None, fill: int, width: int
+    draw: ImageDraw.ImageDraw, layout: MapLayout, square: Position | None, fill: int, width: int
 ) -> None:
     if square is None:
         return
@@ -168,7 +168,7 @@ def _caption(draw: ImageDraw.ImageDraw, width: int, band: int, preview: Preview)
 def _labels(
     draw: ImageDraw.ImageDraw,
     area: tuple[int, int],
-    layout: Layout,
+    layout: MapLayout,
     view: MatchView,
     chances: tuple[Chance, ...],
     taken: list[Box],
@@ -202,10 +202,12 @@ def _labels(
             draw_text(draw, at, line, ink, LABEL_SIZE)
 
 
-def obstacles(layout: Layout, view: MatchView, preview: Preview) -> list[Box]:
+def obstacles(layout: MapLayout, view: MatchView, preview: Preview) -> list[Box]:
     """What a label must not cover: every unit's token with its HIT marks, and the previewed
     unit's squares (where it is previewed and where it stands)."""
-    squares: set[Square | None] = {square for p in view.pieces if p.on_map for square in p.squares}
+    squares: set[Position | None] = {
+        square for p in view.pieces if p.on_map for square in p.squares
+    }
     squares |= {preview.square, _square_of(view, preview.unit)}
     inset = 6  # a token's ring and marks stay inside its square
     return [

@@ -14,8 +14,8 @@ from typing import Protocol
 
 from skirmbot.rules.board import Board
 from skirmbot.rules.commands import Command
+from skirmbot.rules.dots import Dot
 from skirmbot.rules.maps import BattleMap
-from skirmbot.rules.squares import Square
 
 # A match's phase as the rest of skirmbot needs it: set-up (placing units, in secret), play, over.
 SETUP = "setup"
@@ -48,6 +48,64 @@ class Position(Protocol):
 SQUARES = "squares"
 DOTS = "dots"
 
+# What a dot of a DotBoardView may be besides open ground (its `ground`): a tree trunk or rock
+# no trooper enters, or a dot with stairs or a ladder up to the next level.
+GROUND_KINDS = ("impassable", "stairs", "ladder")
+# What may sit on the side between two dots (an EdgeView's kind): a low wall, a hedge or fence
+# ("light" cover), a wall, a door, a window (rulebook 002's Line of Sight and Movement).
+EDGE_KINDS = ("low", "light", "wall", "door", "window")
+
+
+@dataclass(frozen=True)
+class EdgeView:
+    """A feature on the side between neighbouring dots `a` and `b` (named "C4"), at `level`."""
+
+    a: str
+    b: str
+    kind: str  # one of EDGE_KINDS
+    level: int = 0
+
+
+@dataclass(frozen=True)
+class DotBoardView:
+    """A board of dots (the infantry rules' hexagons, skirmbot.rules.dots) as pictures draw it:
+    the ruleset describes it in plain names, so the picture needs no infantry map."""
+
+    width: int  # dots across (at most 26: the columns are the letters A-Z)
+    height: int  # rows of dots
+    ground: tuple[tuple[str, str], ...] = ()  # (dot name, one of GROUND_KINDS); others open
+    levels: tuple[tuple[str, int], ...] = ()  # (dot name, its top level); others level 0
+    edges: tuple[EdgeView, ...] = ()
+
+    def parse(self, text: str) -> Dot:
+        """A dot's name ("C4") read back: what events and markers name positions by."""
+        return Dot.parse(text)
+
+    def dots(self) -> list[Dot]:
+        """Every dot of the board, row by row."""
+        return [Dot(x, y) for y in range(self.height) for x in range(self.width)]
+
+    def ground_of(self, dot: Dot) -> str:
+        """The dot's kind of ground: one of GROUND_KINDS, or "" for open ground."""
+        return dict(self.ground).get(str(dot), "")
+
+    def level(self, dot: Dot) -> int:
+        return dict(self.levels).get(str(dot), 0)
+
+
+@dataclass(frozen=True)
+class ArcView:
+    """A firing arc on the board (rulebook 002, Firing Arcs): a wedge from its vertex."""
+
+    owner: str  # the trooper that set it
+    side: int  # its seat: the wedge's colour
+    vertex: str  # the dot it is fired from ("C4")
+    level: int
+    facing: float  # the wedge's middle, in dots.bearing degrees (clockwise from north-east)
+    width: int  # degrees: 30, 60 or 150
+    shots: int  # shots left in it
+
+
 # Facing, for a piece whose rules care which way it looks (the d20 rules' Big Models).
 FACINGS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 
@@ -59,7 +117,7 @@ class PieceView:
     id: str  # unique in the match: what commands name ("Remus")
     side: int  # the seat that commands it
     kind: str  # its profile's name ("Warden Scout")
-    squares: tuple[Square, ...] = ()  # the cells it covers (a Big Model may cover several); ()
+    squares: tuple[Position, ...] = ()  # the cells it covers (a Big Model may cover several)
     status: str = READY
     hit: int | None = None  # hit points now; None: the rulebook has none
     max_hit: int | None = None
@@ -72,9 +130,15 @@ class PieceView:
     # `squares` (the first is the model its label and marks are drawn on); False, one body
     # covering `squares` (a Big Model).
     group: bool = False
+    # Added for the infantry rules (issue 31): the level it stands on (a building's floor), lying
+    # prone, and its armour cells left of how many (None: the rulebook has no armour track).
+    level: int = 0
+    prone: bool = False
+    armour: int | None = None
+    max_armour: int | None = None
 
     @property
-    def square(self) -> Square | None:
+    def square(self) -> Position | None:
         """Where it stands (its first cell); None off the map."""
         return self.squares[0] if self.squares else None
 
@@ -88,7 +152,7 @@ class MarkerView:
     """Something on the board that is not a unit: an objective, an item, a beacon, a token."""
 
     kind: str  # "objective", "intel", "crate", "turret", "beacon", ...
-    square: Square | None  # None: off the board (a carried marker, a destroyed turret)
+    square: Position | None  # None: off the board (a carried marker, a destroyed turret)
     label: str  # in words: "Objective 2", "crate on C4"
     side: int | None = None  # who holds or controls it; None: nobody
     hit: int | None = None  # a turret's hit points
@@ -117,7 +181,7 @@ class MatchView:
     turn: int  # the turn (round) now; 0 before the first
     turns: int | None  # how many there are; None: the rulebook does not fix it
     title: str  # the mission's (scenario's) name
-    board: Board
+    board: Board | DotBoardView  # squares (the kernel's Board) or dots, as `grid` says
     map_name: str
     sides: tuple[SideView, ...]
     pieces: tuple[PieceView, ...]
@@ -150,6 +214,8 @@ class MatchView:
     # Added for positions (issue 31): which grid `board` is (SQUARES or DOTS), so the picture
     # picks its layout without knowing the ruleset.
     grid: str = SQUARES
+    # The firing arcs on the board (the infantry rules), drawn as wedges from their vertex.
+    arcs: tuple[ArcView, ...] = ()
 
     def seats_acting(self) -> tuple[int, ...]:
         """The seats that may act now: `acting`, else `to_act` alone; () in set-up or when over."""
