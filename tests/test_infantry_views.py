@@ -1,0 +1,276 @@
+"""What the infantry rules show of a match: the view on dots, a trooper's card with every field of
+the rulebook's sample card, who decides now (an arc's owner while a move waits: plan section 3),
+status lines, buttons and the outcome (skirmbot.rules.infantry.views)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from skirmbot.rules.commands import EndActivation
+from skirmbot.rules.dots import Dot, bearing
+from skirmbot.rules.errors import RulesError
+from skirmbot.rules.infantry import views
+from skirmbot.rules.infantry.blast import Token
+from skirmbot.rules.infantry.card import Mark, Track
+from skirmbot.rules.infantry.commands import FireAt
+from skirmbot.rules.infantry.setup import deploy, new_state
+from skirmbot.rules.infantry.state import Arc, Item, Moving, State, Thrown
+from skirmbot.rules.view import (
+    ACTIVATED,
+    DOTS,
+    MISSED,
+    OUT,
+    OVER,
+    PLAYING,
+    READY,
+    SETUP,
+    DotBoardView,
+)
+from tests.infantry_helpers import content
+
+RIFLEMEN = {"Hale": "B1", "Rossi": "D1", "Brandt": "F1", "Okafor": "H1"}
+LASERS = {"Ishida": "B12", "Varga": "D12", "Nkemelu": "F12", "Sorensen": "H12"}
+
+
+def deployed(squads: tuple[str, str] = ("riflemen", "laser-team")) -> State:
+    """Both squads deployed on their edges of Crossroads, round 1, the riflemen's turn."""
+    state = new_state(content(squads))
+    deploy(state, 0, RIFLEMEN)
+    deploy(state, 1, LASERS)
+    state.round, state.first, state.to_act = 1, 0, 0
+    return state
+
+
+def arc_of(state: State, owner: str, toward: str, order: str = "every", n: int = 0) -> Arc:
+    trooper = state.trooper(owner)
+    assert trooper.dot is not None
+    arc = Arc(
+        owner, trooper.dot, trooper.level, bearing(trooper.dot, Dot.parse(toward)), 60,
+        trooper.active, 2, order, n,
+    )  # fmt: skip
+    state.arcs.append(arc)
+    return arc
+
+
+def grenade(thrower: str, at: str) -> Thrown:
+    """A hand grenade's token of the riflemen's on `at`, needing 5 (Explosives ¶3)."""
+    dot = Dot.parse(at)
+    return Thrown(0, thrower, "Hand Grenade", Token(dot, 0, dot, 5, (6, 3, 1)))
+
+
+# --- the card ----------------------------------------------------------------------------------
+def test_the_card_has_every_field_of_the_sample_card() -> None:
+    """Unit Card ¶1-2, ¶7: "formatted in any way so long as it contains all the essential
+    information": name, rank, squad position number, skill level, the squad leader and their
+    leadership; the HP, AP and modifier rows; armour; weapons with damage, shots and ranges; 4
+    hand grenades."""
+    state = deployed()
+    card = views.card(state, "Rossi")
+    assert (card.name, card.kind, card.squad, card.side) == ("Rossi", "Corporal", "Riflemen", 0)
+    stats = dict(card.stats)
+    assert stats["No."] == "2" and stats["HP"] == "10/10" and stats["AP"] == "7/7"
+    assert stats["MOD"] == "+0" and stats["ARM"] == "2/2" and stats["LVL"] == "0"
+    notes = "\n".join(card.notes)
+    assert "Rank Corporal, squad position 2, skill Regular" in notes
+    assert "Squad leader: Hale (leadership 1)" in notes
+    assert "Active weapon: Rifle" in notes and "Hand grenades: 4" in notes
+    assert "Helmet" in notes
+    rows = dict(card.costs)
+    assert rows["HP"] == "10 9 8 7 6 5 4 3 2 1"
+    assert rows["Cells"] == ". . . . . . . . . ."
+    assert rows["AP"] == "7 7 7 6 6 6 5 5 5 4"  # basic armour: 1 AP off every column
+    assert rows["Modifier"] == "+0 +0 +1 +1 +2 +2 +3 +3 +4 +4"
+    weapons = {w.name: dict(w.stats) for w in card.weapons}
+    assert weapons["Rifle"] == {"DMG": "4X", "SH": "x1", "SR": "26", "LR": "85"}
+    assert weapons["Pistol"] == {"DMG": "2X", "SH": "x2", "SR": "7", "LR": "20"}
+    assert weapons["Hand Grenade"]["DMG"] == "6X/3X/1X"
+    assert weapons["Hand Grenade"]["AMMO"] == "4/4"
+    assert weapons["Fists"]["DMG"] == "(max AP/2)\\" and "Bayonet/Knife" in weapons
+    assert card.points == 216 and not card.leader
+    assert views.card(state, "Hale").leader
+
+
+def test_the_hp_row_shows_crossed_and_half_crossed_cells() -> None:
+    """Unit Card ¶3: "if the trooper has HP 9, 7, and 6 fully crossed out and HP 5 partially
+    crossed out, then their current HP is 5"; the card draws X and \\ in those cells."""
+    state = deployed()
+    trooper = state.trooper("Ishida")
+    cells = [Mark.CLEAN] * 10
+    for hp, mark in ((9, Mark.FULL), (7, Mark.FULL), (6, Mark.FULL), (5, Mark.HALF)):
+        cells[10 - hp] = mark
+    trooper.track = Track(tuple(cells), 0)
+    card = views.card(state, "Ishida")
+    assert dict(card.costs)["Cells"] == ". X . X X \\ . . . ."
+    assert dict(card.stats)["HP"] == "5/10" and dict(card.stats)["MOD"] == "+2"
+    assert card.hit == 5 and dict(card.stats)["AP"] == "7/7"
+
+
+def test_unused_armour_cells_are_drawn_marked_off() -> None:
+    """Unit Card ¶6: "Mark off any unused cells of armor before the game": the card has 6
+    cells; basic armour uses 2, the rest are marked off; a destroyed cell is crossed."""
+    state = deployed()
+    assert dict(views.card(state, "Rossi").costs)["Armour"] == "O O - - - - (Basic)"
+    rossi = state.trooper("Rossi")
+    rossi.track = replace(rossi.track, armour=1)
+    assert dict(views.card(state, "Rossi").costs)["Armour"] == "O X - - - - (Basic)"
+    assert dict(views.card(state, "Ishida").costs)["Armour"] == "- - - - - - (none)"
+    assert views.armour_cells(0, 6) == ("X",) * 6
+
+
+def test_standard_armour_takes_2_from_every_ap_value_on_the_card() -> None:
+    """Body Armor ¶2: "with standard body armor, leave 4 cells ... and reduce all values in the
+    AP row by 2"."""
+    assert views.ap_row(2) == "6 6 6 5 5 5 4 4 4 3"
+    assert views.ap_row(0) == "8 8 8 7 7 7 6 6 6 5"
+
+
+def test_a_card_of_no_trooper_is_refused_in_words() -> None:
+    with pytest.raises(RulesError, match="no trooper called 'Nobody'"):
+        views.card(deployed(), "Nobody")
+
+
+# --- the view ----------------------------------------------------------------------------------
+def test_a_trooper_shows_its_level() -> None:
+    """Basic Movement ¶4: "the current level of the trooper must be tracked": the piece, its
+    marks and its card show it; prone and armour too."""
+    state = deployed()
+    rossi = state.trooper("Rossi")
+    rossi.level, rossi.prone = 1, True
+    piece = views.view(state, "infantry").piece("Rossi")
+    assert piece is not None
+    assert (piece.level, piece.prone, piece.armour, piece.max_armour) == (1, True, 2, 2)
+    assert "L1" in piece.marks
+    assert dict(views.card(state, "Rossi").stats)["LVL"] == "1"
+    assert "Level 1, prone" in views.card(state, "Rossi").notes
+
+
+def test_the_view_is_a_board_of_dots_with_its_features() -> None:
+    state = deployed()
+    shown = views.view(state, "infantry")
+    assert shown.grid == DOTS and shown.phase == PLAYING and shown.turn_word == "Round"
+    board = shown.board
+    assert isinstance(board, DotBoardView)
+    assert (board.width, board.height) == (14, 12)
+    assert ("C1", "impassable") in board.ground
+    assert any((e.a, e.b, e.kind) == ("B3", "C3", "low") for e in board.edges)
+    assert shown.turns == 8 and shown.title == "Firefight" and shown.to_act == 0
+    hale = shown.piece("Hale")
+    assert hale is not None and hale.square == Dot.parse("B1") and hale.leader
+    assert hale.hit == 10 and hale.max_hit == 10 and hale.status == READY
+
+
+def test_the_view_hides_the_troopers_until_both_squads_deploy() -> None:
+    """Our ruling (plan section 2): each side deploys in secret."""
+    state = new_state(content())
+    deploy(state, 0, RIFLEMEN)
+    shown = views.view(state, "infantry")
+    assert shown.phase == SETUP and shown.to_act is None
+    assert all(not piece.squares for piece in shown.pieces)
+    assert views.deciding(state, _no_automatic) == ()
+
+
+def test_arcs_tokens_and_dropped_weapons_are_on_the_view() -> None:
+    """Firing Arcs ¶1 (a wedge from the vertex with its shots), Explosives ¶3 ("Place a token
+    ... resolve ... after all troopers on your side have activated"), Special Actions ¶2 (a
+    dropped weapon lies on the dot)."""
+    state = deployed()
+    arc = arc_of(state, "Varga", "D6")
+    state.tokens.append(grenade("Hale", "D8"))
+    state.items.append(Item(Dot.parse("E5"), 0, "Pistol"))
+    shown = views.view(state, "infantry")
+    (drawn,) = shown.arcs
+    assert (drawn.owner, drawn.side, drawn.vertex, drawn.width, drawn.shots) == (
+        "Varga", 1, "D12", 60, 2,
+    )  # fmt: skip
+    assert drawn.facing == arc.facing
+    kinds = {(m.kind, str(m.square), m.label) for m in shown.markers}
+    assert ("grenade", "D8", "grenade on D8: resolves at the end of the turn") in kinds
+    assert ("item", "E5", "Pistol on E5") in kinds
+    assert "ARC" in (shown.piece("Varga") or pytest.fail()).marks
+    assert "1 explosive waiting for the turn's end" in shown.notes
+
+
+def test_a_trooper_put_out_is_out_and_lies_prone() -> None:
+    """Our ruling (plan section 2): dead or unconscious, it lies prone and never acts again."""
+    state = deployed()
+    varga = state.trooper("Varga")
+    varga.track = Track((Mark.FULL,) * 10, 0)
+    piece = views.view(state, "infantry").piece("Varga")
+    assert piece is not None and piece.status == OUT and piece.prone
+    assert views.card(state, "Varga").status == "Dead"
+    state.trooper("Hale").activated = True
+    assert (views.view(state, "infantry").piece("Hale") or pytest.fail()).status == ACTIVATED
+
+
+# --- who decides -------------------------------------------------------------------------------
+def _no_automatic(state: State, seat: int) -> EndActivation:
+    raise AssertionError("the infantry rules' deadlines do not ask the automatic player")
+
+
+def test_a_prompted_arc_is_a_reaction_of_its_owner() -> None:
+    """Plan section 3: while a move waits for an arc's owner, only that owner decides - a
+    reaction in the other side's turn (turn=False), whose missed deadline answers by the arc's
+    order (FireAt), under a key of its own."""
+    state = deployed()
+    arc_of(state, "Varga", "D6", order="hold")
+    rossi = state.trooper("Rossi")
+    rossi.dot = Dot.parse("D6")
+    state.activating = "Rossi"
+    state.moving = Moving("Rossi", (Dot.parse("D7"),), ("Varga",), "move")
+    (decision,) = views.deciding(state, _no_automatic)
+    assert decision.side == 1 and not decision.turn
+    assert decision.on_timeout == (FireAt(1, "Varga", False),)
+    assert "Varga's arc: Rossi enters D6" in decision.why and "fire or hold" in decision.why
+    assert "needs" in decision.why
+    assert decision.missed == "the arc's order (hold) holds"
+    assert ":arc:Varga:" in decision.key
+    assert views.buttons(state) == ()
+    # the order "every" fires when the deadline passes
+    state.arcs[0] = replace(state.arcs[0], order="every")
+    (decision,) = views.deciding(state, _no_automatic)
+    assert decision.on_timeout == (FireAt(1, "Varga", True),)
+
+
+def test_a_missed_turn_ends_the_activation_where_it_stands() -> None:
+    """Our ruling (as Skirm): the side to act decides; a missed deadline ends the activation in
+    progress, or the next ready trooper's."""
+    state = deployed()
+    (decision,) = views.deciding(state, _no_automatic)
+    assert decision.side == 0 and decision.turn
+    assert decision.on_timeout == (EndActivation(0, "Hale", reason=MISSED),)
+    state.activating = "Rossi"
+    (decision,) = views.deciding(state, _no_automatic)
+    assert decision.on_timeout == (EndActivation(0, "Rossi", reason=MISSED),)
+    assert "Rossi is activating (7 AP left)" in decision.why
+    assert views.buttons(state) == ("end", "preview")
+
+
+# --- status, outcome ---------------------------------------------------------------------------
+def test_the_status_line_gives_ap_arcs_and_explosives_waiting() -> None:
+    """Plan part 6: "AP 5/7 · 2 arcs · 1 grenade waiting"."""
+    state = deployed()
+    state.activating = "Rossi"
+    state.trooper("Rossi").spent = 2
+    arc_of(state, "Hale", "D6")
+    arc_of(state, "Brandt", "D6")
+    state.tokens.append(grenade("Okafor", "D8"))
+    line = views.status_line(state, 0)
+    assert line == "Riflemen: AP 5/7 · 0 PV · 4 able, 0 out · 2 arcs · 1 explosive waiting"
+    assert views.status_line(state, 1) == "Laser Team: 0 PV · 4 able, 0 out"
+
+
+def test_the_outcome_places_the_winner_first_with_pv() -> None:
+    """Our ruling (plan section 2, Victory): the PV of enemy troopers put out."""
+    state = deployed()
+    for name in LASERS:
+        state.trooper(name).track = Track((Mark.FULL,) * 10, 0)
+    assert views.outcome(state) is None
+    state.over, state.winner, state.result = True, 0, "Laser Team has no trooper left standing"
+    found = views.outcome(state)
+    assert found is not None
+    assert found.placings == (1, 2) and found.winner == 0
+    assert found.scores == (sum(t.recruit.pv for t in state.troopers_of(1)), 0)
+    assert views.view(state, "infantry").phase == OVER
+    assert views.headline(state) == "Riflemen wins"
