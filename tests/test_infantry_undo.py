@@ -1,0 +1,66 @@
+"""Taking back a seat's last action of its turn under the infantry rules
+(skirmbot.rules.infantry.undo). Rolled dice stand (docs/rulings.md): the service refuses an undo
+past a roll; this module finds the action and never goes past the turn's start."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from skirmbot.rules.dots import Dot
+from skirmbot.rules.errors import RulesError
+from skirmbot.rules.infantry.state import Moving
+from skirmbot.rules.infantry.undo import undo_point
+from tests.test_infantry_views import deployed
+
+DEPLOYED: list[dict[str, Any]] = [
+    {"type": "deploy", "side": 0, "placements": {}},
+    {"type": "deploy", "side": 1, "placements": {}},
+]
+
+
+def test_the_last_action_of_the_turn_is_taken_back() -> None:
+    """A move, then an arc: the arc is the last action; the move before it once it is gone."""
+    recorded = [
+        *DEPLOYED,
+        {"type": "move", "side": 0, "unit": "Rossi", "square": "D3"},
+        {"type": "arc", "side": 0, "unit": "Rossi", "width": 60, "toward": "D9"},
+    ]
+    state = deployed()
+    assert undo_point(state, recorded, 0) == 3
+    assert undo_point(state, recorded[:3], 0) == 2
+
+
+def test_an_arc_owners_answer_and_standing_orders_are_passed_over() -> None:
+    """Plan section 3: an arc owner's FireAt is a decision about the mover's move, and
+    standing orders may be set at any time: neither is an action of the turn."""
+    recorded = [
+        *DEPLOYED,
+        {"type": "move", "side": 0, "unit": "Rossi", "square": "D5"},
+        {"type": "fire", "side": 1, "owner": "Varga", "fire": False},
+        {"type": "standing", "side": 1, "prompt": True},
+    ]
+    assert undo_point(deployed(), recorded, 0) == 2
+
+
+def test_nothing_before_the_turn_started_is_taken_back() -> None:
+    """The other side's last action ends what may be taken back: the turn is the side's."""
+    recorded = [*DEPLOYED, {"type": "end", "side": 1, "unit": "Varga"}]
+    with pytest.raises(RulesError, match="Nothing to take back yet"):
+        undo_point(deployed(), recorded, 0)
+    with pytest.raises(RulesError, match="Nothing to take back yet"):
+        undo_point(deployed(), DEPLOYED, 0)
+
+
+def test_undo_is_refused_out_of_turn_while_a_move_waits_or_when_over() -> None:
+    recorded = [*DEPLOYED, {"type": "move", "side": 0, "unit": "Rossi", "square": "D3"}]
+    state = deployed()
+    with pytest.raises(RulesError, match="your side's turn"):
+        undo_point(state, recorded, 1)
+    state.moving = Moving("Rossi", (Dot.parse("D4"),), ("Varga",), "move")
+    with pytest.raises(RulesError, match="waits for an arc's owner"):
+        undo_point(state, recorded, 0)
+    state.moving, state.over = None, True
+    with pytest.raises(RulesError, match="over"):
+        undo_point(state, recorded, 0)
