@@ -164,7 +164,8 @@ def test_two_arcs_each_get_a_chance_oldest_first(order: tuple[str, str]) -> None
 def test_standing_up_gives_a_chance_only_to_arcs_that_have_not_fired_here() -> None:
     """Resolving Fire ¶2: "stands from prone ... may be shot by any firing trooper that did not
     previously attack them on the current dot"."""
-    match = watching(MISS * 2, OKAFOR_30, ("Hale", "A6", 30, "G6", "every"), prompt=True)
+    okafor_150 = ("Okafor", "G2", 150, "G10", "every")  # 4 shots: one left after the first
+    match = watching(MISS * 2, okafor_150, ("Hale", "A6", 30, "G6", "every"), prompt=True)
     put(match, "Sorensen", "G6", prone=True)
     match.apply(Activate(1, "Sorensen"))
     assert match.state.moving is not None and match.state.moving.chances == ("Okafor", "Hale")

@@ -65,6 +65,18 @@ def paused(state: State) -> Moving | None:
     return state.moving
 
 
+def default_answer(state: State) -> FireAt | None:
+    """What the arc's own order answers to the chance waiting (a missed prompt's answer, and
+    the automatic player's); None when nothing waits."""
+    moving = state.moving
+    if moving is None or not moving.chances:
+        return None
+    owner = state.trooper(moving.chances[0])
+    arc = state.arc_of(owner.id)
+    fire = arc is not None and arcs.wants(state, arc, state.trooper(moving.unit))
+    return FireAt(owner.seat, owner.id, fire)
+
+
 def _dot(text: str) -> Dot:
     """A dot named in an order, refused in the order's words."""
     try:
