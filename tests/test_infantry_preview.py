@@ -15,8 +15,8 @@ from skirmbot.rules.infantry.arcs import target_number
 from skirmbot.rules.infantry.card import Track
 from skirmbot.rules.infantry.combat import odds
 from skirmbot.rules.infantry.setup import deploy, new_state
+from tests.infantry_boards import RIFLEMEN, arc_of, deployed
 from tests.infantry_helpers import content
-from tests.test_infantry_views import RIFLEMEN, arc_of, deployed
 
 D = Dot.parse
 

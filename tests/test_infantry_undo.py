@@ -12,7 +12,7 @@ from skirmbot.rules.dots import Dot
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.infantry.state import Moving
 from skirmbot.rules.infantry.undo import undo_point
-from tests.test_infantry_views import deployed
+from tests.infantry_boards import deployed
 
 DEPLOYED: list[dict[str, Any]] = [
     {"type": "deploy", "side": 0, "placements": {}},

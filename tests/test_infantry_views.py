@@ -9,14 +9,13 @@ from dataclasses import replace
 import pytest
 
 from skirmbot.rules.commands import EndActivation
-from skirmbot.rules.dots import Dot, bearing
+from skirmbot.rules.dots import Dot
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.infantry import views
-from skirmbot.rules.infantry.blast import Token
 from skirmbot.rules.infantry.card import Mark, Track
 from skirmbot.rules.infantry.commands import FireAt
 from skirmbot.rules.infantry.setup import deploy, new_state
-from skirmbot.rules.infantry.state import Arc, Item, Moving, State, Thrown
+from skirmbot.rules.infantry.state import Item, Moving, State
 from skirmbot.rules.view import (
     ACTIVATED,
     DOTS,
@@ -28,36 +27,8 @@ from skirmbot.rules.view import (
     SETUP,
     DotBoardView,
 )
+from tests.infantry_boards import LASERS, RIFLEMEN, arc_of, deployed, grenade
 from tests.infantry_helpers import content
-
-RIFLEMEN = {"Hale": "B1", "Rossi": "D1", "Brandt": "F1", "Okafor": "H1"}
-LASERS = {"Ishida": "B12", "Varga": "D12", "Nkemelu": "F12", "Sorensen": "H12"}
-
-
-def deployed(squads: tuple[str, str] = ("riflemen", "laser-team")) -> State:
-    """Both squads deployed on their edges of Crossroads, round 1, the riflemen's turn."""
-    state = new_state(content(squads))
-    deploy(state, 0, RIFLEMEN)
-    deploy(state, 1, LASERS)
-    state.round, state.first, state.to_act = 1, 0, 0
-    return state
-
-
-def arc_of(state: State, owner: str, toward: str, order: str = "every", n: int = 0) -> Arc:
-    trooper = state.trooper(owner)
-    assert trooper.dot is not None
-    arc = Arc(
-        owner, trooper.dot, trooper.level, bearing(trooper.dot, Dot.parse(toward)), 60,
-        trooper.active, 2, order, n,
-    )  # fmt: skip
-    state.arcs.append(arc)
-    return arc
-
-
-def grenade(thrower: str, at: str) -> Thrown:
-    """A hand grenade's token of the riflemen's on `at`, needing 5 (Explosives ¶3)."""
-    dot = Dot.parse(at)
-    return Thrown(0, thrower, "Hand Grenade", Token(dot, 0, dot, 5, (6, 3, 1)))
 
 
 # --- the card ----------------------------------------------------------------------------------

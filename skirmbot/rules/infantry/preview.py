@@ -19,7 +19,7 @@ from fractions import Fraction
 from functools import cache
 from typing import cast
 
-from skirmbot.rules.dots import Dot
+from skirmbot.rules.dots import Dot, reachable
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.infantry import terrain
 from skirmbot.rules.infantry.arcs import body, chances_at, others, target_number
@@ -44,6 +44,7 @@ from skirmbot.rules.infantry.combat import (
 )
 from skirmbot.rules.infantry.sight import Body, sight
 from skirmbot.rules.infantry.state import Arc, State, Trooper
+from skirmbot.rules.infantry.steps import blocked, route
 from skirmbot.rules.preview import (
     MOVE,
     Chance,
@@ -84,10 +85,7 @@ def preview(state: State, unit: str, where: Dot | None = None) -> Preview:
             raise RulesError(
                 f"{trooper.id} cannot move to {where} now; preview a dot its move reaches."
             )
-        route = terrain.route(
-            copied.board, start, where, trooper.level, trooper.prone, movement_budget(trooper)
-        )
-        threats = route_chances(copied, trooper, route or [])
+        threats = route_chances(copied, trooper, route_to(copied, trooper, where))
         trooper.dot = where
     else:
         threats = standing_chances(copied, trooper)
@@ -112,9 +110,10 @@ def _square(dot: Dot) -> Square:
 
 def copy_of(state: State) -> State:
     """A copy of the match a preview (or a trial) may change freely: the map, the weapons
-    tables and the scenario never change in a match, so they are shared, not copied (the
-    tables' read-only mappings could not be copied anyway)."""
-    shared = (state.board, state.arms, state.scenario)
+    tables, the scenario and the squad files' rows never change in a match, so they are shared,
+    not copied (the tables' read-only mappings could not be copied anyway)."""
+    shared: list[object] = [state.board, state.arms, state.scenario]
+    shared += [trooper.recruit for trooper in state.troopers]  # squad files' rows: frozen
     found: State = copy.deepcopy(state, {id(part): part for part in shared})
     return found
 
@@ -129,18 +128,24 @@ def movement_budget(trooper: Trooper) -> int:
 
 
 def reach_of(state: State, trooper: Trooper) -> dict[Dot, int]:
-    """Every dot its move may end on now, with the AP of the cheapest route there: not its own,
-    nor one another able trooper stands on at its level."""
+    """Every dot its move may end on now, with the AP of the cheapest route there: around the
+    other able troopers at its level, as the engine routes a move (`steps.blocked`)."""
     if trooper.dot is None or not trooper.able:
         return {}
-    costs = terrain.reach(
-        state.board, trooper.dot, trooper.level, trooper.prone, movement_budget(trooper)
+    board, level, prone = state.board, trooper.level, trooper.prone
+    occupied = blocked(state, trooper)
+    costs = reachable(
+        trooper.dot,
+        movement_budget(trooper),
+        lambda dot: board.has_level(dot, level) and not occupied(dot),
+        lambda a, b: terrain.step_cost(board, a, b, level, prone),
     )
-    return {
-        dot: cost
-        for dot, cost in costs.items()
-        if dot != trooper.dot and state.standing_at(dot, trooper.level) is None
-    }
+    return {dot: cost for dot, cost in costs.items() if dot != trooper.dot}
+
+
+def route_to(state: State, trooper: Trooper, goal: Dot) -> list[Dot]:
+    """The steps of the cheapest route the engine would walk to `goal` ([] if none)."""
+    return route(state, trooper, goal, movement_budget(trooper)) or []
 
 
 # --- enemy arcs on the way -------------------------------------------------------------------

@@ -13,7 +13,6 @@ from skirmbot.rules.commands import Command, EndActivation
 from skirmbot.rules.dots import Dot
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.infantry import scoring
-from skirmbot.rules.infantry.arcs import wants
 from skirmbot.rules.infantry.arms import GRENADE, Explosive, Weapon
 from skirmbot.rules.infantry.card import (
     AP_ROW,
@@ -25,7 +24,7 @@ from skirmbot.rules.infantry.card import (
     damage_modifier,
 )
 from skirmbot.rules.infantry.combat import BAYONET, FISTS, KNIFE, has_bayonet
-from skirmbot.rules.infantry.commands import FireAt
+from skirmbot.rules.infantry.engine import default_answer
 from skirmbot.rules.infantry.maps import Ground
 from skirmbot.rules.infantry.preview import shot_words
 from skirmbot.rules.infantry.state import SIDES, Arc, Moving, State, Trooper
@@ -375,17 +374,19 @@ def deciding(state: State, automatic: Automatic) -> tuple[Decision, ...]:
 
 
 def arc_decision(state: State, moving: Moving) -> Decision:
-    owner = state.trooper(moving.chances[0])
+    """The arc owner's reaction: a missed deadline sends what the arc's own order answers
+    (`engine.default_answer`), so a prompt left to time out plays as no prompt at all."""
+    answer = default_answer(state)
+    assert answer is not None, "a move waits for an arc's owner"
+    owner = state.trooper(answer.owner)
     arc = state.arc_of(owner.id)
-    assert arc is not None, "a chance belongs to a standing arc"
+    order = arc.order if arc is not None else "gone"
     mover = state.trooper(moving.unit)
-    fire = wants(state, arc, mover)
     key = f"t{state.turns}:a{state.acted}:arc:{owner.id}:{mover.dot}:{len(moving.steps)}"
-    missed = f"the arc's order ({arc.order}) {'fires' if fire else 'holds'}"
+    missed = f"the arc's order ({order}) {'fires' if answer.fire else 'holds'}"
     return Decision(
-        owner.seat, chance_words(state, moving), (FireAt(owner.seat, owner.id, fire),),
-        turn=False, key=key, missed=missed,
-    )  # fmt: skip
+        owner.seat, chance_words(state, moving), (answer,), turn=False, key=key, missed=missed
+    )
 
 
 def chance_words(state: State, moving: Moving) -> str:
