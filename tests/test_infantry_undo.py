@@ -8,11 +8,14 @@ from typing import Any
 
 import pytest
 
+from skirmbot.rules.commands import EndActivation
 from skirmbot.rules.dots import Dot
 from skirmbot.rules.errors import RulesError
+from skirmbot.rules.infantry.commands import Arc, Move
 from skirmbot.rules.infantry.state import Moving
 from skirmbot.rules.infantry.undo import undo_point
 from tests.infantry_boards import deployed
+from tests.infantry_helpers import dice_left, fresh, pass_turn, play, put
 
 DEPLOYED: list[dict[str, Any]] = [
     {"type": "deploy", "side": 0, "placements": {}},
@@ -64,3 +67,21 @@ def test_undo_is_refused_out_of_turn_while_a_move_waits_or_when_over() -> None:
     state.moving, state.over = None, True
     with pytest.raises(RulesError, match="over"):
         undo_point(state, recorded, 0)
+
+
+def test_a_move_an_arc_fired_on_rolled_dice_so_it_stands() -> None:
+    """Rolled dice stand (docs/rulings.md, Fair play): the service refuses to take back past a
+    roll. The undo point of a move an enemy arc fired on is the move itself, and the move drew
+    dice (2D6 to hit); a move no arc sees draws none and may come back."""
+    match = fresh([1, 1])
+    put(match, "Okafor", "G2")
+    play(match, Arc(0, "Okafor", 30, "G10"), EndActivation(0))
+    pass_turn(match)
+    put(match, "Sorensen", "J6")
+    before = dice_left(match)
+    match.apply(Move(1, "Sorensen", path="I6 H6 G6 F6"))
+    assert dice_left(match) == before - 2
+    recorded = [{"type": c.type, "side": c.side} for c in match.commands]
+    assert undo_point(match.state, recorded, 1) == len(recorded) - 1
+    match.apply(Move(1, "Sorensen", "F7"))
+    assert dice_left(match) == before - 2  # its one shot spent, the arc is gone: no roll

@@ -13,7 +13,8 @@ from skirmbot.rules.dots import Dot
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.infantry import views
 from skirmbot.rules.infantry.card import Mark, Track
-from skirmbot.rules.infantry.commands import FireAt
+from skirmbot.rules.infantry.commands import Arc as ArcOrder
+from skirmbot.rules.infantry.commands import FireAt, Move, StandingOrders
 from skirmbot.rules.infantry.setup import deploy, new_state
 from skirmbot.rules.infantry.state import Item, Moving, State
 from skirmbot.rules.view import (
@@ -28,7 +29,7 @@ from skirmbot.rules.view import (
     DotBoardView,
 )
 from tests.infantry_boards import LASERS, RIFLEMEN, arc_of, deployed, grenade
-from tests.infantry_helpers import content
+from tests.infantry_helpers import content, fresh, pass_turn, play, put
 
 
 # --- the card ----------------------------------------------------------------------------------
@@ -202,6 +203,28 @@ def test_a_prompted_arc_is_a_reaction_of_its_owner() -> None:
     state.arcs[0] = replace(state.arcs[0], order="every")
     (decision,) = views.deciding(state, _no_automatic)
     assert decision.on_timeout == (FireAt(1, "Varga", True),)
+
+
+def test_a_prompted_arc_paused_by_the_engine_decides_by_its_deadline() -> None:
+    """Plan section 3, through the engine: a move stops in a prompted arc; only the owner's
+    seat decides (turn=False); sending its `on_timeout` plays on as the arc's order would (a
+    2 on 2D6 misses: the move goes on to its last dot)."""
+    match = fresh([1, 1])
+    put(match, "Okafor", "G2")
+    play(match, ArcOrder(0, "Okafor", 30, "G10"), EndActivation(0), StandingOrders(0, True))
+    pass_turn(match)
+    put(match, "Sorensen", "J6")
+    match.apply(Move(1, "Sorensen", path="I6 H6 G6 F6"))
+    (decision,) = views.deciding(match.state, _no_automatic)
+    assert (decision.side, decision.turn) == (0, False)
+    assert decision.why.startswith("Okafor's arc: Sorensen enters G6 (4 dots, short range")
+    assert decision.on_timeout == (FireAt(0, "Okafor", True),)
+    assert views.buttons(match.state) == ()
+    events = play(match, *decision.on_timeout)
+    assert [e.kind for e in events] == ["attack", "arc_removed", "moved"]
+    assert str(match.state.trooper("Sorensen").dot) == "F6"
+    (decision,) = views.deciding(match.state, _no_automatic)
+    assert decision.side == 1 and decision.turn
 
 
 def test_a_missed_turn_ends_the_activation_where_it_stands() -> None:
