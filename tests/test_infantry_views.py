@@ -227,16 +227,18 @@ def test_a_prompted_arc_paused_by_the_engine_decides_by_its_deadline() -> None:
     assert decision.side == 1 and decision.turn
 
 
-def test_a_missed_turn_ends_the_activation_where_it_stands() -> None:
-    """Our ruling (as Skirm): the side to act decides; a missed deadline ends the activation in
-    progress, or the next ready trooper's."""
+def test_a_missed_turn_ends_the_activation_or_passes_the_turn() -> None:
+    """Our ruling (plan section 2, the turn): the side to act decides; a missed deadline ends
+    the activation in progress where it stands, or with none in progress passes the turn."""
     state = deployed()
     (decision,) = views.deciding(state, _no_automatic)
     assert decision.side == 0 and decision.turn
-    assert decision.on_timeout == (EndActivation(0, "Hale", reason=MISSED),)
+    assert decision.on_timeout == (EndActivation(0, None, reason=MISSED),)
+    assert decision.missed.startswith("their side's turn passes")
     state.activating = "Rossi"
     (decision,) = views.deciding(state, _no_automatic)
     assert decision.on_timeout == (EndActivation(0, "Rossi", reason=MISSED),)
+    assert decision.missed == "the activation ends where it stands"
     assert "Rossi is activating (7 AP left)" in decision.why
     assert views.buttons(state) == ("end", "preview")
 

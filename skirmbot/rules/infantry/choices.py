@@ -242,7 +242,9 @@ def command_words(state: State, command: Command) -> str | None:
     if isinstance(command, StandingOrders):
         return "Standing orders: " + ("ask me live" if command.prompt else "arcs follow orders")
     if isinstance(command, EndActivation):
-        return f"End: {unit}'s activation" if unit else "End the activation"
+        if state.activating is None:
+            return "End the turn: troopers not yet activated stay where they are"
+        return f"End: {state.activating}'s activation"
     if isinstance(command, Activate):
         return f"Activate: {unit}"
     if isinstance(command, Move):

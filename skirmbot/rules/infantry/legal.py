@@ -11,7 +11,8 @@ Where the choices are endless, one of each kind is listed: a firing arc of each 
 the nearest enemy (any dot may be faced), a throw at each enemy in reach (or the nearest dot
 that takes one). In order: the arc owner's answer to a paused move (FireAt, fire or hold), else
 in the seat's turn each trooper's commands - the one activating, or every ready trooper (any
-order starts its activation) - then ending the activation. Standing orders and conceding may
+order starts its activation) - then `end`: the activation's, or with none in progress the
+side's turn. Standing orders and conceding may
 be sent at any time and are not listed.
 """
 
@@ -99,10 +100,8 @@ def candidates(state: State, seat: int) -> list[Command]:
     found: list[Command] = []
     for trooper in ready(state, seat):
         found += [Activate(seat, trooper.id), *trooper_commands(state, trooper)]
-    first = next(iter(ready(state, seat)), None)
-    if first is not None:
-        found.append(EndActivation(seat, first.id))
-    return found
+    # `end` with no activation in progress passes the side's turn (the engine's reading)
+    return [*found, EndActivation(seat)]
 
 
 def ready(state: State, seat: int) -> list[Trooper]:

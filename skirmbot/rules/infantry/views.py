@@ -11,7 +11,6 @@ from collections.abc import Callable
 
 from skirmbot.rules.commands import Command, EndActivation
 from skirmbot.rules.dots import Dot
-from skirmbot.rules.errors import RulesError
 from skirmbot.rules.infantry import scoring
 from skirmbot.rules.infantry.arms import GRENADE, Explosive, Weapon
 from skirmbot.rules.infantry.card import (
@@ -206,10 +205,7 @@ def card(state: State, unit: str) -> CardView:
     half-crossed (\\) cells, the AP and modifier rows, the armour cells (unused ones marked off),
     the weapons with damage, shots and ranges, the grenades; and where it is: level, prone, the
     active weapon."""
-    try:
-        trooper = state.trooper(unit)
-    except RulesError as error:
-        raise RulesError(str(error)) from error
+    trooper = state.trooper(unit)  # IllegalCommand (a RulesError) naming them all if none
     recruit = trooper.recruit
     seat = state.seats[trooper.seat]
     track = trooper.track
@@ -363,14 +359,18 @@ def deciding(state: State, automatic: Automatic) -> tuple[Decision, ...]:
     """The seats that must decide now: while a move waits for an arc's owner (plan section 3),
     that owner alone, a reaction in the other side's turn whose deadline fires or holds as the
     arc's order says; else the seat whose turn it is (a missed deadline ends the activation in
-    progress, or the next ready trooper's, where it stands)."""
+    progress where it stands, or with none in progress passes the side's turn)."""
     if state.over or not revealed(state) or state.to_act is None:
         return ()
     if state.moving is not None and state.moving.chances:
         return (arc_decision(state, state.moving),)
     seat = state.to_act
     key = activation_key(state.round, state.acted, seat)
-    return (Decision(seat, _turn_words(state, seat), _timeout(state, seat), key=key),)
+    return (
+        Decision(
+            seat, _turn_words(state, seat), _timeout(state, seat), key=key, missed=_missed(state)
+        ),
+    )
 
 
 def arc_decision(state: State, moving: Moving) -> Decision:
@@ -407,7 +407,7 @@ def _turn_words(state: State, seat: int) -> str:
         return f"{trooper.id} is activating ({trooper.left} AP left): act, or /end it"
     ready = ready_troopers(state, seat)
     names = ", ".join(t.id for t in ready)
-    return f"activate a trooper, {len(ready)} ready: {names}"
+    return f"activate a trooper ({len(ready)} ready: {names}), or /end the turn"
 
 
 def ready_troopers(state: State, seat: int) -> list[Trooper]:
@@ -415,12 +415,15 @@ def ready_troopers(state: State, seat: int) -> list[Trooper]:
 
 
 def _timeout(state: State, seat: int) -> tuple[Command, ...]:
-    """A missed deadline ends the activation where it stands (its first ready trooper's, when
-    none has begun), as in Skirm."""
+    """A missed deadline ends the activation in progress where it stands; with none in
+    progress, `end` passes the side's turn (the engine's reading of `end` then)."""
+    return (EndActivation(seat, state.activating, reason=MISSED),)
+
+
+def _missed(state: State) -> str:
     if state.activating is not None:
-        return (EndActivation(seat, state.activating, reason=MISSED),)
-    ready = ready_troopers(state, seat)
-    return (EndActivation(seat, ready[0].id if ready else None, reason=MISSED),)
+        return "the activation ends where it stands"
+    return "their side's turn passes: troopers not yet activated stay where they are"
 
 
 # --- status, scores, buttons, outcome --------------------------------------------------------
