@@ -13,13 +13,21 @@ from skirmbot.rules.dots import Dot
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.infantry import legal, views
 from skirmbot.rules.infantry.choices import InfantryChoices
-from skirmbot.rules.infantry.commands import Arc, ChangeWeapon, FireAt, Move, StandingOrders, Throw
+from skirmbot.rules.infantry.commands import (
+    Arc,
+    ChangeWeapon,
+    FireAt,
+    Move,
+    StandingOrders,
+    Take,
+    Throw,
+)
 from skirmbot.rules.infantry.engine import InfantryMatch
 from skirmbot.rules.infantry.preview import copy_of
 from skirmbot.rules.infantry.setup import new_state
 from skirmbot.rules.infantry.state import State
 from tests.infantry_boards import LASERS, RIFLEMEN, arc_of
-from tests.infantry_helpers import content
+from tests.infantry_helpers import content, knock_out
 
 
 def started(seed: int, prompt: bool = False) -> InfantryMatch:
@@ -170,3 +178,27 @@ def test_melee_and_throw_choices_are_engine_accepted() -> None:
     for value, _ in throws:
         assert engine_takes(match.state, Throw(seat, mine.id, value), 1)
     assert Dot.parse(throws[0][0]).distance(mine.dot) == 1  # nearest first
+
+
+def test_items_to_take_are_offered_from_a_fallen_trooper_beside() -> None:
+    """Special Actions ¶2: "6 AP to take a weapon or equipment from another trooper, including
+    a dead or unconscious trooper" - on the same or an adjacent dot (our ruling)."""
+    match = started(5)
+    state = match.state
+    seat = state.to_act
+    assert seat is not None
+    mine = state.troopers_of(seat)[0]
+    fallen = state.troopers_of(1 - seat)[0]
+    assert mine.dot is not None
+    fallen.dot = next(d for d in mine.dot.neighbours() if state.standing_at(d, 0) is None)
+    knock_out(fallen)
+    mine.secondary = None  # dropped: room for one secondary (the carrying limit)
+    choices = InfantryChoices(state, seat)
+    items = dict(choices.values(mine.id, Take.type, "item"))
+    assert list(items) == [fallen.secondary]  # its primary and grenades would overload
+    assert items[str(fallen.secondary)] == (
+        f"{fallen.secondary} (from {fallen.id}, unconscious, on {fallen.dot})"
+    )
+    sources = dict(choices.values(mine.id, Take.type, "source"))
+    assert list(sources) == [fallen.id]
+    assert engine_takes(state, Take(seat, mine.id, fallen.id, str(fallen.secondary)), 1)

@@ -133,8 +133,30 @@ class InfantryChoices:
             return self._arc_values(unit, field)
         if kind == Throw.type and field == "target":
             return self._throw_targets(unit)
+        if kind == Take.type:
+            return self._take_values(unit, field)
         found = sorted({str(v) for c in self._of(unit, (kind,)) if (v := getattr(c, field, None))})
         return [(value, value) for value in found]
+
+    def _take_values(self, unit: str, field: str) -> list[Option]:
+        """What the trooper may take and from whom (Special Actions ¶2): "Rifle (from Varga,
+        unconscious, on D5)"; a source: "Varga (unconscious, on D5)" or "D5 (dropped here)"."""
+        found: dict[str, str] = {}
+        for command in self._of(unit, (Take.type,)):
+            source = self._source_words(command.source)
+            if field == "item":
+                found.setdefault(command.item, f"{command.item} (from {source})")
+            elif field == "source":
+                found.setdefault(command.source, f"{command.source} ({source})")
+        return sorted(found.items())
+
+    def _source_words(self, source: str) -> str:
+        found = [t for t in self.state.troopers if t.id.casefold() == source.casefold()]
+        if not found:
+            return f"dropped on {source}"
+        trooper = found[0]
+        state = "dead" if trooper.dead else "unconscious" if trooper.unconscious else "standing"
+        return f"{trooper.id}, {state}, on {trooper.dot}"
 
     def _arc_values(self, unit: str, field: str) -> list[Option]:
         offered = self._of(unit, (Arc.type,))
