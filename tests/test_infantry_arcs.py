@@ -258,3 +258,14 @@ def test_climbing_is_a_new_position_and_gives_a_new_chance() -> None:
     shots = of_kind(events, "attack")
     assert [s["to"] for s in shots] == ["I7", "I7"] and kinds(events).index("climbed") > 1
     assert match.state.trooper("Sorensen").level == 1
+
+
+def test_an_arc_faces_a_bearing_in_degrees_too() -> None:
+    """Firing Arcs ¶1: "can be oriented in any direction"; plan section 3: `toward` a dot or
+    degrees (clockwise from north-east, as dots.bearing counts)."""
+    match = fresh()
+    play(match, Arc(0, "Okafor", 60, "150"))
+    assert match.state.arcs[0].facing == 150.0
+    refused = fresh()
+    with pytest.raises(IllegalCommand, match="0 to 359"):
+        refused.apply(Arc(0, "Okafor", 60, "400"))

@@ -433,6 +433,30 @@ def test_a_throw_needs_the_explosive_active() -> None:
     refused(fresh(), Throw(0, "Okafor", "H4"), "change to an explosive")
 
 
+def test_a_satchel_charge_is_thrown_for_2_ap_a_dot_and_is_gone() -> None:
+    """Explosives ¶1: "2 AP for each dot ... satchel charge"; the table: ammo 1, so the
+    secondary it was is empty after the throw."""
+    match = fresh(squads=("assault-section", "laser-team"))
+    put(match, "Voss", "G2")
+    play(match, ChangeWeapon(0, "Voss", "Satchel Charge"), Throw(0, "Voss", "G3"))
+    voss = match.state.trooper("Voss")
+    assert (voss.spent, voss.secondary, voss.active) == (3 + 2, None, "SMG")
+    assert match.state.tokens[0].weapon == "Satchel Charge"
+
+
+def test_a_throw_up_one_level_from_the_stairs_costs_3() -> None:
+    """Explosives ¶2: "up one level, at a cost of 3 AP ... must be standing on the stairwell or
+    ladder to throw ... up"; the token goes to the stairs' dot at that level."""
+    match = fresh(mission="the-farmhouse", battle_map="farmhouse")
+    put(match, "Okafor", "H7")
+    play(match, ChangeWeapon(0, "Okafor", "Hand Grenade"))
+    refused(match, Throw(0, "Okafor", "I7", 1), "standing on them")
+    put(match, "Okafor", "I7")
+    play(match, Throw(0, "Okafor", "I7", 1))
+    token = match.state.tokens[0].token
+    assert (str(token.target), token.level, match.state.trooper("Okafor").spent) == ("I7", 1, 6)
+
+
 def test_grenades_resolve_at_the_end_of_the_turn_in_throw_order() -> None:
     """Explosives ¶3: "resolved at the end of the attacking side's turn. Place a token ...
     resolve ... after all troopers on your side have activated": nothing is rolled at the
