@@ -93,6 +93,19 @@ def test_end_with_no_activation_in_progress_ends_the_sides_turn() -> None:
     refused(match, Activate(0, "Hale"), "Laser Team's turn")
 
 
+def test_end_naming_a_trooper_not_yet_activated_lets_it_do_nothing() -> None:
+    """Our ruling (§2): `end` naming a trooper activates it and ends its activation at once; the
+    arcs it stands in still get their chance ("activates in", Firing Arcs ¶2)."""
+    match = fresh(MISS)
+    put(match, "Okafor", "G2")
+    play(match, Arc(0, "Okafor", 150, "G10"), EndActivation(0), EndActivation(0, "Hale"))
+    assert match.state.trooper("Hale").activated and match.state.to_act == 0
+    pass_turn(match)
+    put(match, "Sorensen", "G6")
+    events = match.apply(EndActivation(1, "Sorensen"))
+    assert kinds(events) == ["activation_started", "attack", "activation_ended"]
+
+
 def test_ap_spent_start_afresh_each_turn_of_the_side() -> None:
     """Our ruling (§2): AP "spent this turn" is counted per turn."""
     match = fresh()
@@ -431,6 +444,30 @@ def test_no_arc_after_a_throw() -> None:
 def test_a_throw_needs_the_explosive_active() -> None:
     """Explosives ¶1: "The explosive must be the trooper's current active weapon"."""
     refused(fresh(), Throw(0, "Okafor", "H4"), "change to an explosive")
+
+
+def test_a_satchel_charge_is_thrown_for_2_ap_a_dot_and_is_gone() -> None:
+    """Explosives ¶1: "2 AP for each dot ... satchel charge"; the table: ammo 1, so the
+    secondary it was is empty after the throw."""
+    match = fresh(squads=("assault-section", "laser-team"))
+    put(match, "Voss", "G2")
+    play(match, ChangeWeapon(0, "Voss", "Satchel Charge"), Throw(0, "Voss", "G3"))
+    voss = match.state.trooper("Voss")
+    assert (voss.spent, voss.secondary, voss.active) == (3 + 2, None, "SMG")
+    assert match.state.tokens[0].weapon == "Satchel Charge"
+
+
+def test_a_throw_up_one_level_from_the_stairs_costs_3() -> None:
+    """Explosives ¶2: "up one level, at a cost of 3 AP ... must be standing on the stairwell or
+    ladder to throw ... up"; the token goes to the stairs' dot at that level."""
+    match = fresh(mission="the-farmhouse", battle_map="farmhouse")
+    put(match, "Okafor", "H7")
+    play(match, ChangeWeapon(0, "Okafor", "Hand Grenade"))
+    refused(match, Throw(0, "Okafor", "I7", 1), "standing on them")
+    put(match, "Okafor", "I7")
+    play(match, Throw(0, "Okafor", "I7", 1))
+    token = match.state.tokens[0].token
+    assert (str(token.target), token.level, match.state.trooper("Okafor").spent) == ("I7", 1, 6)
 
 
 def test_grenades_resolve_at_the_end_of_the_turn_in_throw_order() -> None:

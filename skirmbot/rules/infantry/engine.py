@@ -9,7 +9,9 @@ chance ("activates in", Firing Arcs ¶2: a prompted owner pauses it here, `State
 the order is carried out. Movement and special actions come before combat actions (Movement
 ¶1): after an arc, a melee attack or a throw, no more of them; no arc after a throw
 (Explosives ¶1). An activation ends by `end`, when its AP are all spent, or when a hit leaves
-it none (wounds.hurt). `end` with no activation in progress ends the side's turn.
+it none (wounds.hurt). `end` naming a trooper not yet activated activates it and ends its
+activation at once (it does nothing); `end` naming none, with no activation in progress, ends
+the side's turn.
 
 Every order is checked before anything changes or any die is rolled (IllegalCommand in plain
 words); the state is also restored on any refusal, so a refused command changes nothing.
@@ -83,6 +85,22 @@ def _dot(text: str) -> Dot:
         return Dot.parse(text)
     except RulesError as error:
         raise IllegalCommand(str(error)) from error
+
+
+def _facing(text: str) -> Dot | float:
+    """Where an arc faces: a dot ("F7"), or degrees clockwise from north-east ("150", as
+    `dots.bearing` counts them: plan section 3)."""
+    try:
+        degrees = float(text)
+    except ValueError:
+        return _dot(text)
+    if not 0 <= degrees < 360:
+        raise IllegalCommand("An arc faces a dot (F7) or a bearing of 0 to 359 degrees.")
+    return degrees
+
+
+def _toward(toward: Dot | float) -> str:
+    return str(toward) if isinstance(toward, Dot) else f"{toward:g} degrees"
 
 
 def own_form(command: Command) -> Command:
@@ -257,6 +275,8 @@ class InfantryMatch:
         if state.activating is None or state.activating.casefold() != unit.casefold():
             return []
         trooper = state.trooper(unit)
+        if isinstance(held, EndActivation):
+            return end_activation(state, trooper, held.reason)
         try:
             ready = self._prepare(held, trooper)
         except IllegalCommand as error:
@@ -319,6 +339,10 @@ class InfantryMatch:
         state = self.state
         if state.to_act != command.side:
             raise IllegalCommand(f"It is {state.seats[1 - command.side].name}'s turn.")
+        if state.activating is None and command.unit:
+            # "Rossi does nothing": it activates (the arcs it stands in get their chance) and
+            # its activation ends at once.
+            return self._begin(self._actor(command.side, command.unit), (), command)
         if state.activating is None:
             return self._end_turn(command)
         trooper = state.trooper(state.activating)
@@ -561,7 +585,7 @@ class InfantryMatch:
             raise IllegalCommand(f"An arc's order is one of {', '.join(ARC_ORDERS)}.")
         if command.order == FIRST and command.n < 1:
             raise IllegalCommand("An arc ordered to fire at the first troopers says how many (n).")
-        toward = _dot(command.toward)
+        toward = _facing(command.toward)
         if toward == trooper.dot:
             raise IllegalCommand("An arc faces a dot other than its own vertex.")
         ap = arcs.ARC_AP[command.width]
@@ -577,7 +601,8 @@ class InfantryMatch:
             return events + [
                 Event(
                     "arc_set",
-                    f"{trooper.id} sets a {arc.width}-degree firing arc toward {toward} with its "
+                    f"{trooper.id} sets a {arc.width}-degree firing arc toward {_toward(toward)} "
+                    "with its "
                     f"{arc.weapon}: {arc.shots_left} shots, {arc.order} ({ap} AP).",
                     {
                         "unit": trooper.id,
