@@ -227,20 +227,30 @@ def test_a_prompted_arc_paused_by_the_engine_decides_by_its_deadline() -> None:
     assert decision.side == 1 and decision.turn
 
 
-def test_a_missed_turn_ends_the_activation_or_passes_the_turn() -> None:
-    """Our ruling (plan section 2, the turn): the side to act decides; a missed deadline ends
-    the activation in progress where it stands, or with none in progress passes the turn."""
+def test_a_missed_turn_ends_the_activation_where_it_stands() -> None:
+    """Our ruling (as Skirm): the side to act decides; a missed deadline ends the activation in
+    progress where it stands, or the next ready trooper's (it activates and ends at once)."""
     state = deployed()
     (decision,) = views.deciding(state, _no_automatic)
     assert decision.side == 0 and decision.turn
-    assert decision.on_timeout == (EndActivation(0, None, reason=MISSED),)
-    assert decision.missed.startswith("their side's turn passes")
+    assert decision.on_timeout == (EndActivation(0, "Hale", reason=MISSED),)
+    assert decision.missed == "the next ready trooper's activation ends where it stands"
     state.activating = "Rossi"
     (decision,) = views.deciding(state, _no_automatic)
     assert decision.on_timeout == (EndActivation(0, "Rossi", reason=MISSED),)
     assert decision.missed == "the activation ends where it stands"
     assert "Rossi is activating (7 AP left)" in decision.why
     assert views.buttons(state) == ("end", "preview")
+
+
+def test_a_missed_deadline_is_a_command_the_engine_takes() -> None:
+    """The deadline's commands are sent as they are: the engine accepts them."""
+    match = fresh()
+    (decision,) = views.deciding(match.state, _no_automatic)
+    (sent,) = decision.on_timeout
+    assert isinstance(sent, EndActivation) and sent.unit is not None
+    play(match, sent)
+    assert match.state.trooper(sent.unit).activated and match.state.activating is None
 
 
 # --- status, outcome ---------------------------------------------------------------------------

@@ -264,9 +264,11 @@ def command_words(state: State, command: Command) -> str | None:
     if isinstance(command, StandingOrders):
         return "Standing orders: " + ("ask me live" if command.prompt else "arcs follow orders")
     if isinstance(command, EndActivation):
-        if state.activating is None:
-            return "End the turn: troopers not yet activated stay where they are"
-        return f"End: {state.activating}'s activation"
+        if state.activating is not None:
+            return f"End: {state.activating}'s activation"
+        if unit:
+            return f"End: {unit} does nothing this turn"
+        return "End the turn: troopers not yet activated stay where they are"
     if isinstance(command, Activate):
         return f"Activate: {unit}"
     if isinstance(command, Move):

@@ -11,8 +11,8 @@ Where the choices are endless, one of each kind is listed: a firing arc of each 
 the nearest enemy (any dot may be faced), a throw at each enemy in reach (or the nearest dot
 that takes one). In order: the arc owner's answer to a paused move (FireAt, fire or hold), else
 in the seat's turn each trooper's commands - the one activating, or every ready trooper (any
-order starts its activation) - then `end`: the activation's, or with none in progress the
-side's turn. Standing orders and conceding may
+order starts its activation) - then `end`: the activation's, or with none in progress the first
+ready trooper's (it does nothing) and the side's turn. Standing orders and conceding may
 be sent at any time and are not listed.
 """
 
@@ -100,8 +100,10 @@ def candidates(state: State, seat: int) -> list[Command]:
     found: list[Command] = []
     for trooper in ready(state, seat):
         found += [Activate(seat, trooper.id), *trooper_commands(state, trooper)]
-    # `end` with no activation in progress passes the side's turn (the engine's reading)
-    return [*found, EndActivation(seat)]
+    # `end` with no activation in progress: a trooper's (it does nothing), or the side's turn
+    first = next(iter(ready(state, seat)), None)
+    ends = [EndActivation(seat, first.id)] if first is not None else []
+    return [*found, *ends, EndActivation(seat)]
 
 
 def ready(state: State, seat: int) -> list[Trooper]:

@@ -359,7 +359,7 @@ def deciding(state: State, automatic: Automatic) -> tuple[Decision, ...]:
     """The seats that must decide now: while a move waits for an arc's owner (plan section 3),
     that owner alone, a reaction in the other side's turn whose deadline fires or holds as the
     arc's order says; else the seat whose turn it is (a missed deadline ends the activation in
-    progress where it stands, or with none in progress passes the side's turn)."""
+    progress where it stands, or the next ready trooper's)."""
     if state.over or not revealed(state) or state.to_act is None:
         return ()
     if state.moving is not None and state.moving.chances:
@@ -416,14 +416,18 @@ def ready_troopers(state: State, seat: int) -> list[Trooper]:
 
 def _timeout(state: State, seat: int) -> tuple[Command, ...]:
     """A missed deadline ends the activation in progress where it stands; with none in
-    progress, `end` passes the side's turn (the engine's reading of `end` then)."""
-    return (EndActivation(seat, state.activating, reason=MISSED),)
+    progress, the first ready trooper's (it activates and ends at once, as in Skirm), so each
+    trooper of a silent player costs one deadline, not the whole turn."""
+    if state.activating is not None:
+        return (EndActivation(seat, state.activating, reason=MISSED),)
+    ready = ready_troopers(state, seat)
+    return (EndActivation(seat, ready[0].id if ready else None, reason=MISSED),)
 
 
 def _missed(state: State) -> str:
     if state.activating is not None:
         return "the activation ends where it stands"
-    return "their side's turn passes: troopers not yet activated stay where they are"
+    return "the next ready trooper's activation ends where it stands"
 
 
 # --- status, scores, buttons, outcome --------------------------------------------------------
