@@ -51,8 +51,8 @@ from skirmbot.rules.view import (
 )
 from skirmbot.words import plural, possessive
 
-# What the automatic player sends for a seat now (not read here yet: a missed deadline ends the
-# activation, as in Skirm; kept so the Ruleset delegates as the group rules' does).
+# What the automatic player sends for a seat now. `deciding` takes it as the group rules' does,
+# but a missed deadline here never asks it: it ends an activation, or answers by an arc's order.
 Automatic = Callable[[State, int], Command]
 
 SATCHEL = "Satchel Charge"
@@ -63,7 +63,8 @@ LEADERSHIP = 1
 ARMOUR_LEFT, ARMOUR_LOST, ARMOUR_UNUSED = "O", "X", "-"
 # The HP row's marks as the card draws them: clean, half crossed (\), fully crossed (X).
 CELL_MARKS = {Mark.CLEAN: ".", Mark.HALF: "\\", Mark.FULL: "X"}
-PRONE_MARK, ARC_MARK, LEVEL_MARK = "PRN", "ARC", "L"
+# A piece's marks: it has an arc standing; the level it stands on above the ground ("L1").
+ARC_MARK, LEVEL_MARK = "ARC", "L"
 OUT_WORD = "Out of action"  # dead or unconscious: never acts again in the match (our ruling)
 
 
@@ -112,6 +113,10 @@ def _piece(state: State, trooper: Trooper, secret: bool) -> PieceView:
     )  # fmt: skip
 
 
+# A dot's ground as the view names it (rules.view.GROUND_KINDS); open ground is not listed.
+_GROUND_WORDS = {Ground.IMPASSABLE: "impassable", Ground.STAIRS: "stairs", Ground.LADDER: "ladder"}
+
+
 def board_view(state: State) -> DotBoardView:
     """The map as pictures draw it: what each dot is, the levels, the sides' features."""
     board = state.board
@@ -126,9 +131,6 @@ def board_view(state: State) -> DotBoardView:
         for (side, level), feature in sorted(board.features.items())
     )
     return DotBoardView(board.width, board.height, ground, levels, edges)
-
-
-_GROUND_WORDS = {Ground.IMPASSABLE: "impassable", Ground.STAIRS: "stairs", Ground.LADDER: "ladder"}
 
 
 def arc_view(state: State, arc: Arc) -> ArcView:
