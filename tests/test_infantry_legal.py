@@ -26,7 +26,7 @@ from skirmbot.rules.infantry.engine import InfantryMatch
 from skirmbot.rules.infantry.preview import copy_of
 from skirmbot.rules.infantry.setup import new_state
 from skirmbot.rules.infantry.state import State
-from tests.infantry_boards import LASERS, RIFLEMEN, arc_of
+from tests.infantry_boards import LASERS, RIFLEMEN, arc_of, deployed
 from tests.infantry_helpers import content, knock_out
 
 
@@ -202,3 +202,14 @@ def test_items_to_take_are_offered_from_a_fallen_trooper_beside() -> None:
     sources = dict(choices.values(mine.id, Take.type, "source"))
     assert list(sources) == [fallen.id]
     assert engine_takes(state, Take(seat, mine.id, fallen.id, str(fallen.secondary)), 1)
+
+
+def test_a_dots_label_counts_the_arc_chances_on_its_route() -> None:
+    """Plan section 3, "what makes moving sane": each dot of /move says the AP and the enemy
+    arc chances its cheapest route gives, with each shot's odds (Laser Rifle, 10 dots, 6+)."""
+    state = deployed()
+    arc_of(state, "Varga", "D6")
+    labels = dict(InfantryChoices(state, 0).squares("Rossi", Move.type, Move.type))
+    assert labels["C2"] == "C2 (1 AP)"
+    assert labels["D2"] == "D2 (1 AP, 1 arc chance at 72%)"
+    assert labels["D4"].startswith("D4 (3 AP, 2 arc chances at 72%")

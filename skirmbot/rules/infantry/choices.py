@@ -109,22 +109,25 @@ class InfantryChoices:
     # --- dots, values, targets -----------------------------------------------------------------
     def squares(self, unit: str, kind: str, action: str) -> list[Option]:
         """A move's dots, cheapest first, each with its AP and the enemy arc chances its route
-        gives: "F6 (3 AP, 2 arc chances)"."""
+        gives: "F6 (3 AP, 2 arc chances at 72% and 58%)"."""
         legal_ends = {c.square for c in self._of(unit, (Move.type,))}
         if kind != Move.type or not legal_ends:
             return []
-        trooper = self.state.trooper(unit)
-        costs = reach_of(self.state, trooper)
+        costs = reach_of(self.state, self.state.trooper(unit))
         ends = sorted(
             (cost, dot.y, dot.x, dot) for dot, cost in costs.items() if str(dot) in legal_ends
         )
-        return [(str(dot), self._move_label(trooper, dot, cost)) for cost, _, _, dot in ends]
-
-    def _move_label(self, trooper: Trooper, dot: Dot, cost: int) -> str:
+        # One copy for every label: the walk moves the copy's trooper, put back before each.
         copied = preview.copy_of(self.state)
-        walker = copied.trooper(trooper.id)
-        danger = route_chances(copied, walker, preview.route_to(copied, walker, dot))
-        return f"{dot} ({cost} AP{danger_words(danger)})"
+        walker = copied.trooper(unit)
+        start, here = walker.dot, walker.attacked_here
+        memo: dict[Dot, list[Chance]] = {}
+        found: list[Option] = []
+        for cost, _, _, dot in ends:
+            walker.dot, walker.attacked_here = start, here
+            danger = route_chances(copied, walker, preview.route_to(copied, walker, dot), memo)
+            found.append((str(dot), f"{dot} ({cost} AP{danger_words(danger)})"))
+        return found
 
     def values(self, unit: str, kind: str, field: str) -> list[Option]:
         """The values the unit's legal commands of `kind` carry in `field`, labelled; for an

@@ -149,19 +149,25 @@ def route_to(state: State, trooper: Trooper, goal: Dot) -> list[Dot]:
 
 
 # --- enemy arcs on the way -------------------------------------------------------------------
-def route_chances(state: State, trooper: Trooper, route: list[Dot]) -> list[Chance]:
+def route_chances(
+    state: State, trooper: Trooper, route: list[Dot], memo: dict[Dot, list[Chance]] | None = None
+) -> list[Chance]:
     """The chances enemy arcs get as the trooper walks `route` (on a copy: it moves it), one
     per arc at each position entered, oldest arc first, with the odds of each shot - counted
-    as if each arc fires at every chance it gets, so never more than its shots left."""
+    as if each arc fires at every chance it gets, so never more than its shots left. `memo`
+    keeps each dot's chances for the next route over it (many routes share their dots)."""
     shots = {arc.owner: arc.shots_left for arc in state.arcs}
+    known = {} if memo is None else memo
     found: list[Chance] = []
     for dot in route:
-        trooper.dot = dot
-        trooper.attacked_here = ()
-        for arc in chances_at(state, trooper):
-            if shots[arc.owner] > 0:
-                shots[arc.owner] -= 1
-                found.append(shot_chance(state, arc, trooper))
+        if dot not in known:
+            trooper.dot = dot
+            trooper.attacked_here = ()
+            known[dot] = [shot_chance(state, arc, trooper) for arc in chances_at(state, trooper)]
+        for chance in known[dot]:
+            if shots[chance.attacker] > 0:
+                shots[chance.attacker] -= 1
+                found.append(chance)
     return found
 
 
