@@ -8,7 +8,6 @@ from __future__ import annotations
 import importlib
 from typing import Any, NoReturn, cast
 
-from skirmbot.rules.board import Board
 from skirmbot.rules.commands import Command, CommandTable, Deploy
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.dots import Dot
@@ -181,8 +180,9 @@ class Infantry:
         """The scenario's PV limit for each squad: each player is a side of their own."""
         return self.load_mission(mission).points
 
-    def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
-        """The scenario's zones fit the map, and each holds its squad (a dot a trooper)."""
+    def check_mission(self, mission: Any, board: Any, squad_sizes: tuple[int, ...]) -> None:
+        """The scenario's zones fit the map (this ruleset's own, from `load_map`), and each
+        holds its squad (an open dot a trooper)."""
         scenario = self.load_mission(mission)
         if not isinstance(board, DotMap):
             raise ContentError(f"{scenario.name} is played on a map of dots.")
