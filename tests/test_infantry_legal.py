@@ -4,6 +4,8 @@ engine accepts is offered, and autocomplete offers only values of legal commands
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -111,7 +113,7 @@ def test_a_paused_move_offers_only_the_owners_answers() -> None:
     owner_seat = 1 - mover_seat
     owner = state.troopers_of(owner_seat)[1]
     arc_of(state, owner.id, "G6")
-    state.arcs[-1] = state.arcs[-1].__class__(**{**state.arcs[-1].__dict__, "width": 150})
+    state.arcs[-1] = replace(state.arcs[-1], width=150)
     for trooper in state.troopers_of(mover_seat):
         for command in legal.legal_commands(state, mover_seat):
             if isinstance(command, Move) and command.unit == trooper.id:

@@ -8,13 +8,17 @@ from dataclasses import replace
 
 import pytest
 
-from skirmbot.rules.commands import EndActivation
+from skirmbot.rules.commands import Deploy, EndActivation
+from skirmbot.rules.dice import SeededDice
 from skirmbot.rules.dots import Dot
 from skirmbot.rules.errors import RulesError
-from skirmbot.rules.infantry import views
+from skirmbot.rules.infantry import preview, views
 from skirmbot.rules.infantry.card import Mark, Track
+from skirmbot.rules.infantry.choices import InfantryChoices
 from skirmbot.rules.infantry.commands import Arc as ArcOrder
 from skirmbot.rules.infantry.commands import FireAt, Move, StandingOrders
+from skirmbot.rules.infantry.engine import InfantryMatch
+from skirmbot.rules.infantry.legal import legal_commands
 from skirmbot.rules.infantry.setup import deploy, new_state
 from skirmbot.rules.infantry.state import Item, Moving, State
 from skirmbot.rules.view import (
@@ -280,3 +284,29 @@ def test_the_outcome_places_the_winner_first_with_pv() -> None:
     assert found.scores == (sum(t.recruit.pv for t in state.troopers_of(1)), 0)
     assert views.view(state, "infantry").phase == OVER
     assert views.headline(state) == "Riflemen wins"
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_every_moment_of_a_played_match_is_shown(seed: int) -> None:
+    """Through a seeded match played from the menu (prompts on, so moves pause for arcs): the
+    view, every card, who decides, the status lines, the buttons, each command's words and
+    the preview of the trooper activating are drawn at every moment, and agree."""
+    match = InfantryMatch(new_state(content()), SeededDice(seed))
+    play(match, Deploy(0, RIFLEMEN), Deploy(1, LASERS))
+    play(match, StandingOrders(0, True), StandingOrders(1, True))
+    for step in range(30):
+        state = match.state
+        if state.over:
+            break
+        shown = views.view(state, "infantry")
+        assert {p.id for p in shown.pieces} == {t.id for t in state.troopers}
+        for trooper in state.troopers:
+            assert views.card(state, trooper.id).name == trooper.id
+        (decision, *_) = views.deciding(state, _no_automatic)
+        assert [views.status_line(state, seat) for seat in (0, 1)]
+        offered = legal_commands(state, decision.side)
+        assert all(InfantryChoices(state, decision.side).words(c) for c in offered)
+        if state.activating is not None and state.moving is None:
+            assert views.buttons(state) == ("end", "preview")
+            assert preview.preview(state, state.activating).unit == state.activating
+        match.apply(offered[(step * 7919) % len(offered)])
