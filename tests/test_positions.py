@@ -191,3 +191,21 @@ def test_the_service_cogs_timers_and_console_know_no_grid() -> None:
             if any(name in GRID_MODULES or name == "parse_square" for name in names):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
     assert found == []
+
+
+# Where the pictures may read a grid's geometry: each grid in its own layout module.
+GRID_LAYOUTS = {"skirmbot.rules.squares": "squaremap.py", "skirmbot.rules.dots": "hexmap.py"}
+
+
+def test_the_pictures_read_each_grid_only_in_its_own_layout() -> None:
+    """Plan section 4's check: the picture knows squares only in `render/squaremap.py` and dots
+    only in `render/hexmap.py`; the battlemap, the key and the preview place everything through
+    the layout (`centre`, `outline`, `box`, `parse`)."""
+    found = []
+    for path in sorted((ROOT / "skirmbot" / "render").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imports = [node for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+        for node in imports:
+            if node.module in GRID_LAYOUTS and GRID_LAYOUTS[node.module] != path.name:
+                found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
+    assert found == []
