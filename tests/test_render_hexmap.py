@@ -304,6 +304,30 @@ def test_the_last_path_and_shot_are_drawn_through_the_dots_centres() -> None:
     assert near & {colour("hit"), colour("miss"), colour("taken_out")}
 
 
+def test_a_throw_and_its_scatter_are_drawn_from_dot_to_dot() -> None:
+    """Explosives ¶1-¶3: a thrown explosive flies from the thrower to its target dot (a gold
+    dashed line, event "thrown") and may scatter from there to where it lands (a vermilion
+    dashed line, event "scatter")."""
+    thrower = trooper(Dot.parse("B2"))
+    events = [
+        Event("thrown", "It throws.", {"unit": thrower.id, "target": "B5", "level": 0}),
+        Event("scatter", "It scatters.", {"unit": thrower.id, "from": "B5", "to": "E5"}),
+    ]
+    image, layout = drawn(view_of(EMPTY, pieces=(thrower,)), events)
+    bare, _ = drawn(view_of(EMPTY, pieces=(thrower,)))
+
+    def along(a: str, b: str, ink: str) -> int:
+        (ax, ay), (bx, by) = layout.centre(Dot.parse(a)), layout.centre(Dot.parse(b))
+        points = [(ax + (bx - ax) * n // 40, ay + (by - ay) * n // 40) for n in range(8, 32)]
+        assert all(pixel(bare, at) != colour(ink) for at in points)
+        return sum(pixel(image, at) == colour(ink) for at in points)
+
+    assert along("B2", "B5", "gold") >= 8  # dashed: about half of it
+    assert along("B5", "E5", "hit") >= 8
+    words = {entry.text for entry in legend_entries(view_of(EMPTY, (thrower,)), events)}
+    assert {"thrown", "scattered"} <= words
+
+
 # --- the key -------------------------------------------------------------------------------
 def test_the_key_names_the_dot_features_and_marks_on_the_picture() -> None:
     """The key lists what this picture shows of a board of dots, in the map's words."""

@@ -328,6 +328,22 @@ def _draw_last_activation(
             start, end = layout.parse(data["from"]), layout.parse(data["to"])
             outcome = outcomes.get(number, "miss")
             symbols.attack(draw, layout.centre(start), layout.centre(end), outcome, TOKEN_RADIUS)
+        elif event.kind == "thrown":  # from where the thrower stands: it may not move after
+            thrower = view.piece(str(data.get("unit")))
+            if thrower is not None and thrower.square is not None:
+                start, end = (
+                    layout.centre(thrower.square),
+                    layout.centre(layout.parse(data["target"])),
+                )
+                symbols.dashed(draw, start, end, colour("gold"), width=3)
+                symbols.arrow_head(draw, start, end, colour("gold"), back=8)
+        elif event.kind == "scatter":  # where a thrown explosive went astray
+            start, end = (
+                layout.centre(layout.parse(data["from"])),
+                layout.centre(layout.parse(data["to"])),
+            )
+            symbols.dashed(draw, start, end, colour("hit"), width=3)
+            symbols.arrow_head(draw, start, end, colour("hit"), back=8)
         elif event.kind in ("explosion", "blast"):
             symbols.blast(draw, layout.centre(layout.parse(data["square"])), SQUARE * 0.9)
         elif event.kind == "door":

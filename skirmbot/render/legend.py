@@ -237,6 +237,8 @@ def _overlays(view: MatchView, events: Sequence[Event]) -> list[LegendEntry]:
             found[("hit" if event.data.get("r_lost") else "miss", 0)] = None
         elif kind in ("explosion", "blast"):
             found[("blast", 0)] = None
+        elif kind in ("thrown", "scatter"):  # the infantry rules' explosives
+            found[(kind, 0)] = None
         elif kind == "door":
             found[("door_opened" if event.data.get("open") else "door_shut", 0)] = None
         elif kind == "crate_opened":
@@ -244,7 +246,8 @@ def _overlays(view: MatchView, events: Sequence[Event]) -> list[LegendEntry]:
         elif kind == "taken_out" and event.data.get("square"):  # the cross where it fell
             found[("taken_out", 0)] = None
     words = {"move": "move", "miss": "missed or saved", "hit": "hit",
-             "taken_out": view.casualty_word, "blast": "blast", "door_opened": "door opened",
+             "taken_out": view.casualty_word, "thrown": "thrown", "scatter": "scattered",
+             "blast": "blast", "door_opened": "door opened",
              "door_shut": "door closed", "crate_opened": "crate opened"}  # fmt: skip
     if not view.hits:  # an opposed roll (the d20 rules): no save, and a win downs the loser
         words |= {"miss": "roll not won", "hit": f"won: {view.down_word}"}
@@ -415,6 +418,10 @@ def _dot_symbol(
         dotsymbols.arc_shots(ImageDraw.Draw(image), (x1 - 10, y0 + 12), 2, entry.side)
     elif kind in ("grenade", "satchel"):
         dotsymbols.explosive(draw, (cx, cy), kind)
+    elif kind in ("thrown", "scatter"):
+        ink = colour("gold" if kind == "thrown" else "hit")
+        symbols.dashed(draw, (x0, cy), (x1, cy), ink, width=3)
+        symbols.arrow_head(draw, (x0, cy), (x1, cy), ink, back=0)
 
 
 def _plain(image: Image.Image, box: Box) -> None:
