@@ -213,6 +213,19 @@ def test_a_firing_arc_is_a_see_through_wedge_in_its_owners_colour(side: int) -> 
     assert wedge not in {pixel(image, (beside[0] + dx, beside[1])) for dx in (0, 1)}
 
 
+def test_a_wedge_stays_on_the_map() -> None:
+    """An arc facing off the board is drawn on the map only: nothing of it on the coordinates'
+    margin under the map (nor, so, on the key under that)."""
+    arc = ArcView("Rossi", 0, "C5", 0, 150.0, 150, 3)  # from the bottom row, facing down
+    pieces = (trooper(Dot.parse("C5"), hit=10, max_hit=10),)  # so the picture has a key
+    image, layout = drawn(view_of(DotBoardView(8, 5), pieces=pieces, arcs=(arc,)))
+    _, bottom = layout.map_size
+    below = image.crop((0, bottom - 26, image.width, bottom))
+    assert side_colour(0, "dim") not in {c for _, c in below.getcolors() or []}
+    x, y = layout.centre(Dot.parse("C5"))
+    assert pixel(image, (x, y + HEX - 6)) in (side_colour(0, "dim"), colour("level0"))
+
+
 def test_the_shots_left_are_written_at_the_wedge() -> None:
     """Firing Arcs: an arc holds a number of shots; the picture writes what is left of them on
     a disc in the owner's colour at the wedge's far end."""

@@ -177,16 +177,26 @@ def _draw_coordinates(draw: ImageDraw.ImageDraw, board: DotBoardView, layout: He
 
 # --- firing arcs ---------------------------------------------------------------------------
 def draw_arcs(image: Image.Image, layout: HexLayout, arcs: tuple[ArcView, ...]) -> None:
-    """Every firing arc as a see-through wedge from its vertex, the shots left at its far end."""
+    """Every firing arc as a see-through wedge from its vertex, the shots left at its far end;
+    kept to the map inside its coordinates (a wedge never spills onto the margins or the key)."""
+    if not arcs:
+        return
+    width, height = layout.map_size
+    left, top = MARGIN, layout.header + MARGIN
+    area = image.crop((left, top, width - MARGIN, height - MARGIN))
     reach = ARC_REACH * ROOT3 * HEX
+
+    def vertex(arc: ArcView) -> Point:
+        x, y = layout.centre(Dot.parse(arc.vertex))
+        return x - left, y - top
+
     for arc in arcs:
-        vertex = layout.centre(Dot.parse(arc.vertex))
-        dotsymbols.arc_wedge(image, vertex, arc.facing, arc.width, reach, arc.side)
-    draw = ImageDraw.Draw(image)
+        dotsymbols.arc_wedge(area, vertex(arc), arc.facing, arc.width, reach, arc.side)
+    draw = ImageDraw.Draw(area)
     for arc in arcs:  # the numbers over every wedge
-        vertex = layout.centre(Dot.parse(arc.vertex))
-        at = dotsymbols.arc_point(vertex, arc.facing, reach - dotsymbols.ARC_LABEL - 4)
+        at = dotsymbols.arc_point(vertex(arc), arc.facing, reach - dotsymbols.ARC_LABEL - 4)
         dotsymbols.arc_shots(draw, at, arc.shots, arc.side)
+    image.paste(area, (left, top))
 
 
 # --- a trooper's marks and the explosives --------------------------------------------------
