@@ -79,6 +79,7 @@ SquadName = app_commands.Transform[str, Text(60, "squad name")]
 UnitName = app_commands.Transform[str, Text(NAME_LENGTH, "unit name")]
 PreviewSquare = app_commands.Transform[str, Text(SQUARE_LENGTH, "square")]
 MissionName = app_commands.Transform[str, Text(60, "mission name")]
+MapName = app_commands.Transform[str, Text(60, "map name")]
 OrdersLine = app_commands.Transform[str, Text(1000, "line of orders")]  # a dozen steps
 SaltText = app_commands.Transform[str, Text(32, "salt")]  # the service checks what it holds
 
@@ -123,6 +124,16 @@ async def mission_choices(
     return [choice for choice in shipped("missions", rules) if typed in typed_key(choice.name)]
 
 
+async def map_choices(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """The maps of the ruleset chosen in the same command (its own maps when it keeps them: the
+    infantry rules' boards of dots; else the shared maps)."""
+    rules = str(getattr(interaction.namespace, "ruleset", None) or DEFAULT_RULESET)
+    typed = typed_key(current)
+    return [choice for choice in shipped("maps", rules) if typed in typed_key(choice.name)]
+
+
 RULESETS = [app_commands.Choice(name=short(title), value=name) for name, title in ruleset_choices()]
 PLAYERS = [app_commands.Choice(name=f"{count} players", value=count) for count in seat_choices()]
 
@@ -146,7 +157,7 @@ class Matches(
         opponent="Challenge this member (leave out to let anyone join)",
         ruleset="The rules to play by (default Skirm)",
         mission="The mission to play (default: the ruleset's first)",
-        battle_map="The battlefield",
+        battle_map="The battlefield (default: the mission's, else the ruleset's first)",
         practice="Play against the automatic player",
         thread="Open a thread for the match and play there",
         hours="Time per activation (with a bank: to deploy), 1 to 168 hours (default 24)",
@@ -161,11 +172,10 @@ class Matches(
         players="How many players, each with a squad (default: the fewest the rules allow)",
     )
     @app_commands.rename(battle_map="map")
-    @app_commands.autocomplete(mission=mission_choices)
+    @app_commands.autocomplete(mission=mission_choices, battle_map=map_choices)
     @app_commands.choices(players=PLAYERS)  # (whole numbers: not in the same call as the texts)
     @app_commands.choices(
         ruleset=RULESETS,
-        battle_map=shipped("maps"),
         on_miss=[app_commands.Choice(name=short(text), value=key) for key, text in ON_MISS.items()],
         clock=[app_commands.Choice(name=short(text), value=key) for key, text in MODES.items()],
     )
@@ -175,7 +185,7 @@ class Matches(
         opponent: discord.Member | None = None,
         ruleset: str = DEFAULT_RULESET,
         mission: MissionName | None = None,
-        battle_map: str = content.DEFAULT_MAP,
+        battle_map: MapName | None = None,
         practice: bool = False,
         thread: bool = False,
         hours: app_commands.Range[int, 1, 168] = 24,
@@ -220,7 +230,7 @@ class Matches(
         opponent: Member | None,
         practice: bool,
         mission: str | None,
-        battle_map: str,
+        battle_map: str | None,
         controls: TimeControls,
         ruleset: str,
         salt: str | None = None,

@@ -226,7 +226,7 @@ class Console:
         self.pictures = 0
         self.helped = False  # the command list is shown once, when the first turn begins
 
-    async def play(self, squads: tuple[Squad, ...], mission: str, battle_map: str) -> int:
+    async def play(self, squads: tuple[Squad, ...], mission: str, battle_map: str | None) -> int:
         """Play (or go on with) the channel's match until it ends or the players leave."""
         try:
             try:
@@ -278,7 +278,9 @@ class Console:
         return f"The match is kept in {self.kept_in}: skirmbot console --db {self.kept_in} goes on with it."
 
     # --- set-up and deployment ------------------------------------------------------------
-    async def _set_up(self, squads: tuple[Squad, ...], mission: str, battle_map: str) -> None:
+    async def _set_up(
+        self, squads: tuple[Squad, ...], mission: str, battle_map: str | None
+    ) -> None:
         row = await self.service.store.active_match(CHANNEL)
         if row is None:
             await self._show(
@@ -786,7 +788,7 @@ async def run_console(
     db: str = ":memory:",
     squads: tuple[Squad, ...] | None = None,
     mission: str | None = None,
-    battle_map: str = content.DEFAULT_MAP,
+    battle_map: str | None = None,
     ask: Ask = terminal_ask,
     say: Say = print,
     seed: int | None = None,

@@ -33,20 +33,22 @@ def seated(rules: str, players: int | None) -> int:
 
 
 def default_content(
-    map_name: str = content.DEFAULT_MAP,
+    map_name: str | None = None,
     mission_name: str | None = None,
     squad_names: tuple[str, ...] | None = None,
     rules: str = DEFAULT_RULESET,
     players: int | None = None,
 ) -> dict[str, object]:
     """A map, and `rules`' mission and a squad per seat (its defaults where not named) for
-    `players` (None: as many as its demo seats, `Ruleset.demo_players`)."""
+    `players` (None: as many as its demo seats, `Ruleset.demo_players`); no map named: the
+    mission's, else the ruleset's default (`content.default_map`)."""
     default_mission, default_squads = content.defaults(rules, seated(rules, players))
     mission_name = mission_name or default_mission
     squad_names = squad_names or default_squads
+    mission = content.raw("missions", mission_name, rules)
     return content_of(
-        content.raw("maps", map_name),
-        content.raw("missions", mission_name, rules),
+        content.raw("maps", map_name or content.default_map(rules, mission), rules),
+        mission,
         [content.raw("squads", name, rules) for name in squad_names],
     )
 

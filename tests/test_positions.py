@@ -17,7 +17,7 @@ import pytest
 from service_setup import ALICE, BOB, CHANNEL, started
 
 from skirmbot.demo import AutomaticPlayers, new_demo_match
-from skirmbot.render.battlemap import Layout, MapRenderer
+from skirmbot.render.battlemap import Layout, MapRenderer, layout_of
 from skirmbot.rules.dots import Dot
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.ruleset import PlayedMatch, Ruleset, ruleset, rulesets
@@ -142,17 +142,18 @@ def test_each_square_rulesets_view_says_its_board_is_squares(name: str) -> None:
     assert rules.view(_demo(name).state).grid == SQUARES
 
 
-def test_the_picture_refuses_a_grid_it_cannot_lay_out_yet() -> None:
-    """Until the dots' picture lands (plan part 6), a board of dots is refused in words rather
-    than drawn as squares; squares are laid out as before."""
+def test_the_picture_lays_out_each_grid_and_refuses_a_board_not_of_its_grid() -> None:
+    """The picture picks its layout by the view's grid (squares as before, dots as hexagons:
+    tests/test_render_hexmap.py); a view whose board is not of the grid it names is refused in
+    words rather than drawn on the wrong grid."""
     view = ruleset("skirm").view(_demo("skirm").state)
     assert Layout.of(view).width == view.board.width
-    with pytest.raises(ValueError, match="cannot lay out a board of dots yet"):
+    assert isinstance(layout_of(view), Layout)
+    with pytest.raises(ValueError, match="does not match its view's board"):
         MapRenderer().render(replace(view, grid=DOTS))
 
 
-# The kernel's grids and their geometry: what only rulesets (and, until the dots' picture, the
-# square picture) may read.
+# The kernel's grids and their geometry: what only rulesets (and the pictures) may read.
 GRID_MODULES = (
     "skirmbot.rules.squares",
     "skirmbot.rules.dots",
@@ -189,4 +190,22 @@ def test_the_service_cogs_timers_and_console_know_no_grid() -> None:
                 continue
             if any(name in GRID_MODULES or name == "parse_square" for name in names):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    assert found == []
+
+
+# Where the pictures may read a grid's geometry: each grid in its own layout module.
+GRID_LAYOUTS = {"skirmbot.rules.squares": "squaremap.py", "skirmbot.rules.dots": "hexmap.py"}
+
+
+def test_the_pictures_read_each_grid_only_in_its_own_layout() -> None:
+    """Plan section 4's check: the picture knows squares only in `render/squaremap.py` and dots
+    only in `render/hexmap.py`; the battlemap, the key and the preview place everything through
+    the layout (`centre`, `outline`, `box`, `parse`)."""
+    found = []
+    for path in sorted((ROOT / "skirmbot" / "render").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imports = [node for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+        for node in imports:
+            if node.module in GRID_LAYOUTS and GRID_LAYOUTS[node.module] != path.name:
+                found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
     assert found == []

@@ -1,7 +1,8 @@
 """The shipped content: maps, and each ruleset's missions and sample squads, as JSON package data.
 
-Maps are shared by every ruleset (`maps/`); missions and squads belong to one ruleset
-(`skirm/missions/`, `lite/squads/`). Names are the file names without `.json` (`foundry`,
+Maps are shared by the rulesets on squares (`maps/`); a ruleset with a maps folder of its own
+plays on those alone (`infantry/maps/`: boards of dots). Missions and squads belong to one
+ruleset (`skirm/missions/`, `lite/squads/`). Names are the file names without `.json` (`foundry`,
 `hold-the-line`); players read each file's display name (its "name": `Hold the Line`). What a
 person types is found here, once, by `find`: the file name or the display name, in any case
 and spacing; records keep the file's data, found by its file name. Files are read here and
@@ -24,12 +25,28 @@ from skirmbot.words import named, shown
 DEFAULT_MAP = "foundry"
 DEFAULT_MISSION = "hold-the-line"
 DEFAULT_SQUADS = ("iron-wardens", "ash-runners")
-SHARED = ("maps",)  # kinds every ruleset plays with; the others are per ruleset
+SHARED = ("maps",)  # kinds shared by the rulesets that keep none of their own; others per ruleset
 
 
 def _folder(kind: str, ruleset: str) -> Any:
     folder = resources.files("skirmbot.content")
-    return folder.joinpath(kind) if kind in SHARED else folder.joinpath(ruleset).joinpath(kind)
+    own = folder.joinpath(ruleset).joinpath(kind)
+    if kind in SHARED and not own.is_dir():  # a ruleset with its own maps plays only on those
+        return folder.joinpath(kind)
+    return own
+
+
+def default_map(ruleset: str = DEFAULT_RULESET, mission: dict[str, Any] | None = None) -> str:
+    """The map a match of `ruleset` is played on when none is chosen: the one the mission
+    names (its "map", when it is one of the ruleset's maps), else the shared default map, else
+    the ruleset's first map."""
+    maps = names("maps", ruleset)
+    named_map = (mission or {}).get("map")
+    if isinstance(named_map, str) and named_map in maps:
+        return named_map
+    if DEFAULT_MAP in maps or not maps:
+        return DEFAULT_MAP
+    return maps[0]
 
 
 def names(kind: str, ruleset: str = DEFAULT_RULESET) -> list[str]:
@@ -135,6 +152,8 @@ def _read(kind: str, name: str, ruleset: str) -> dict[str, Any]:
 
 
 def load_map(name: str = DEFAULT_MAP) -> BattleMap:
+    """A shared map of squares as the kernel reads it (a ruleset's own maps: `raw` and
+    `Ruleset.load_map`)."""
     return map_from_json(raw("maps", name))
 
 

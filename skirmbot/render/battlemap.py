@@ -22,8 +22,9 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from skirmbot.render import symbols
+from skirmbot.render import hexmap, symbols
 from skirmbot.render.caption import attack_outcomes, captions, fit, last_activation, squad_lines
+from skirmbot.render.hexmap import HexLayout
 from skirmbot.render.layout import (
     BAND,
     CAPTION,
@@ -56,11 +57,14 @@ from skirmbot.render.squaremap import (
 from skirmbot.render.symbols import SQUARE, TOKEN_RADIUS, Point, draw_token
 from skirmbot.rules.board import Board
 from skirmbot.rules.events import Event
+from skirmbot.rules.maps import BARREL, CRATE, MARKER, TURRET
 from skirmbot.rules.view import (
     ACTIVATED,
+    DOTS,
     DOWNED,
     OVER,
     SQUARES,
+    DotBoardView,
     MatchView,
     PieceView,
     SideView,
@@ -83,8 +87,10 @@ Layout = SquareLayout
 
 def layout_of(view: MatchView, legend: int = 0) -> MapLayout:
     """The layout of the view's board, by its grid: squares or dots."""
+    if view.grid == DOTS:
+        return HexLayout.of(view, legend)
     if view.grid != SQUARES:
-        raise ValueError(f"The picture cannot lay out a board of {view.grid} yet: only squares.")
+        raise ValueError(f"The picture cannot lay out a board of {view.grid}.")
     return SquareLayout.of(view, legend)
 
 
@@ -106,6 +112,8 @@ class MapRenderer:
         image.paste(terrain, (0, 0))
         if legend is not None:
             image.paste(legend, (0, plain.map_size[1]))
+        if isinstance(layout, HexLayout):  # under everything but the terrain
+            hexmap.draw_arcs(image, layout, view.arcs)
         draw = ImageDraw.Draw(image)
         _draw_objectives(draw, view, layout)
         _draw_items(draw, view, layout)
@@ -117,8 +125,12 @@ class MapRenderer:
         for piece in view.pieces:
             if piece.on_map and piece.group:
                 self._paste_group(image, draw, layout, piece, labels[piece.id])
+            elif piece.on_map and isinstance(layout, HexLayout):
+                self._paste_trooper(image, draw, layout, piece, labels[piece.id])
             elif piece.on_map:
                 self._paste_token(image, layout, piece, labels[piece.id])
+        if isinstance(layout, HexLayout):
+            hexmap.draw_explosives(draw, layout, view.markers)
         _draw_header(draw, view, layout, events)
         if view.teams or len(view.sides) > 2:  # the seat colours past the second, or shades
             image.putpalette(palette_bytes(len(view.sides), view.teams))
@@ -165,6 +177,17 @@ class MapRenderer:
         if size != token.size:
             token, mask = token.resize(size, Image.Resampling.NEAREST), mask.resize(size)
         image.paste(token, (x0, y0), mask)
+
+    def _paste_trooper(
+        self, image: Image.Image, draw: ImageDraw.ImageDraw, layout: HexLayout, piece: PieceView,
+        label: str,
+    ) -> None:  # fmt: skip
+        """A trooper on a dot: its token without the square's pips, then its own marks (small
+        HP and armour pips that fit the hexagon, its level, prone)."""
+        token, mask = self._token(piece, label, pips=False)
+        x0, y0, _, _ = layout.box(piece.squares[0])
+        image.paste(token, (x0, y0), mask)
+        hexmap.trooper_marks(draw, layout, piece)
 
     def _paste_group(
         self, image: Image.Image, draw: ImageDraw.ImageDraw, layout: MapLayout, piece: PieceView,
@@ -246,7 +269,13 @@ def label_letters(name: str) -> str:
 
 
 # --- objectives and items ------------------------------------------------------------------
-OBJECTIVE_KINDS = ("objective", "beacon")  # drawn before the items, each beacon on its objective
+OBJECTIVE_KINDS = ("objective", "beacon")
+ITEM_KINDS = (
+    CRATE,
+    BARREL,
+    TURRET,
+    MARKER,
+)  # what `symbols.item` draws  # drawn before the items, each beacon on its objective
 
 
 def _draw_objectives(draw: ImageDraw.ImageDraw, view: MatchView, layout: MapLayout) -> None:
@@ -263,9 +292,13 @@ def _draw_objectives(draw: ImageDraw.ImageDraw, view: MatchView, layout: MapLayo
 
 def _draw_items(draw: ImageDraw.ImageDraw, view: MatchView, layout: MapLayout) -> None:
     for marker in view.markers:
-        if marker.square is not None and marker.kind not in OBJECTIVE_KINDS:
-            x0, _, _, y1 = layout.box(marker.square)
-            symbols.item(draw, (x0 + 2, y1 - 21), marker.kind, marker.variant or None)
+        if marker.square is None or marker.kind in (*OBJECTIVE_KINDS, *hexmap.EXPLOSIVES):
+            continue  # a thrown explosive is drawn over the tokens (hexmap)
+        kind = marker.kind
+        if view.grid == DOTS and kind not in ITEM_KINDS:  # a dropped weapon: a marker
+            kind = MARKER
+        x0, _, _, y1 = layout.box(marker.square)
+        symbols.item(draw, (x0 + 2, y1 - 21), kind, marker.variant or None)
 
 
 # --- the last activation -------------------------------------------------------------------
@@ -295,6 +328,22 @@ def _draw_last_activation(
             start, end = layout.parse(data["from"]), layout.parse(data["to"])
             outcome = outcomes.get(number, "miss")
             symbols.attack(draw, layout.centre(start), layout.centre(end), outcome, TOKEN_RADIUS)
+        elif event.kind == "thrown":  # from where the thrower stands: it may not move after
+            thrower = view.piece(str(data.get("unit")))
+            if thrower is not None and thrower.square is not None:
+                start, end = (
+                    layout.centre(thrower.square),
+                    layout.centre(layout.parse(data["target"])),
+                )
+                symbols.dashed(draw, start, end, colour("gold"), width=3)
+                symbols.arrow_head(draw, start, end, colour("gold"), back=8)
+        elif event.kind == "scatter":  # where a thrown explosive went astray
+            start, end = (
+                layout.centre(layout.parse(data["from"])),
+                layout.centre(layout.parse(data["to"])),
+            )
+            symbols.dashed(draw, start, end, colour("hit"), width=3)
+            symbols.arrow_head(draw, start, end, colour("hit"), back=8)
         elif event.kind in ("explosion", "blast"):
             symbols.blast(draw, layout.centre(layout.parse(data["square"])), SQUARE * 0.9)
         elif event.kind == "door":
@@ -330,7 +379,9 @@ def _draw_terrain(view: MatchView, layout: MapLayout) -> Image.Image:
     board = view.board
     if isinstance(board, Board) and isinstance(layout, SquareLayout):
         return draw_terrain(board, layout)
-    raise ValueError(f"The picture cannot draw a board of {view.grid} yet: only squares.")
+    if isinstance(board, DotBoardView) and isinstance(layout, HexLayout):
+        return hexmap.draw_terrain(board, layout)
+    raise ValueError(f"A board of {view.grid} does not match its view's board.")
 
 
 def _squared(a: Point, b: Point) -> int:

@@ -15,7 +15,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from skirmbot.render import symbols
+from skirmbot.render import dotsymbols, symbols
 from skirmbot.render.caption import attack_outcomes
 from skirmbot.render.palette import colour, font, new_image, side_colour
 from skirmbot.render.pools import POOL_LINES
@@ -23,7 +23,7 @@ from skirmbot.render.symbols import ITEM_SIZE, SQUARE, Box
 from skirmbot.rules.board import Board
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import BARREL, CRATE, MARKER, TURRET
-from skirmbot.rules.view import ACTIVATED, DOWNED, DotBoardView, MatchView, PieceView
+from skirmbot.rules.view import ACTIVATED, DOTS, DOWNED, DotBoardView, MatchView, PieceView
 
 CELL = 44  # the side of a symbol's square in the key (a token's body is 46 across)
 TEXT_SIZE = 18  # as the header: read on a phone, the picture is shown at half size or less
@@ -49,9 +49,28 @@ def legend_entries(view: MatchView, events: Sequence[Event] = ()) -> list[Legend
 
 def terrain_entries(board: Board | DotBoardView) -> list[LegendEntry]:
     """The key's entries for the terrain (they change only when a door opens or closes)."""
-    if not isinstance(board, Board):
-        return []
+    if isinstance(board, DotBoardView):
+        return _dot_terrain(board)
     return [*_ground(board), *_edges(board)]
+
+
+# The words of a board of dots' features (rulebook 002), in the key's order.
+DOT_GROUND = {"impassable": "impassable", "stairs": "stairs", "ladder": "ladder"}
+EDGE_WORDS = {"low": "low wall", "light": "hedge", "wall": "wall", "door": "door",
+              "window": "window"}  # fmt: skip
+
+
+def _dot_terrain(board: DotBoardView) -> list[LegendEntry]:
+    """A board of dots' levels, ground and the features on its sides, as the key lists them."""
+    levels = sorted({level for _, level in board.levels} - {0})
+    entries = [LegendEntry(f"level{level}", f"level {level}") for level in levels]
+    grounds = {kind for _, kind in board.ground}
+    entries += [LegendEntry(f"dot_{k}", words) for k, words in DOT_GROUND.items() if k in grounds]
+    kinds = {edge.kind for edge in board.edges}
+    entries += [LegendEntry(f"edge_{k}", words) for k, words in EDGE_WORDS.items() if k in kinds]
+    if any(edge.level > 0 for edge in board.edges):
+        entries.append(LegendEntry("edge_upper", "upper floor"))
+    return entries
 
 
 def match_entries(view: MatchView, events: Sequence[Event] = ()) -> list[LegendEntry]:
@@ -134,6 +153,8 @@ def _things(view: MatchView) -> list[LegendEntry]:
 
 
 def _units(view: MatchView) -> list[LegendEntry]:
+    if view.grid == DOTS:
+        return _troopers(view)
     units = [piece for piece in view.pieces if piece.on_map and not piece.group]
     groups = [piece for piece in view.pieces if piece.on_map and piece.group]
     entries: list[LegendEntry] = []
@@ -169,6 +190,35 @@ def _groups(groups: Sequence[PieceView]) -> list[LegendEntry]:
     return entries
 
 
+def _troopers(view: MatchView) -> list[LegendEntry]:
+    """The infantry rules' marks on a board of dots: a trooper's HP and armour pips, its level
+    and prone marks, the firing arcs of each side, and the explosives waiting to go off."""
+    units = [piece for piece in view.pieces if piece.on_map]
+    entries: list[LegendEntry] = []
+    if any(unit.leader for unit in units):
+        entries.append(LegendEntry("leader", "leader"))
+    if any(unit.max_hit for unit in units):
+        entries.append(LegendEntry("hp_left", "HP left"))
+    if any((unit.hit or 0) < (unit.max_hit or 0) for unit in units):
+        entries.append(LegendEntry("hp_lost", "HP lost"))
+    if any(unit.max_armour for unit in units):
+        entries.append(LegendEntry("armour_left", "armour"))
+    if any(unit.level for unit in units):
+        entries.append(LegendEntry("on_level", "on a level"))
+    if any(unit.prone for unit in units):
+        entries.append(LegendEntry("prone", "prone"))
+    if any(unit.status == ACTIVATED for unit in units):
+        entries.append(LegendEntry("activated", "activated"))
+    if any(unit.status == DOWNED for unit in units):
+        entries.append(LegendEntry("downed", view.down_word))
+    for side in sorted({arc.side for arc in view.arcs}):
+        entries.append(LegendEntry("arc", "firing arc, shots left", side))
+    kinds = {m.kind for m in view.markers if m.square is not None}
+    words = {"grenade": "grenade (at turn end)", "satchel": "satchel charge (at turn end)"}
+    entries += [LegendEntry(kind, text) for kind, text in words.items() if kind in kinds]
+    return entries
+
+
 MARKS = {"SHK": "Shaken", "BLD": "Bloodied"}  # a Group's marks, in the rulebook's words
 
 
@@ -187,6 +237,8 @@ def _overlays(view: MatchView, events: Sequence[Event]) -> list[LegendEntry]:
             found[("hit" if event.data.get("r_lost") else "miss", 0)] = None
         elif kind in ("explosion", "blast"):
             found[("blast", 0)] = None
+        elif kind in ("thrown", "scatter"):  # the infantry rules' explosives
+            found[(kind, 0)] = None
         elif kind == "door":
             found[("door_opened" if event.data.get("open") else "door_shut", 0)] = None
         elif kind == "crate_opened":
@@ -194,7 +246,8 @@ def _overlays(view: MatchView, events: Sequence[Event]) -> list[LegendEntry]:
         elif kind == "taken_out" and event.data.get("square"):  # the cross where it fell
             found[("taken_out", 0)] = None
     words = {"move": "move", "miss": "missed or saved", "hit": "hit",
-             "taken_out": view.casualty_word, "blast": "blast", "door_opened": "door opened",
+             "taken_out": view.casualty_word, "thrown": "thrown", "scatter": "scattered",
+             "blast": "blast", "door_opened": "door opened",
              "door_shut": "door closed", "crate_opened": "crate opened"}  # fmt: skip
     if not view.hits:  # an opposed roll (the d20 rules): no save, and a win downs the loser
         words |= {"miss": "roll not won", "hit": f"won: {view.down_word}"}
@@ -319,6 +372,56 @@ def _symbol(image: Image.Image, draw: ImageDraw.ImageDraw, entry: LegendEntry, b
         symbols.taken_out_cross(draw, (cx - 8, y0, x1 + 8, y1), 8)
     elif kind == "blast":
         symbols.blast(draw, (cx, cy), CELL / 2)
+    else:
+        _dot_symbol(image, draw, entry, box)
+
+
+def _dot_symbol(
+    image: Image.Image, draw: ImageDraw.ImageDraw, entry: LegendEntry, box: Box
+) -> None:
+    """The marks of a board of dots (the infantry rules), drawn by the hex picture's code."""
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1 + 1) // 2, (y0 + y1 + 1) // 2
+    kind = entry.kind
+    hexagon = (cx, cy, CELL // 2)
+    if kind.startswith("dot_"):
+        fill = "impassable" if kind == "dot_impassable" else "level0"
+        draw.regular_polygon(hexagon, 6, rotation=30, fill=colour(fill), outline=colour("grid"))
+        if kind == "dot_impassable":
+            dotsymbols.rock(draw, (cx, cy), CELL // 4)
+        elif kind == "dot_stairs":
+            dotsymbols.dot_stairs(draw, (cx, cy - 4))
+        else:
+            dotsymbols.dot_ladder(draw, (cx, cy))
+    elif kind.startswith("edge_"):
+        _plain(image, box)
+        start, end = (cx + 8, y0 + 2), (cx - 8, y1 - 2)
+        if kind == "edge_upper":  # a wall and, drawn in from it, the floor above's wall
+            shift = 2 * dotsymbols.UPPER_SHIFT
+            dotsymbols.edge_feature(draw, (start[0] - shift, start[1]), (end[0] - shift, end[1]),
+                                    "wall")  # fmt: skip
+            dotsymbols.edge_feature(draw, start, end, "wall")
+        else:
+            dotsymbols.edge_feature(draw, start, end, kind.removeprefix("edge_"))
+    elif kind in ("hp_left", "hp_lost", "armour_left"):
+        most = 5
+        left = 2 if kind == "hp_lost" else most
+        ink = colour("label") if kind == "armour_left" else side_colour(0, "dark")
+        dotsymbols.pip_row(draw, (cx, cy), left, most, ink)
+    elif kind == "on_level":
+        dotsymbols.chip(draw, (cx - 10, cy - 7), "L1", "label", right=False)
+    elif kind == "prone":
+        dotsymbols.chip(draw, (cx + 6, cy - 7), "P", "ink", right=True)
+    elif kind == "arc":
+        vertex = (x0 + 2, y1 - 2)
+        dotsymbols.arc_wedge(image, vertex, 30.0, 60, CELL - 4, entry.side)
+        dotsymbols.arc_shots(ImageDraw.Draw(image), (x1 - 10, y0 + 12), 2, entry.side)
+    elif kind in ("grenade", "satchel"):
+        dotsymbols.explosive(draw, (cx, cy), kind)
+    elif kind in ("thrown", "scatter"):
+        ink = colour("gold" if kind == "thrown" else "hit")
+        symbols.dashed(draw, (x0, cy), (x1, cy), ink, width=3)
+        symbols.arrow_head(draw, (x0, cy), (x1, cy), ink, back=0)
 
 
 def _plain(image: Image.Image, box: Box) -> None:

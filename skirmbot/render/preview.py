@@ -33,9 +33,10 @@ from skirmbot.render.palette import (
     palette_bytes,
     with_seat_colours,
 )
+from skirmbot.render.squaremap import SquareLayout
 from skirmbot.render.symbols import Box
 from skirmbot.rules.preview import DASH, LEAP, MOVE, MOVEMENTS, Chance, Preview
-from skirmbot.rules.view import MatchView, Position
+from skirmbot.rules.view import DOTS, MatchView, Position
 
 TINTS: dict[str, tuple[int, int, int]] = {
     DASH: (0, 158, 115),  # Okabe-Ito bluish green: the nearest squares
@@ -102,7 +103,7 @@ class PreviewRenderer:
         _ring(draw, layout, preview.square, colour("gold"), 4)
         if preview.as_if:
             _ring(draw, layout, _square_of(view, preview.unit), colour("gold"), 1)
-        _caption(draw, base.width, layout.band, preview)
+        _caption(draw, base.width, layout.band, preview, _places(view))
         taken = obstacles(layout, seen, preview)
         area = (image.width, layout.map_size[1])  # labels stay off the map's legend and key
         _labels(draw, area, layout, seen, preview.attacks, taken, below=True)
@@ -132,30 +133,45 @@ def _square_of(view: MatchView, unit: str) -> Position | None:
     return piece.square if piece is not None else None
 
 
-def _tint(image: Image.Image, layout: MapLayout, square: Position, action: str) -> None:
+def _tint(image: Image.Image, layout: MapLayout, where: Position, action: str) -> None:
+    """Tint the cell's inside (its outline: a square or a hexagon), its grid line left clear."""
     table = TABLES.get(action)
-    x0, y0, x1, y1 = layout.box(square)
-    box = (x0 + 1, y0 + 1, x1, y1)  # inside the grid lines
+    corners = layout.outline(where)
     if table is None:  # no room for tints in the palette: a frame instead
-        ImageDraw.Draw(image).rectangle(box, outline=colour("objective"), width=3)
+        ImageDraw.Draw(image).polygon(corners, outline=colour("objective"), width=3)
         return
-    image.paste(image.crop(box).point(table), box[:2])
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    box = (min(xs), min(ys), max(xs) + 1, max(ys) + 1)
+    inside = Image.new("1", (box[2] - box[0], box[3] - box[1]), 0)
+    local = [(x - box[0], y - box[1]) for x, y in corners]
+    ImageDraw.Draw(inside).polygon(local, fill=1, outline=0)  # the outline stays untinted
+    image.paste(image.crop(box).point(table), box[:2], inside)
 
 
 def _ring(
-    draw: ImageDraw.ImageDraw, layout: MapLayout, square: Position | None, fill: int, width: int
+    draw: ImageDraw.ImageDraw, layout: MapLayout, where: Position | None, fill: int, width: int
 ) -> None:
-    if square is None:
+    if where is None:
         return
-    x0, y0, x1, y1 = layout.box(square)
-    draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=fill, width=width)
+    if isinstance(layout, SquareLayout):
+        x0, y0, x1, y1 = layout.box(where)
+        draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=fill, width=width)
+    else:
+        draw.polygon(layout.outline(where), outline=fill, width=width)
 
 
-def _caption(draw: ImageDraw.ImageDraw, width: int, band: int, preview: Preview) -> None:
+def _places(view: MatchView) -> str:
+    """What the board's places are called, for the caption's count."""
+    return "dots" if view.grid == DOTS else "squares"
+
+
+def _caption(
+    draw: ImageDraw.ImageDraw, width: int, band: int, preview: Preview, places: str
+) -> None:
     where = f"as if on {preview.square}" if preview.as_if else f"on {preview.square}"
     targets = len({c.target for c in preview.attacks})
     text = (
-        f"Preview: {preview.unit} {where} · {len(preview.reach)} squares to reach · "
+        f"Preview: {preview.unit} {where} · {len(preview.reach)} {places} to reach · "
         f"{targets} {'target' if targets == 1 else 'targets'}"
     )
     if preview.as_if:

@@ -21,6 +21,7 @@ from typing import Any
 
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.squares import Square
+from skirmbot.rules.view import Position
 
 # The actions that move a unit, the shortest first: a square is labelled with the first that
 # reaches it (docs/rulings.md, Previews).
@@ -32,7 +33,7 @@ MOVEMENTS = (DASH, MOVE, LEAP)
 class Reach:
     """A square the unit can end a movement action on, and the first action that reaches it."""
 
-    square: Square
+    square: Position
     action: str  # DASH, MOVE or LEAP
     cost: int  # movement points the cheapest route spends (a Leap: squares jumped)
 
@@ -104,7 +105,7 @@ class Preview:
 
     unit: str
     side: int
-    square: Square  # where it stands, or the square it is previewed on
+    square: Position  # where it stands, or the place it is previewed on
     as_if: bool  # True: previewed on a square it does not stand on
     reach: tuple[Reach, ...]
     attacks: tuple[Chance, ...]  # what it could attack from `square`
@@ -171,7 +172,7 @@ def label_reach(found: dict[str, dict[Square, int]]) -> tuple[Reach, ...]:
     for action in MOVEMENTS:
         for square, cost in found.get(action, {}).items():
             labelled.setdefault(square, Reach(square, action, cost))
-    return tuple(sorted(labelled.values(), key=lambda r: (r.square.y, r.square.x)))
+    return tuple(labelled[square] for square in sorted(labelled, key=lambda s: (s.y, s.x)))
 
 
 def check_public(stage: object | None) -> None:

@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from skirmbot.rules.board import Board
 from skirmbot.rules.commands import Command, CommandTable
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
@@ -392,9 +391,16 @@ class Ruleset(Protocol):
         their seats gives each seat its share; one whose every seat is a side ignores it."""
         ...
 
-    def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
-        """The mission's (content data) set-up checks on `board` for squads of these sizes, one
-        per seat (Skirm: each deployment zone holds its squad); ContentError in plain words."""
+    def load_map(self, data: Any) -> Any:
+        """A map file's JSON (content's "maps", the ruleset's own when it keeps a folder of
+        them) read into this ruleset's own map: what `check_mission` checks a mission on (the
+        square rulesets: the kernel map's Board). ContentError in plain words."""
+        ...
+
+    def check_mission(self, mission: Any, board: Any, squad_sizes: tuple[int, ...]) -> None:
+        """The mission's (content data) set-up checks on `board` (the ruleset's own map, from
+        `load_map`) for squads of these sizes, one per seat (Skirm: each deployment zone holds
+        its squad); ContentError in plain words."""
         ...
 
     def state_json(self, state: Any) -> dict[str, Any]:

@@ -216,7 +216,7 @@ class LeagueService:
             raise ServiceError("A result can be disputed for 1 hour to 14 days after it comes in.")
         controls = controls or TimeControls()
         fixed_missions = _names("missions", missions, played.name)
-        fixed_maps = _names("maps", maps, None)
+        fixed_maps = _names("maps", maps, played.name)  # its own maps, or the shared
         try:
             if isinstance(scoring, tuple):
                 scoring = Scoring(*scoring)
@@ -439,7 +439,7 @@ class LeagueService:
         opened = LeagueRoundRow(
             found.id, number, "open",
             _pick(missions, number, found.config["seed"], "missions", found.ruleset),
-            _pick(maps, number, found.config["seed"], "maps", None),
+            _pick(maps, number, found.config["seed"], "maps", found.ruleset),
             now, now + float(found.config["round_hours"]) * 3600,
         )  # fmt: skip
         boards: list[tuple[int, int, int | None]] = [
@@ -567,7 +567,7 @@ class LeagueService:
         mission = content.raw("missions", number.mission, league.ruleset).get(
             "name", number.mission
         )
-        battle_map = content.raw("maps", number.map).get("name", number.map)
+        battle_map = content.raw("maps", number.map, league.ruleset).get("name", number.map)
         lines = [
             f"**{league.name}: round {number.number}** ({mission} on {battle_map}). "
             f"Deadline {when(number.deadline)}."
@@ -596,7 +596,7 @@ class LeagueService:
         number = await self._round(found, None)
         controls = TimeControls.from_json(found.config["clock"])
         mission = content.raw("missions", number.mission, found.ruleset).get("name", number.mission)
-        battle_map = content.raw("maps", number.map).get("name", number.map)
+        battle_map = content.raw("maps", number.map, found.ruleset).get("name", number.map)
         openings = []
         for game in await self.store.league_games(found.id, number.number):
             if game.second is None or game.channel_id is None:
@@ -1264,8 +1264,8 @@ def _ruleset(name: str) -> Ruleset:
 
 
 def _names(kind: str, chosen: Sequence[str] | None, rules: str | None) -> list[str] | None:
-    """The shipped missions (of a ruleset) or maps named, as players type them (`content.find`),
-    by their file names; None: drawn each round."""
+    """The shipped missions or maps (of a ruleset: its own maps, else the shared) named, as
+    players type them (`content.find`), by their file names; None: drawn each round."""
     if chosen is None or not list(chosen):
         return None
     try:
@@ -1275,7 +1275,8 @@ def _names(kind: str, chosen: Sequence[str] | None, rules: str | None) -> list[s
 
 
 def _pick(fixed: list[str] | None, number: int, seed: int, kind: str, rules: str | None) -> str:
-    """The round's mission or map: the fixed list in turn, or a seeded draw."""
+    """The round's mission or map (the ruleset's: its own maps, else the shared): the fixed
+    list in turn, or a seeded draw."""
     if fixed:
         return fixed[(number - 1) % len(fixed)]
     known = content.names(kind, rules) if rules is not None else content.names(kind)

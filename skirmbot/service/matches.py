@@ -23,7 +23,6 @@ from skirmbot.rules import commands
 from skirmbot.rules.dice import check_salt, new_dice, new_salt
 from skirmbot.rules.errors import ContentError, IllegalCommand, RulesError
 from skirmbot.rules.events import Event
-from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.record import (
     MatchRecord,
     add_salt,
@@ -186,7 +185,7 @@ class MatchService:
         opponent: Member | None = None,
         practice: bool = False,
         mission: str | None = None,
-        battle_map: str = content.DEFAULT_MAP,
+        battle_map: str | None = None,
         controls: TimeControls | None = None,
         rules: str = DEFAULT_RULESET,
         salt: str | None = None,
@@ -195,7 +194,8 @@ class MatchService:
         """A new match in the channel under the ruleset `rules` (its name or title), for
         `players` seats (None: the fewest the ruleset takes); the others join (the challenged
         opponent first), or the automatic player takes every other seat (`practice`). No
-        mission: the ruleset's first. `salt`: the creator's salt for the dice (None: the bot
+        mission: the ruleset's first; no map: the mission's, else the ruleset's default
+        (`content.default_map`). `salt`: the creator's salt for the dice (None: the bot
         makes one; rulings: Verifiable dice)."""
         controls = controls or TimeControls()
         played = _ruleset(rules)
@@ -206,9 +206,11 @@ class MatchService:
                 "You cannot challenge yourself; leave the opponent out to let anyone join."
             )
         mission_data = _shipped("missions", mission or default_mission, played.name)
-        map_data = _shipped("maps", battle_map)
+        # No map chosen: the mission's own, else the ruleset's default (its own maps' first).
+        chosen_map = battle_map or content.default_map(played.name, mission_data)
+        map_data = _shipped("maps", chosen_map, played.name)
         # a squad of one unit per seat at least: squads are chosen later
-        played.check_mission(mission_data, map_from_json(map_data).board, (1,) * seats)
+        played.check_mission(mission_data, played.load_map(map_data), (1,) * seats)
         seated, names = _seated(creator, opponent, practice, seats)
         others = range(1, seats)
         record = MatchRecord(

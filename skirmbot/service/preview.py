@@ -257,5 +257,6 @@ def preview_squares(found: Situation, unit: str | None) -> list[Option]:
     except RulesError:
         return []
     order = {action: number for number, action in enumerate(HEADINGS)}
-    ranked = sorted(reach, key=lambda r: (order[r.action], r.cost, r.square.y, r.square.x))
+    # A stable sort: within an action and a cost, the ruleset's own order (reading order).
+    ranked = sorted(reach, key=lambda r: (order[r.action], r.cost))
     return [(str(r.square), f"{r.square} ({r.action})") for r in ranked]

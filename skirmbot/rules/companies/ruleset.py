@@ -18,6 +18,7 @@ from skirmbot.rules.companies.scenarios import Scenario, scenario_from_json
 from skirmbot.rules.companies.state import SIDES, Group, State
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
+from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
 from skirmbot.rules.preview import Preview
@@ -163,6 +164,9 @@ class Companies:
         """What ONE seat's Company may cost: the scenario's points are each side's, shared by
         its seats (24 in 1 v 1, 12 each in 2 v 2, 8 each in 3 v 3)."""
         return setup.seat_points(self.load_mission(mission).points, players)
+
+    def load_map(self, data: Any) -> Board:
+        return map_from_json(data).board  # the kernel's map of squares
 
     def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
         self.load_mission(mission)

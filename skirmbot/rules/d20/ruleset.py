@@ -17,6 +17,7 @@ from skirmbot.rules.d20.state import Model, State
 from skirmbot.rules.d20.warbands import Warband, check_points, warband_from_json
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
+from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
 from skirmbot.rules.preview import Preview
@@ -164,6 +165,9 @@ class D20:
     def points_limit(self, mission: Any, players: int = 2) -> int:
         """The scenario's limit for every warband: each is a side of its own."""
         return self.load_mission(mission).points_limit
+
+    def load_map(self, data: Any) -> Board:
+        return map_from_json(data).board  # the kernel's map of squares
 
     def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
         self.load_mission(mission)

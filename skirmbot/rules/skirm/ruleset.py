@@ -184,6 +184,9 @@ class Skirm:
         """The mission's EP limit: each squad is a side of its own (`players` changes nothing)."""
         return self.load_mission(mission).ep_limit
 
+    def load_map(self, data: Any) -> Board:
+        return map_from_json(data).board  # the kernel's map of squares
+
     def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
         check_map_fits(self.load_mission(mission), board, squad_sizes)
 
