@@ -42,7 +42,7 @@ def test_an_arc_owners_answer_and_standing_orders_are_passed_over() -> None:
         *DEPLOYED,
         {"type": "move", "side": 0, "unit": "Rossi", "square": "D5"},
         {"type": "fire", "side": 1, "owner": "Varga", "fire": False},
-        {"type": "standing", "side": 1, "prompt": True},
+        {"type": "standing_orders", "side": 1, "prompt": True},
     ]
     assert undo_point(deployed(), recorded, 0) == 2
 

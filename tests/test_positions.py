@@ -28,6 +28,8 @@ from skirmbot.service import MatchService, ServiceError
 from skirmbot.store import Store
 
 NAMES = sorted(rulesets())
+# The rulesets played on the kernel's squares; the infantry rules play on dots (their own).
+SQUARE_NAMES = [name for name in NAMES if name != "infantry"]
 
 
 def _demo(name: str) -> PlayedMatch:
@@ -46,7 +48,7 @@ def test_each_ruleset_reads_a_typed_place_and_names_it_back(name: str) -> None:
     assert hash(found) == hash(rules.position(state, "C4"))
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", SQUARE_NAMES)
 def test_the_square_rulesets_give_the_boards_own_squares(name: str) -> None:
     """Behaviour kept: the square rulesets' positions are the squares `Board.parse_square`
     gives, so their previews, routes and pictures are unchanged."""
@@ -54,7 +56,7 @@ def test_the_square_rulesets_give_the_boards_own_squares(name: str) -> None:
     assert rules.position(state, "B3") == Square(1, 2) == state.board.parse_square("B3")
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", SQUARE_NAMES)
 @pytest.mark.parametrize(
     ("typed", "words"),
     [("Z40", "off the map: squares run from A1 to"), ("here", "'here' is not a square")],
@@ -134,7 +136,26 @@ async def test_the_services_preview_reads_the_place_through_the_ruleset(
     assert asked[-1] == "Z40"
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", SQUARE_NAMES)
+@pytest.mark.parametrize(
+    ("typed", "words"),
+    [
+        ("Z40", "Z40 is not on the map: its dots run from A1 to"),
+        ("here", "'here' is not a dot: write a column letter and a row number"),
+    ],
+)
+def test_a_dot_not_on_the_board_is_refused_in_words(typed: str, words: str) -> None:
+    """The infantry rules read their own positions, dots, and refuse in their own words."""
+    rules = ruleset("infantry")
+    with pytest.raises(RulesError, match=words):
+        rules.position(_demo("infantry").state, typed)
+
+
+def test_the_infantry_view_says_its_board_is_dots() -> None:
+    """The view of a board of dots says so, and the picture lays it out as hexagons."""
+    assert ruleset("infantry").view(_demo("infantry").state).grid == DOTS
+
+
 def test_each_square_rulesets_view_says_its_board_is_squares(name: str) -> None:
     """Our ruling (proposed in docs/plans/infantry.md): the view says which grid its board is
     (`MatchView.grid`), so the picture picks its layout without knowing the ruleset."""

@@ -33,7 +33,7 @@ from skirmbot.store import Store
 
 # --- the registry --------------------------------------------------------------------------
 def test_the_registry_holds_skirm_first_and_skirm_lite() -> None:
-    assert list(rulesets()) == ["skirm", "lite", "d20", "companies"]
+    assert list(rulesets()) == ["skirm", "lite", "d20", "companies", "infantry"]
     assert DEFAULT_RULESET == "skirm"
     assert ruleset("Skirm Lite") is ruleset("lite") is ruleset(" LITE ")
 
@@ -41,7 +41,7 @@ def test_the_registry_holds_skirm_first_and_skirm_lite() -> None:
 def test_an_unknown_ruleset_is_refused_with_the_list() -> None:
     with pytest.raises(
         RulesError,
-        match=r"no ruleset called 'chess'\. Choose one of: Skirm, Skirm Lite, d20 Skirmish, Companies\.$",
+        match=r"no ruleset called 'chess'\. Choose one of: Skirm, Skirm Lite, d20 Skirmish, Companies, Skirmishers\.$",
     ):
         ruleset("chess")
 
@@ -88,7 +88,7 @@ def test_skirmbot_demo_with_an_unknown_ruleset_says_which_there_are(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["demo", "--ruleset", "chess", "--out", str(tmp_path)]) == 2
-    assert "Choose one of: Skirm, Skirm Lite, d20 Skirmish, Companies." in capsys.readouterr().err
+    assert "Choose one of: Skirm, Skirm Lite, d20 Skirmish, Companies, Skirmishers." in capsys.readouterr().err
 
 
 # --- the pictures: Skirm Lite's skin -------------------------------------------------------------

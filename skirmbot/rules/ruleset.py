@@ -41,6 +41,7 @@ PACKAGES = (
     "skirmbot.rules.lite",
     "skirmbot.rules.d20",
     "skirmbot.rules.companies",
+    "skirmbot.rules.infantry",
 )
 DEFAULT_RULESET = "skirm"
 

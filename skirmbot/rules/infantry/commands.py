@@ -129,7 +129,7 @@ class StandingOrders(Command):
     """`prompt`: ask me live whenever one of my arcs has a chance (otherwise, and when I do
     not answer in time, the arc's own order decides)."""
 
-    type: ClassVar[str] = "standing"
+    type: ClassVar[str] = "standing_orders"
     prompt: bool = False
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import copy
 from fractions import Fraction
 from functools import cache
-from typing import cast
 
 from skirmbot.rules.dots import Dot, reachable
 from skirmbot.rules.errors import RulesError
@@ -53,7 +52,6 @@ from skirmbot.rules.preview import (
     Reach,
     check_public,
 )
-from skirmbot.rules.squares import Square
 
 FIRE_WORD, MELEE_WORD = "ranged", "melee"
 # The numbers in the rulebook's words: dots, HP cells, put out of action.
@@ -90,22 +88,16 @@ def preview(state: State, unit: str, where: Dot | None = None) -> Preview:
     else:
         threats = standing_chances(copied, trooper)
     places = tuple(
-        Reach(_square(dot), MOVE, cost)
+        Reach(dot, MOVE, cost)
         for dot, cost in sorted(reach.items(), key=lambda i: (i[0].y, i[0].x))
     )
     attacks = chances(copied, trooper)
     assert trooper.dot is not None
     return Preview(
-        trooper.id, trooper.seat, _square(trooper.dot), as_if, places, attacks, tuple(threats),
+        trooper.id, trooper.seat, trooper.dot, as_if, places, attacks, tuple(threats),
         TERMS,
     )  # fmt: skip
 
-
-def _square(dot: Dot) -> Square:
-    """A dot where the kernel's preview types a Square: `Reach.square` and `Preview.square` are
-    read as opaque positions (named by `str()`, hashed) outside the ruleset, which a Dot is too;
-    their type is the seam's to widen to `Position` (plan section 4)."""
-    return cast(Square, dot)
 
 
 def copy_of(state: State) -> State:

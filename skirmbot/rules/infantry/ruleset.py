@@ -54,7 +54,7 @@ ACTION_RULES = [
     ActionRule("throw", "Throw", "1 AP a dot (satchel 2)", "Throw the active grenade or satchel charge at a dot you see (3 AP up or down stairs); it goes off at the end of your side's turn: 2D6 against the AP paid, or it scatters."),
     ActionRule("melee", "Melee", "5 AP", "Attack an adjacent enemy with fists, knife, bayonet, club or a melee weapon; resolved when the target next activates. 2D6 against 4, no cover."),
     ActionRule("end", "End activation", "free", "The trooper's activation ends; when your side's last trooper has activated, its explosives go off and the other side's turn begins."),
-    ActionRule("standing", "Standing orders", "free", "Whether your arcs ask you live at each chance to fire, or fire by their own orders without asking."),
+    ActionRule("standing_orders", "Standing orders", "free", "Whether your arcs ask you live at each chance to fire, or fire by their own orders without asking."),
 ]  # fmt: skip
 
 AUTOPLAYER = "skirmbot.rules.infantry.autoplayer"
