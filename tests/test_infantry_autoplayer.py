@@ -1,0 +1,176 @@
+"""The automatic player of the infantry rules (skirmbot.rules.infantry.autoplayer): what it sends
+for a seat in situations built by hand, and whole matches it plays against itself. It never
+rolls a die of its own: the matches' dice are seeded, the situations need none."""
+
+from __future__ import annotations
+
+import pytest
+from infantry_helpers import content, shipped
+
+from skirmbot.rules.commands import Activate, EndActivation, Melee
+from skirmbot.rules.dots import Dot, in_arc
+from skirmbot.rules.infantry import autoplayer
+from skirmbot.rules.infantry.arms import GRENADE
+from skirmbot.rules.infantry.commands import Arc as ArcOrder
+from skirmbot.rules.infantry.commands import ChangeWeapon, FireAt, Move, Prone, Throw
+from skirmbot.rules.infantry.maps import map_from_json
+from skirmbot.rules.infantry.setup import new_state, zone_dots
+from skirmbot.rules.infantry.state import EVERY, FIRST, HOLD, SHORT, Arc, Moving, State, Trooper
+
+
+def table(squads: tuple[str, str] = ("riflemen", "laser-team"), **at: str) -> State:
+    """Both squads deployed where `at` says (trooper id -> dot), the rest off the map; seat 0's
+    turn of round 1, its first trooper named activating."""
+    state = new_state(content(squads))
+    state.deployed = [True, True]
+    state.round, state.first, state.to_act = 1, 0, 0
+    for name, dot in at.items():
+        state.trooper(name).dot = Dot.parse(dot)
+    return state
+
+
+def activating(state: State, name: str, spent: int = 0, moved: int = 0) -> Trooper:
+    trooper = state.trooper(name)
+    state.activating = trooper.id
+    trooper.spent, trooper.moved = spent, moved
+    return trooper
+
+
+# --- scripted situations ----------------------------------------------------------------------
+def test_it_throws_a_grenade_at_two_enemies_bunched_together() -> None:
+    """Explosives ¶1 and Special Actions ¶1: the grenade must be made active (3 AP), then it is
+    thrown for 1 AP a dot; two enemies side by side 4 dots away are worth it (7 AP is enough)."""
+    state = table(Hale="G3", Ishida="G7", Varga="H7")
+    hale = activating(state, "Hale")
+    assert autoplayer.choose(state, 0) == ChangeWeapon(0, "Hale", GRENADE)
+    hale.active, hale.spent = GRENADE, 3
+    assert autoplayer.choose(state, 0) == Throw(0, "Hale", "G7")
+
+
+def test_it_does_not_throw_at_one_enemy_in_the_open_nor_near_a_friend() -> None:
+    """One enemy in plain sight is left to the arcs; a blast that would reach a friend within
+    2 dots of its centre is not thrown."""
+    state = table(Hale="G3", Ishida="G7")
+    activating(state, "Hale")
+    assert not isinstance(autoplayer.choose(state, 0), ChangeWeapon)
+    state = table(Hale="G3", Rossi="G8", Ishida="G7", Varga="H7")
+    activating(state, "Hale")
+    assert not isinstance(autoplayer.choose(state, 0), ChangeWeapon)
+
+
+@pytest.mark.parametrize(
+    ("order", "n", "fired_at", "fire"),
+    [
+        (EVERY, 0, (), True),
+        (HOLD, 0, (), False),
+        (FIRST, 1, ("Rossi",), False),
+        (FIRST, 1, ("Hale",), True),
+        (FIRST, 2, ("Rossi",), True),
+        (SHORT, 0, (), False),
+    ],
+)
+def test_it_answers_a_paused_chance_by_the_arcs_order(
+    order: str, n: int, fired_at: tuple[str, ...], fire: bool
+) -> None:
+    """Plan section 3: a prompted owner who does not answer, and the automatic player, fire as
+    the arc's order says: every chance; the first n enemies only; short range only; hold."""
+    state = table(Hale="G3", Ishida="G12")
+    # A pistol's short range is 7 dots: Hale, 9 away, is at long range.
+    state.arcs = [Arc("Ishida", Dot.parse("G12"), 0, 300.0, 60, "Pistol", 4, order, n, fired_at)]
+    state.moving = Moving("Hale", (), ("Ishida",), "move")
+    assert autoplayer.choose(state, 1) == FireAt(1, "Ishida", fire)
+
+
+def test_it_sets_a_60_degree_arc_toward_the_nearest_enemy() -> None:
+    """Firing Arcs ¶1: 4 AP for 60 degrees, the arc pointed at the nearest enemy, order every."""
+    state = table(Hale="G3", Ishida="B11", Varga="H10")
+    hale = activating(state, "Hale", spent=3, moved=3)
+    hale.prone = True
+    assert autoplayer.choose(state, 0) == ArcOrder(0, "Hale", 60, "H10", EVERY)
+
+
+def test_an_smg_close_in_sets_150_degrees() -> None:
+    """Firing Arcs ¶1: 150 degrees (6 AP) gives an SMG (x3) 12 shots, worth it close in."""
+    state = table(("assault-section", "riflemen"), Kade="G3", Hale="G8")
+    kade = activating(state, "Kade", moved=1)
+    kade.prone = True
+    assert autoplayer.choose(state, 0) == ArcOrder(0, "Kade", 150, "G8", EVERY)
+
+
+def test_it_melees_an_adjacent_prone_enemy() -> None:
+    """Melee ¶1-2: 5 AP, with the weapon that hits hardest: the bayonet on its rifle (3X)."""
+    state = table(Hale="G3", Ishida="G4", Varga="H3")
+    state.trooper("Ishida").prone = True
+    activating(state, "Hale")
+    assert autoplayer.choose(state, 0) == Melee(0, "Hale", "Ishida", "Bayonet")
+
+
+def test_it_goes_prone_when_nothing_else_is_worth_it() -> None:
+    """Basic Movement ¶5: prone costs 1 AP; with 1 AP left, no arc or move is possible."""
+    state = table(Hale="G3", Ishida="G12")
+    activating(state, "Hale", spent=6, moved=6)
+    assert autoplayer.choose(state, 0) == Prone(0, "Hale")
+    state.trooper("Hale").prone = True
+    assert autoplayer.choose(state, 0) == EndActivation(0, "Hale", "ended by the automatic player")
+
+
+def test_it_moves_into_cover_facing_the_enemy() -> None:
+    """Basic Movement ¶2 and LoS ¶1: a hedge between a trooper and the enemy is cover; the
+    riflemen on row 2 step behind the hedge on I3/I4 toward the enemy on row 11."""
+    state = table(Brandt="I2", Ishida="I11")
+    activating(state, "Brandt")
+    command = autoplayer.choose(state, 0)
+    assert command == Move(0, "Brandt", "I3", "I3")
+
+
+def test_it_does_not_step_into_an_enemy_arc_it_can_keep_out_of() -> None:
+    """Firing Arcs ¶2: an arc gets a chance at every dot entered in it. Brandt's step behind
+    the hedge (I3) lies in Ishida's arc: it does not take it, and no dot it walks is in the arc."""
+    state = table(Brandt="I2", Ishida="I11")
+    arc = Arc("Ishida", Dot.parse("I11"), 0, _facing("I11", "I3"), 30, "Laser SMG", 3)
+    state.arcs = [arc]
+    activating(state, "Brandt")
+    command = autoplayer.choose(state, 0)
+    walked = (
+        [Dot.parse(step) for step in (command.path or "").split()]
+        if isinstance(command, Move)
+        else []
+    )
+    assert Dot.parse("I3") not in walked
+    assert not any(in_arc(arc.vertex, arc.facing, arc.width, dot) for dot in walked)
+
+
+def _facing(a: str, b: str) -> float:
+    from skirmbot.rules.dots import bearing
+
+    return bearing(Dot.parse(a), Dot.parse(b))
+
+
+def test_the_next_trooper_is_the_one_nearest_the_enemy() -> None:
+    """Our ruling (docs/plans/infantry.md §2): the player activates its troopers in any order;
+    the automatic player starts with the one nearest the enemy, ties by name."""
+    state = table(Hale="B2", Rossi="G5", Ishida="G11")
+    assert autoplayer.choose(state, 0) == Activate(0, "Rossi")
+    state.trooper("Rossi").activated = True
+    assert autoplayer.choose(state, 0) == Activate(0, "Hale")
+    state.trooper("Hale").activated = True
+    assert autoplayer.choose(state, 0) == EndActivation(0)
+
+
+def test_deployment_spreads_the_squad_over_its_zone_behind_a_low_wall() -> None:
+    """Our ruling (docs/plans/infantry.md §2, the turn sequence): each side deploys in its zone;
+    the automatic player spreads its troopers at least 2 dots apart and puts one behind a low
+    wall facing the enemy where there is one (one is added to Crossroads on F2-F3)."""
+    data = content()
+    data["map"] = {**shipped("maps", "crossroads")}
+    data["map"]["edges"] = [*data["map"]["edges"], "F2 F3 low"]
+    state = new_state(data)
+    assert state.board == map_from_json(data["map"])
+    for seat in (0, 1):
+        placements = autoplayer.deployment(state, seat).placements
+        dots = [Dot.parse(text) for text in placements.values()]
+        assert set(placements) == {t.id for t in state.troopers_of(seat)}
+        assert set(dots) <= set(zone_dots(state, seat))
+        assert all(a.distance(b) >= 2 for a in dots for b in dots if a != b)
+        if seat == 0:
+            assert Dot.parse("F2") in dots
