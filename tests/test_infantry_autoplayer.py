@@ -43,8 +43,16 @@ def test_it_throws_a_grenade_at_two_enemies_bunched_together() -> None:
     state = table(Hale="G3", Ishida="G7", Varga="H7")
     hale = activating(state, "Hale")
     assert autoplayer.choose(state, 0) == ChangeWeapon(0, "Hale", GRENADE)
-    hale.active, hale.spent = GRENADE, 3
+    hale.active, hale.spent, hale.switched_from = GRENADE, 3, "Rifle"
     assert autoplayer.choose(state, 0) == Throw(0, "Hale", "G7")
+
+
+def test_a_grenade_no_longer_worth_throwing_is_changed_back_for_the_rifle() -> None:
+    """Special Actions ¶1: 3 AP to change the active weapon; a grenade holds no firing arc."""
+    state = table(Hale="G3", Ishida="G7")
+    hale = activating(state, "Hale")
+    hale.active, hale.switched_from = GRENADE, "Rifle"
+    assert autoplayer.choose(state, 0) == ChangeWeapon(0, "Hale", "Rifle")
 
 
 def test_it_does_not_throw_at_one_enemy_in_the_open_nor_near_a_friend() -> None:

@@ -156,8 +156,7 @@ def _act(look: _Look) -> Command:
     if me.left <= 0 or not look.enemies:
         return look.end()
     if me.active in look.state.arms.explosives:
-        thrown = _best_throw(look, me.active, changing=False)
-        return look.end() if thrown is None else thrown
+        return _best_throw(look, me.active, changing=False) or _change_back(look) or look.end()
     if not me.combat:
         for order in (_melee(look), _grenade(look), _movement(look), _prone(look)):
             if order is not None:
@@ -229,6 +228,16 @@ def _grenade(look: _Look) -> Command | None:
         if _best_throw(look, weapon, changing=True) is not None:
             return ChangeWeapon(look.me.seat, look.me.id, weapon)
     return None
+
+
+def _change_back(look: _Look) -> Command | None:
+    """Back to the weapon it switched from (3 AP, during movement) when the throw it changed
+    for is no longer worth it: an explosive cannot hold a firing arc."""
+    me = look.me
+    back = me.switched_from or me.primary
+    if me.combat or me.left < CHANGE_AP or back is None:
+        return None
+    return ChangeWeapon(me.seat, me.id, back)
 
 
 def _explosives_carried(me: Trooper) -> list[str]:
