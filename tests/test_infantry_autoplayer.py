@@ -4,11 +4,18 @@ rolls a die of its own: the matches' dice are seeded, the situations need none."
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from infantry_helpers import content, shipped
+from skirmbot.rules.infantry.engine import InfantryMatch
+from skirmbot.rules.infantry.export import state_json
 
 from skirmbot.rules.commands import Activate, EndActivation, Melee
+from skirmbot.rules.dice import SeededDice
 from skirmbot.rules.dots import Dot, in_arc
+from skirmbot.rules.errors import RulesError
+from skirmbot.rules.events import Event
 from skirmbot.rules.infantry import autoplayer
 from skirmbot.rules.infantry.arms import GRENADE
 from skirmbot.rules.infantry.commands import Arc as ArcOrder
@@ -168,10 +175,10 @@ def test_the_next_trooper_is_the_one_nearest_the_enemy() -> None:
 def test_deployment_spreads_the_squad_over_its_zone_behind_a_low_wall() -> None:
     """Our ruling (docs/plans/infantry.md §2, the turn sequence): each side deploys in its zone;
     the automatic player spreads its troopers at least 2 dots apart and puts one behind a low
-    wall facing the enemy where there is one (one is added to Crossroads on F2-F3)."""
+    wall facing the enemy where there is one (one is added to Crossroads on G2-G3)."""
     data = content()
     data["map"] = {**shipped("maps", "crossroads")}
-    data["map"]["edges"] = [*data["map"]["edges"], "F2 F3 low"]
+    data["map"]["edges"] = [*data["map"]["edges"], "G2 G3 low"]
     state = new_state(data)
     assert state.board == map_from_json(data["map"])
     for seat in (0, 1):
@@ -181,4 +188,80 @@ def test_deployment_spreads_the_squad_over_its_zone_behind_a_low_wall() -> None:
         assert set(dots) <= set(zone_dots(state, seat))
         assert all(a.distance(b) >= 2 for a in dots for b in dots if a != b)
         if seat == 0:
-            assert Dot.parse("F2") in dots
+            assert Dot.parse("G2") in dots
+
+
+# --- whole matches, automatic against automatic -------------------------------------------------
+SECONDS = 3  # a whole match, both players automatic, on the slowest map
+MOST_COMMANDS = 3000  # 8 rounds of two squads take a few hundred; this only catches a loop
+GAMES = [
+    (("riflemen", "laser-team"), "firefight", "crossroads"),
+    (("assault-section", "mixed-fireteam"), "the-farmhouse", "farmhouse"),
+    (("laser-team", "assault-section"), "firefight", "ruins"),
+    (("mixed-fireteam", "riflemen"), "firefight", "farmhouse"),
+]
+
+
+def deciding_seat(state: State) -> int | None:
+    """The seat that must send the next command: a seat still to deploy, the owner of the arc
+    a paused move waits for, or the side whose turn it is (None: the match is over)."""
+    if state.over:
+        return None
+    for seat, done in enumerate(state.deployed):
+        if not done:
+            return seat
+    if state.moving is not None:
+        return state.trooper(state.moving.chances[0]).seat
+    return state.to_act
+
+
+def play_out(match: InfantryMatch) -> list[Event]:
+    """Automatic against automatic to the end; every command it sends must be accepted."""
+    events: list[Event] = []
+    for _ in range(MOST_COMMANDS):
+        seat = deciding_seat(match.state)
+        if seat is None:
+            return events
+        command = autoplayer.choose(match.state, seat)
+        try:
+            events += match.apply(command)
+        except RulesError as error:  # pragma: no cover - the failure this test exists for
+            raise AssertionError(f"refused {command}: {error}") from error
+    raise AssertionError(f"the match did not end within {MOST_COMMANDS} commands")
+
+
+def new_match(squads: tuple[str, str], mission: str, battle_map: str, seed: int) -> InfantryMatch:
+    return InfantryMatch(new_state(content(squads, mission, battle_map)), SeededDice(seed))
+
+
+@pytest.mark.parametrize(("squads", "mission", "battle_map"), GAMES)
+def test_a_whole_match_ends_with_every_command_accepted_and_replays_the_same(
+    squads: tuple[str, str], mission: str, battle_map: str
+) -> None:
+    """Our ruling (docs/plans/infantry.md §2, the turn sequence and victory): automatic against
+    automatic on each shipped map and mission, the match ends within its rounds; every command
+    is accepted; replaying the record with the same dice gives the same state."""
+    started = time.perf_counter()
+    match = new_match(squads, mission, battle_map, seed=7)
+    play_out(match)
+    assert time.perf_counter() - started < SECONDS
+    assert match.state.over and match.state.result
+    replay = new_match(squads, mission, battle_map, seed=7)
+    for command in match.commands:
+        replay.apply(command)
+    assert state_json(replay.state) == state_json(match.state)
+
+
+def test_whole_matches_use_arcs_and_grenades_and_answer_prompts() -> None:
+    """Firing Arcs ¶1 and Explosives ¶1-3: over the shipped maps the automatic players set
+    firing arcs that shoot, and throw grenades; a seat asked live (plan section 3: standing
+    orders, prompt) is answered by the automatic player with FireAt."""
+    commands: set[str] = set()
+    events: set[str] = set()
+    for squads, mission, battle_map in GAMES:
+        match = new_match(squads, mission, battle_map, seed=11)
+        match.state.seats[1].prompt = True
+        events |= {event.kind for event in play_out(match)}
+        commands |= {command.type for command in match.commands}
+    assert {"arc", "change_weapon", "throw", "fire"} <= commands
+    assert {"attack", "arc_set"} <= events

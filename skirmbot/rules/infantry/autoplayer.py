@@ -42,14 +42,18 @@ PRONE_AP, STAND_AP = terrain.MOVE_COSTS["prone"], terrain.MOVE_COSTS["stand"]
 NEAREST_THROW = blast.BLAST_REACH + 1
 THROW_ODDS = Fraction(1, 2)
 # Where a trooper wants to stand, in points: seeing an enemy matters most, then cover toward
-# the nearest enemy, then closing to its weapon's short range (a dot at a time); each chance an
-# enemy arc gets on the way costs more than any of them.
+# the nearest enemy, then closing in (a dot at a time, more each round while its side is not
+# ahead on PV: the match is scored at the end); each hit expected from an enemy arc on the way
+# costs more than any of them.
 SEES = 6
 COVER = 3
-CLOSING = 1
-CHANCE = 8
+CLOSING = Fraction(1)
+PRESSURE = Fraction(1, 2)  # more closing worth a round while not ahead
+RISK = 8
 HUGGING = 2  # standing next to an able enemy: it melees first (its activation comes first)
-CLOSEST, FARTHEST = 3, 6  # the distance a trooper closes to: its short range, within these
+# The distance a trooper closes to: its short range, within these; 4 dots is a grenade's
+# throw after changing to it (3 AP + 4 of a regular's 7).
+CLOSEST, FARTHEST = 3, 4
 SHORTLIST = 6  # destinations whose sight of the enemy is drawn (sight is the costly part)
 SMG_CLOSE = 3  # an SMG-like weapon whose short range is within this many dots sets 150 degrees
 _COVERING = (Feature.LOW, Feature.LIGHT, Feature.WINDOW, Feature.WALL)
@@ -335,19 +339,21 @@ def _has_cover(look: _Look, enemy: Trooper) -> bool:
 @dataclass(frozen=True)
 class _Route:
     dot: Dot
-    chances: int  # enemy arcs' chances on the way (the end included)
+    risk: Fraction  # hits expected from enemy arcs' chances on the way (the end included)
     ap: int
     steps: tuple[Dot, ...]
 
 
 def _movement(look: _Look) -> Command | None:
     """A move to the best dot it can reach keeping AP for its arc, or Stand to make it (a prone
-    trooper moves standing); None when staying is as good."""
+    trooper moves standing); None when staying is as good. A trooper may move again after a
+    move, but only to a dot worth strictly more than the one it stands on, so it stops."""
     me = look.me
-    if me.moved > 0:
-        return None
-    reserve = ARC_AP[_arc_width(look, look.here)] if look.weapon() is not None else 0
-    budget = min(terrain.MOVE_CAP, me.left - reserve - (STAND_AP if me.prone else 0))
+    # Room for the narrowest arc after the move (the arc is as wide as what is left pays for).
+    reserve = ARC_AP[30] if look.weapon() is not None else 0
+    stand = STAND_AP if me.prone else 0
+    # Standing up and going prone count as movement too (the engine's cap of 8).
+    budget = min(terrain.MOVE_CAP - me.moved, me.left - reserve) - stand
     if budget <= 0:
         return None
     best = _best_route(look, budget)
@@ -365,7 +371,7 @@ def _best_route(look: _Look, budget: int) -> _Route | None:
         return None
     cheap = sorted(routes, key=lambda r: (-_cheap_worth(look, r), r.ap, _late(r.dot)))
     shortlist = cheap[:SHORTLIST]
-    here = _Route(look.here, 0, 0, ())
+    here = _Route(look.here, Fraction(0), 0, ())
     stay = _cheap_worth(look, here) + _sight_worth(look, look.here)
     best = max(
         shortlist,
@@ -384,51 +390,62 @@ def _routes(look: _Look, budget: int) -> list[_Route]:
     taken = {t.dot for t in look.state.troopers if t.able and t.dot and t.level == level}
     danger = _Danger(look)
     start = look.here
-    queue: list[tuple[int, int, Dot, tuple[Dot, ...]]] = [(0, 0, start, ())]
+    queue: list[tuple[Fraction, int, Dot, tuple[Dot, ...]]] = [(Fraction(0), 0, start, ())]
     best_ap: dict[Dot, int] = {}
     found: list[_Route] = []
     while queue:
-        chances, ap, dot, steps = heapq.heappop(queue)
+        risk, ap, dot, steps = heapq.heappop(queue)
         if dot in best_ap and best_ap[dot] <= ap:
-            continue  # reached already with no more chances and no more AP
+            continue  # reached already with no more risk and no more AP
         best_ap[dot] = ap
         if dot != start:
-            found.append(_Route(dot, chances, ap, steps))
+            found.append(_Route(dot, risk, ap, steps))
         for to in dot.neighbours():
             if to in taken or to == start:
                 continue
             cost = terrain.step_cost(look.board, dot, to, level, False)
             if cost is None or ap + cost > budget:
                 continue
-            heapq.heappush(queue, (chances + danger.at(to), ap + cost, to, (*steps, to)))
+            heapq.heappush(queue, (risk + danger.at(to), ap + cost, to, (*steps, to)))
     return found
 
 
 class _Danger:
-    """How many enemy arcs get a chance at a standing trooper entering a dot (plan section 3),
-    counted only for arcs that would fire by their order; drawn once per dot."""
+    """The hits expected at a standing trooper entering a dot: each enemy arc that gets a
+    chance there (plan section 3) and would fire by its order, times the shot's odds
+    (Resolving Fire ¶4-5); drawn once per dot."""
 
     def __init__(self, look: _Look) -> None:
         self.look = look
         self.arcs = [arc for arc in look.state.arcs if _threatens(look, arc)]
-        self.known: dict[Dot, int] = {}
+        self.known: dict[Dot, Fraction] = {}
 
-    def at(self, dot: Dot) -> int:
+    def at(self, dot: Dot) -> Fraction:
         if dot not in self.known:
-            self.known[dot] = sum(1 for arc in self.arcs if self._chance(arc, dot))
+            self.known[dot] = sum((self._odds(arc, dot) for arc in self.arcs), Fraction(0))
         return self.known[dot]
 
-    def _chance(self, arc: Arc, dot: Dot) -> bool:
+    def _odds(self, arc: Arc, dot: Dot) -> Fraction:
         look = self.look
         if dot == arc.vertex or not in_arc(arc.vertex, arc.facing, arc.width, dot):
-            return False
+            return Fraction(0)
         weapon = look.state.arms.weapon(arc.weapon)
         reach = weapon.short if arc.order == SHORT else weapon.long
-        if reach is None or arc.vertex.distance(dot) > reach:
-            return False
+        distance = arc.vertex.distance(dot)
+        if reach is None or distance > reach:
+            return Fraction(0)
         owner = look.state.trooper(arc.owner)
-        firer = Body(arc.vertex, arc.level, owner.prone)
-        return look.sees(firer, Body(dot, look.me.level)).clear
+        line = look.sees(Body(arc.vertex, arc.level, owner.prone), Body(dot, look.me.level))
+        number = combat.fire_target_number(
+            distance=distance,
+            short=weapon.short,
+            long=reach,
+            damage_modifier=damage_modifier(owner.track),
+            cover=line.cover,
+            firer_prone=owner.prone,
+            target_prone=False,
+        )
+        return combat.odds(number) if line.clear and number is not None else Fraction(0)
 
 
 def _threatens(look: _Look, arc: Arc) -> bool:
@@ -438,19 +455,44 @@ def _threatens(look: _Look, arc: Arc) -> bool:
     return arc.order != FIRST or look.me.id in arc.fired_at or len(set(arc.fired_at)) < arc.n
 
 
-def _cheap_worth(look: _Look, route: _Route) -> float:
+def _cheap_worth(look: _Look, route: _Route) -> Fraction:
     """What a dot is worth without drawing sight: cover toward the nearest enemy, closing to
-    the weapon's short range, not hugging an enemy, less each chance on the way."""
+    the weapon's short range, not hugging an enemy, less the hits expected on the way."""
     dot = route.dot
     nearest = look.nearest(dot)
     distance = _distance(dot, nearest)
     weapon = look.weapon()
     short = weapon.short if weapon is not None else CLOSEST
     wanted = max(CLOSEST, min(short, FARTHEST))
-    worth = COVER * _cover_toward(look.board, dot, look.me.level, nearest)
-    worth -= CLOSING * max(0, distance - wanted)
+    worth = Fraction(COVER * _cover_toward(look.board, dot, look.me.level, nearest))
+    worth -= _closing(look) * max(0, distance - wanted)
     worth -= HUGGING if distance <= 1 else 0
-    return worth - CHANCE * route.chances - route.ap / 100
+    return worth - _risk_weight(look) * route.risk - Fraction(route.ap, 100)
+
+
+def _risk_weight(look: _Look) -> Fraction:
+    """What a hit expected on the way costs: RISK at first, less as the rounds run out while
+    the side is not ahead (a draw on PV is won by the side that dares)."""
+    state = look.state
+    if _ahead(state, look.me.seat):
+        return Fraction(RISK)
+    rounds = state.scenario.rounds
+    return Fraction(RISK * (rounds - min(state.round, rounds)), rounds)
+
+
+def _closing(look: _Look) -> Fraction:
+    """What a dot nearer the enemy is worth: more each round while the side is not ahead."""
+    return CLOSING + (0 if _ahead(look.state, look.me.seat) else PRESSURE * look.state.round)
+
+
+def _ahead(state: State, seat: int) -> bool:
+    """The seat has put out more enemy PV than it has lost (plan section 2, victory)."""
+    return _put_out(state, 1 - seat) > _put_out(state, seat)
+
+
+def _put_out(state: State, seat: int) -> int:
+    """The PV of `seat`'s troopers dead or unconscious: what the other side scores."""
+    return sum(t.recruit.pv for t in state.troopers_of(seat) if not t.able)
 
 
 def _sight_worth(look: _Look, dot: Dot) -> int:
@@ -489,7 +531,7 @@ def _prone(look: _Look) -> Command | None:
     at it +1 (Resolving Fire ¶5); not behind its own low wall, which would block its line
     (LoS ¶2); only if its arc can still be paid for after, or no arc can be set."""
     me = look.me
-    if me.prone or me.left < PRONE_AP:
+    if me.prone or me.left < PRONE_AP or me.moved + PRONE_AP > terrain.MOVE_CAP:
         return None
     nearest = look.nearest(look.here)
     assert nearest.dot is not None
