@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from skirmbot.rules.commands import Command
 from skirmbot.rules.dots import Dot
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.infantry import card
@@ -115,6 +116,9 @@ class Moving:
     steps: tuple[Dot, ...]
     chances: tuple[str, ...]
     action: str
+    # The order that started the activation, carried out once the chances at the start are
+    # decided ("activates in": Firing Arcs ¶2); None for a move (its steps are the rest).
+    then: Command | None = None
 
 
 @dataclass(frozen=True)
