@@ -23,7 +23,7 @@ from fractions import Fraction
 
 from skirmbot.rules.commands import Activate, Command, Deploy, EndActivation, Melee
 from skirmbot.rules.dots import Direction, Dot, bearing, in_arc
-from skirmbot.rules.infantry import blast, combat, terrain
+from skirmbot.rules.infantry import arcs, blast, combat, kit, terrain
 from skirmbot.rules.infantry.arms import GRENADE, MELEE, Explosive, Weapon
 from skirmbot.rules.infantry.card import damage_modifier
 from skirmbot.rules.infantry.commands import Arc as ArcOrder
@@ -34,8 +34,8 @@ from skirmbot.rules.infantry.sight import Body, Sight, sight
 from skirmbot.rules.infantry.state import EVERY, FIRST, HOLD, SHORT, Arc, State, Trooper
 
 SATCHEL = "Satchel Charge"
-ARC_AP = {30: 2, 60: 4, 150: 6}  # the Firing Arc AP Costs table
-CHANGE_AP = 3  # Special Actions: Change Weapon
+ARC_AP = arcs.ARC_AP  # the Firing Arc AP Costs table
+CHANGE_AP = kit.CHANGE_AP  # Special Actions: Change Weapon
 PRONE_AP, STAND_AP = terrain.MOVE_COSTS["prone"], terrain.MOVE_COSTS["stand"]
 # Throws: never so close that the blast (2 dots) reaches the thrower; never at a dot a friend
 # stands within the blast of; only when the 2D6 check is this likely.
@@ -54,7 +54,8 @@ HUGGING = 2  # standing next to an able enemy: it melees first (its activation c
 # The distance a trooper closes to: its short range, within these; 4 dots is a grenade's
 # throw after changing to it (3 AP + 4 of a regular's 7).
 CLOSEST, FARTHEST = 3, 4
-SHORTLIST = 6  # destinations whose sight of the enemy is drawn (sight is the costly part)
+SHORTLIST = 5  # destinations whose sight of the enemy is drawn (sight is the costly part)
+SIGHTED = 2  # the nearest enemies a destination's sight is drawn to
 SMG_CLOSE = 3  # an SMG-like weapon whose short range is within this many dots sets 150 degrees
 _COVERING = (Feature.LOW, Feature.LIGHT, Feature.WINDOW, Feature.WALL)
 _SOLID_LOW = (Feature.LOW, Feature.WINDOW)  # blocks a prone trooper's own line (LoS ¶2)
@@ -84,22 +85,8 @@ def answer(state: State, seat: int) -> Command:
     owner = state.trooper(state.moving.chances[0])
     arc = state.arc_of(owner.id)
     mover = state.trooper(state.moving.unit)
-    fire = arc is not None and fires_by_order(state, arc, mover)
+    fire = arc is not None and arcs.wants(state, arc, mover)
     return FireAt(seat, owner.id, fire)
-
-
-def fires_by_order(state: State, arc: Arc, mover: Trooper) -> bool:
-    """Whether the arc's order fires at `mover` where it stands (plan section 3): every chance;
-    only the first `n` enemies to enter (each of them at every chance); only at short range;
-    never (hold)."""
-    if arc.order == EVERY:
-        return True
-    if arc.order == FIRST:
-        return mover.id in arc.fired_at or len(set(arc.fired_at)) < arc.n
-    if arc.order == SHORT:
-        assert mover.dot is not None
-        return arc.vertex.distance(mover.dot) <= state.arms.weapon(arc.weapon).short
-    return False
 
 
 def next_trooper(state: State, seat: int) -> Trooper | None:
@@ -500,7 +487,7 @@ def _sight_worth(look: _Look, dot: Dot) -> int:
     weapon = look.weapon()
     reach = weapon.long if weapon is not None and weapon.long is not None else 0
     me = Body(dot, look.me.level)
-    near = sorted(look.enemies, key=lambda e: (_distance(dot, e), e.id))[:3]
+    near = sorted(look.enemies, key=lambda e: (_distance(dot, e), e.id))[:SIGHTED]
     for enemy in near:
         if _distance(dot, enemy) <= reach and look.sees(me, look.body(enemy)).clear:
             return SEES
