@@ -272,3 +272,14 @@ def test_whole_matches_use_arcs_and_grenades_and_answer_prompts() -> None:
         commands |= {command.type for command in match.commands}
     assert {"arc", "change_weapon", "throw", "fire"} <= commands
     assert {"attack", "arc_set"} <= events
+
+
+def test_the_automatic_player_is_deterministic() -> None:
+    """It rolls no dice and breaks ties by name: the same match with the same dice is played
+    the same, command for command, whether its remembered sight lines are warm or cold."""
+    first = new_match(*GAMES[0], seed=5)
+    play_out(first)
+    autoplayer._SIGHTS.clear()
+    second = new_match(*GAMES[0], seed=5)
+    play_out(second)
+    assert second.commands == first.commands

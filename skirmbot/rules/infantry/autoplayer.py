@@ -1,17 +1,21 @@
 """The automatic player of the infantry rules (practice matches, missed deadlines, the demo).
 
 It deploys its squad spread along its zone, behind low walls and hedges that face the enemy;
-answers a chance to fire by the arc's own order; and, in its side's turn, activates its
-troopers front first, each one in the order a wargamer plays a trooper: a melee attack on an
-adjacent enemy (a prone one first), a grenade at two or more enemies bunched within 2 dots of
-one dot or at one behind cover, a move to cover that sees the enemy without walking through
-enemy arcs where another route avoids them (each chance an arc gets on the route costs), then
-prone where its own dot has no low wall in the way, then a firing arc toward the nearest enemy
-(60 degrees, 150 for an SMG close in, "every"); and ends the activation when nothing is left.
+answers a chance to fire by the arc's own order (`arcs.wants`, what a missed prompt does); and,
+in its side's turn, activates its troopers front first, each one in the order a wargamer plays
+a trooper: a melee attack on an adjacent enemy (a prone one first); a grenade at two or more
+enemies within 2 dots of one dot, or at one behind cover, when the throw is likely to hit and
+no friend is in the blast; a move to the dot worth most - seeing an enemy, cover toward the
+nearest one, closer to it - less the hits expected from enemy arcs on the way (the route with
+the fewest is searched, so it walks round an arc where it can); prone where its own low wall
+would not block its line; then a firing arc toward the nearest enemy (60 degrees, 150 for an
+SMG close in, order "every"); and `end` when nothing is left. A side not ahead on PV closes in
+harder and fears arcs less as the rounds run out, so matches do not stall.
 
-It reads the map through the same pure modules the engine uses (terrain, sight, combat, blast)
-and checks every order's AP before it sends it, so the engine accepts what it sends; it keeps
-no dice and breaks every tie by name, so a record replays the same.
+It reads the map through the same pure modules the engine uses (terrain, sight, combat, blast,
+arcs) and checks every order's AP, phase and target as the engine does, so the engine accepts
+what it sends; it keeps no dice and breaks every tie by name, so the same state always gets the
+same command (sight lines are remembered per map: sight is pure, and the costly part).
 """
 
 from __future__ import annotations
@@ -81,7 +85,8 @@ def choose(state: State, seat: int) -> Command:
 
 def answer(state: State, seat: int) -> Command:
     """The answer of the arc owner the paused move waits for: fire as the arc's order says."""
-    assert state.moving is not None
+    if state.moving is None or not state.moving.chances:
+        return EndActivation(seat)  # nothing waits for an answer (not this seat's to give)
     owner = state.trooper(state.moving.chances[0])
     arc = state.arc_of(owner.id)
     mover = state.trooper(state.moving.unit)
@@ -633,6 +638,7 @@ def _nearest_distance(trooper: Trooper, enemies: Iterable[Trooper]) -> int:
 # maps at most are kept (a match has one).
 _SIGHTS: dict[int, tuple[DotMap, dict[tuple[Body, Body], Sight]]] = {}
 _MAPS_KEPT = 4
+_LINES_KEPT = 100_000  # per map: a long-lived bot starts its lines afresh past this many
 
 
 def _sight(board: DotMap, a: Body, b: Body) -> Sight:
@@ -645,6 +651,8 @@ def _sight(board: DotMap, a: Body, b: Body) -> Sight:
         kept = (board, {})
         _SIGHTS[id(board)] = kept
     lines = kept[1]
+    if len(lines) >= _LINES_KEPT:
+        lines.clear()
     if (a, b) not in lines:
         lines[(a, b)] = sight(board, a, b)
     return lines[(a, b)]
