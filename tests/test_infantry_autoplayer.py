@@ -18,7 +18,7 @@ from skirmbot.rules.events import Event
 from skirmbot.rules.infantry import autoplayer
 from skirmbot.rules.infantry.arms import GRENADE
 from skirmbot.rules.infantry.commands import Arc as ArcOrder
-from skirmbot.rules.infantry.commands import ChangeWeapon, FireAt, Move, Prone, Throw
+from skirmbot.rules.infantry.commands import ChangeWeapon, Climb, FireAt, Move, Prone, Throw
 from skirmbot.rules.infantry.engine import InfantryMatch
 from skirmbot.rules.infantry.export import state_json
 from skirmbot.rules.infantry.maps import map_from_json
@@ -26,10 +26,12 @@ from skirmbot.rules.infantry.setup import new_state, zone_dots
 from skirmbot.rules.infantry.state import EVERY, FIRST, HOLD, SHORT, Arc, Moving, State, Trooper
 
 
-def table(squads: tuple[str, str] = ("riflemen", "laser-team"), **at: str) -> State:
+def table(
+    squads: tuple[str, str] = ("riflemen", "laser-team"), battle_map: str = "crossroads", **at: str
+) -> State:
     """Both squads deployed where `at` says (trooper id -> dot), the rest off the map; seat 0's
-    turn of round 1, its first trooper named activating."""
-    state = new_state(content(squads))
+    turn of round 1."""
+    state = new_state(content(squads, battle_map=battle_map))
     state.deployed = [True, True]
     state.round, state.first, state.to_act = 1, 0, 0
     for name, dot in at.items():
@@ -160,6 +162,17 @@ def test_it_keeps_out_of_an_enemy_arc_for_cover_as_good() -> None:
     assert sent(state, 0) == Move(0, "Brandt", "K3", "J2 K3")
     inside = [in_arc(arc.vertex, arc.facing, arc.width, Dot.parse(d)) for d in ("I3", "J3", "J2")]
     assert inside == [True, True, False]
+
+
+def test_it_climbs_the_ladder_to_a_roof_that_sees_the_enemy() -> None:
+    """Basic Movement ¶4: 3 AP to change level on a ladder, on the same dot; LoS ¶3: from the
+    Ruins tower's roof only the roof's own features count. Hale at the foot of the ladder (I7),
+    walled in below, climbs; from the roof it goes on (accepted: `sent` applies it)."""
+    state = table(battle_map="ruins", Hale="I7", Ishida="N5")
+    hale = activating(state, "Hale")
+    assert sent(state, 0) == Climb(0, "Hale", 1)
+    hale.level, hale.spent, hale.moved = 1, 3, 3
+    assert not isinstance(sent(state, 0), Climb)
 
 
 def _facing(a: str, b: str) -> float:

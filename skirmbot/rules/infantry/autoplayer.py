@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from skirmbot.rules.commands import Activate, Command, Deploy, EndActivation, Melee
@@ -31,8 +31,8 @@ from skirmbot.rules.infantry import arcs, blast, combat, kit, terrain
 from skirmbot.rules.infantry.arms import GRENADE, MELEE, Explosive, Weapon
 from skirmbot.rules.infantry.card import damage_modifier
 from skirmbot.rules.infantry.commands import Arc as ArcOrder
-from skirmbot.rules.infantry.commands import ChangeWeapon, FireAt, Move, Prone, Stand, Throw
-from skirmbot.rules.infantry.maps import DotMap, Feature
+from skirmbot.rules.infantry.commands import ChangeWeapon, Climb, FireAt, Move, Prone, Stand, Throw
+from skirmbot.rules.infantry.maps import DotMap, Feature, Ground
 from skirmbot.rules.infantry.setup import zone_dots, zone_rows
 from skirmbot.rules.infantry.sight import Body, Sight, sight
 from skirmbot.rules.infantry.state import EVERY, FIRST, HOLD, SHORT, Arc, State, Trooper
@@ -41,6 +41,7 @@ SATCHEL = "Satchel Charge"
 ARC_AP = arcs.ARC_AP  # the Firing Arc AP Costs table
 CHANGE_AP = kit.CHANGE_AP  # Special Actions: Change Weapon
 PRONE_AP, STAND_AP = terrain.MOVE_COSTS["prone"], terrain.MOVE_COSTS["stand"]
+CLIMB_AP = terrain.MOVE_COSTS["level"]
 # Throws: never so close that the blast (2 dots) reaches the thrower; never at a dot a friend
 # stands within the blast of; only when the 2D6 check is this likely.
 NEAREST_THROW = blast.BLAST_REACH + 1
@@ -60,6 +61,7 @@ HUGGING = 2  # standing next to an able enemy: it melees first (its activation c
 CLOSEST, FARTHEST = 3, 4
 SHORTLIST = 5  # destinations whose sight of the enemy is drawn (sight is the costly part)
 SIGHTED = 2  # the nearest enemies a destination's sight is drawn to
+BEYOND_AP = 2  # how far past a climb a walk's end on stairs or a ladder looks
 SMG_CLOSE = 3  # an SMG-like weapon whose short range is within this many dots sets 150 degrees
 _COVERING = (Feature.LOW, Feature.LIGHT, Feature.WINDOW, Feature.WALL)
 _SOLID_LOW = (Feature.LOW, Feature.WINDOW)  # blocks a prone trooper's own line (LoS ¶2)
@@ -331,15 +333,18 @@ def _has_cover(look: _Look, enemy: Trooper) -> bool:
 @dataclass(frozen=True)
 class _Route:
     dot: Dot
+    level: int
     risk: Fraction  # hits expected from enemy arcs' chances on the way (the end included)
     ap: int
-    steps: tuple[Dot, ...]
+    steps: tuple[Dot, ...] = ()  # the dots walked after the start, in order
+    climb: int | None = None  # the level climbed to first, on the start's stairs or ladder
 
 
 def _movement(look: _Look) -> Command | None:
-    """A move to the best dot it can reach keeping AP for its arc, or Stand to make it (a prone
-    trooper moves standing); None when staying is as good. A trooper may move again after a
-    move, but only to a dot worth strictly more than the one it stands on, so it stops."""
+    """A move to the best position it can reach keeping AP for its arc - walking, or climbing
+    the stairs or ladder it stands on first - or Stand to make it (a prone trooper moves
+    standing); None when staying is as good. A trooper may move again after a move, but only
+    to a position worth strictly more than the one it stands on, so it stops."""
     me = look.me
     # Room for the narrowest arc after the move (the arc is as wide as what is left pays for).
     reserve = ARC_AP[30] if look.weapon() is not None else 0
@@ -353,35 +358,48 @@ def _movement(look: _Look) -> Command | None:
         return None
     if me.prone:
         return Stand(me.seat, me.id)
+    if best.climb is not None:
+        return Climb(me.seat, me.id, best.climb)
     return Move(me.seat, me.id, str(best.dot), " ".join(str(dot) for dot in best.steps))
 
 
 def _best_route(look: _Look, budget: int) -> _Route | None:
-    """The route to the dot worth most, when it is worth more than staying."""
-    routes = _routes(look, budget)
+    """The route to the position worth most, when it is worth more than staying: the best of
+    a shortlist by the worth without sight, then with it."""
+    routes = _routes(look, look.here, look.me.level, budget) + _climbs(look, budget)
     if not routes:
         return None
-    cheap = sorted(routes, key=lambda r: (-_cheap_worth(look, r), r.ap, _late(r.dot)))
-    shortlist = cheap[:SHORTLIST]
-    here = _Route(look.here, Fraction(0), 0, ())
-    stay = _cheap_worth(look, here) + _sight_worth(look, look.here)
-    best = max(
-        shortlist,
-        key=lambda r: (_cheap_worth(look, r) + _sight_worth(look, r.dot), -r.ap, _late(r.dot)),
-    )
-    worth = _cheap_worth(look, best) + _sight_worth(look, best.dot)
-    return best if worth > stay else None
+    cheap = sorted(routes, key=lambda r: (-_cheap_worth(look, r), r.ap, _late(r.dot), r.level))
+    # Stairs and ladders are worth what their climb leads to: always weighed.
+    stairs = [r for r in cheap[SHORTLIST:] if r.climb is None and _climbable(look.board, r.dot)]
+    shortlist = cheap[:SHORTLIST] + stairs[:SHORTLIST]
+    stay = _worth(look, _Route(look.here, look.me.level, Fraction(0), 0), potential=False)
+    best = max(shortlist, key=lambda r: (_worth(look, r), -r.ap, _late(r.dot), -r.level))
+    return best if _worth(look, best) > stay else None
 
 
-def _routes(look: _Look, budget: int) -> list[_Route]:
-    """For each dot within `budget` movement AP (standing, on the trooper's level), the route
-    with the fewest chances for enemy arcs, then the fewest AP: a search over (dot, chances)
-    in that order, so a route that costs a chance is kept only if it is cheaper."""
+def _climbs(look: _Look, budget: int) -> list[_Route]:
+    """Basic Movement ¶4: on stairs or a ladder, up or down a level (3 AP), then the routes
+    from there at that level."""
     me = look.me
-    level = me.level
+    found: list[_Route] = []
+    for to in (me.level + 1, me.level - 1):
+        cost = terrain.climb_cost(look.board, look.here, me.level, to)
+        if cost is None or cost > budget or look.state.standing_at(look.here, to) is not None:
+            continue
+        risk = _Danger(look, to).at(look.here)
+        found.append(_Route(look.here, to, risk, cost, (), to))
+        for route in _routes(look, look.here, to, budget - cost):
+            found.append(_Route(route.dot, to, risk + route.risk, cost + route.ap, route.steps, to))
+    return found
+
+
+def _routes(look: _Look, start: Dot, level: int, budget: int) -> list[_Route]:
+    """For each dot within `budget` movement AP of `start` (standing, at `level`), the route
+    with the fewest hits expected from enemy arcs, then the fewest AP: a search over (dot,
+    risk) in that order, so a riskier route is kept only if it is cheaper."""
     taken = {t.dot for t in look.state.troopers if t.able and t.dot and t.level == level}
-    danger = _Danger(look)
-    start = look.here
+    danger = _Danger(look, level)
     queue: list[tuple[Fraction, int, Dot, tuple[Dot, ...]]] = [(Fraction(0), 0, start, ())]
     best_ap: dict[Dot, int] = {}
     found: list[_Route] = []
@@ -391,7 +409,7 @@ def _routes(look: _Look, budget: int) -> list[_Route]:
             continue  # reached already with no more risk and no more AP
         best_ap[dot] = ap
         if dot != start:
-            found.append(_Route(dot, risk, ap, steps))
+            found.append(_Route(dot, level, risk, ap, steps))
         for to in dot.neighbours():
             if to in taken or to == start:
                 continue
@@ -403,12 +421,13 @@ def _routes(look: _Look, budget: int) -> list[_Route]:
 
 
 class _Danger:
-    """The hits expected at a standing trooper entering a dot: each enemy arc that gets a
-    chance there (plan section 3) and would fire by its order, times the shot's odds
+    """The hits expected at a standing trooper entering a dot at `level`: each enemy arc that
+    gets a chance there (plan section 3) and would fire by its order, times the shot's odds
     (Resolving Fire ¶4-5); drawn once per dot."""
 
-    def __init__(self, look: _Look) -> None:
+    def __init__(self, look: _Look, level: int) -> None:
         self.look = look
+        self.level = level
         self.arcs = [arc for arc in look.state.arcs if _threatens(look, arc)]
         self.known: dict[Dot, Fraction] = {}
 
@@ -427,7 +446,7 @@ class _Danger:
         if reach is None or distance > reach:
             return Fraction(0)
         owner = look.state.trooper(arc.owner)
-        line = look.sees(Body(arc.vertex, arc.level, owner.prone), Body(dot, look.me.level))
+        line = look.sees(Body(arc.vertex, arc.level, owner.prone), Body(dot, self.level))
         number = combat.fire_target_number(
             distance=distance,
             short=weapon.short,
@@ -448,18 +467,47 @@ def _threatens(look: _Look, arc: Arc) -> bool:
 
 
 def _cheap_worth(look: _Look, route: _Route) -> Fraction:
-    """What a dot is worth without drawing sight: cover toward the nearest enemy, closing to
-    the weapon's short range, not hugging an enemy, less the hits expected on the way."""
+    """What a position is worth without drawing sight: cover toward the nearest enemy, closing
+    to the weapon's short range, not hugging an enemy, less the hits expected on the way."""
     dot = route.dot
     nearest = look.nearest(dot)
     distance = _distance(dot, nearest)
     weapon = look.weapon()
     short = weapon.short if weapon is not None else CLOSEST
     wanted = max(CLOSEST, min(short, FARTHEST))
-    worth = Fraction(COVER * _cover_toward(look.board, dot, look.me.level, nearest))
+    worth = Fraction(COVER * _cover_toward(look.board, dot, route.level, nearest))
     worth -= _closing(look) * max(0, distance - wanted)
     worth -= HUGGING if distance <= 1 else 0
     return worth - _risk_weight(look) * route.risk - Fraction(route.ap, 100)
+
+
+def _worth(look: _Look, route: _Route, potential: bool = True) -> Fraction:
+    """What a position is worth: without sight, and SEES if an enemy is in sight from it. A
+    walk's end on stairs or a ladder is worth what the level it leads to is worth there, if
+    more (`potential`: the next climb), so a trooper heads for a roof or an upper window."""
+    worth = _cheap_worth(look, route) + _sight_worth(look, route.dot, route.level)
+    if not potential or route.climb is not None or not _climbable(look.board, route.dot):
+        return worth
+    for to in (route.level + 1, route.level - 1):
+        if look.board.has_level(route.dot, to):
+            worth = max(worth, _beyond(look, route, to))
+    return worth
+
+
+def _beyond(look: _Look, route: _Route, level: int) -> Fraction:
+    """The worth of the best position a climb at the route's end leads to: the stairs or
+    ladder's dot at `level`, or a dot a step or two from it there (a roof's parapet, a window)."""
+    up = replace(route, level=level, ap=route.ap + CLIMB_AP)
+    there = [up] + [
+        replace(up, dot=further.dot, risk=up.risk + further.risk, ap=up.ap + further.ap)
+        for further in _routes(look, route.dot, level, BEYOND_AP)
+    ]
+    cheap = sorted(there, key=lambda r: (-_cheap_worth(look, r), r.ap, _late(r.dot)))
+    return max(_cheap_worth(look, r) + _sight_worth(look, r.dot, level) for r in cheap[:SIGHTED])
+
+
+def _climbable(board: DotMap, dot: Dot) -> bool:
+    return board.ground(dot) in (Ground.STAIRS, Ground.LADDER)
 
 
 def _risk_weight(look: _Look) -> Fraction:
@@ -487,11 +535,11 @@ def _put_out(state: State, seat: int) -> int:
     return sum(t.recruit.pv for t in state.troopers_of(seat) if not t.able)
 
 
-def _sight_worth(look: _Look, dot: Dot) -> int:
-    """SEES if an enemy within the active weapon's long range is in sight from the dot."""
+def _sight_worth(look: _Look, dot: Dot, level: int) -> int:
+    """SEES if an enemy within the active weapon's long range is in sight from the position."""
     weapon = look.weapon()
     reach = weapon.long if weapon is not None and weapon.long is not None else 0
-    me = Body(dot, look.me.level)
+    me = Body(dot, level)
     near = sorted(look.enemies, key=lambda e: (_distance(dot, e), e.id))[:SIGHTED]
     for enemy in near:
         if _distance(dot, enemy) <= reach and look.sees(me, look.body(enemy)).clear:
