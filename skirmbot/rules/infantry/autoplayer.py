@@ -27,9 +27,11 @@ from fractions import Fraction
 
 from skirmbot.rules.commands import Activate, Command, Deploy, EndActivation, Melee
 from skirmbot.rules.dots import Direction, Dot, bearing, in_arc
+from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.infantry import arcs, blast, combat, kit, terrain
-from skirmbot.rules.infantry.arms import GRENADE, MELEE, Explosive, Weapon
-from skirmbot.rules.infantry.card import damage_modifier
+from skirmbot.rules.infantry import melee as melees
+from skirmbot.rules.infantry.arms import GRENADE, Explosive, Weapon
+from skirmbot.rules.infantry.card import Mark, damage_modifier
 from skirmbot.rules.infantry.commands import Arc as ArcOrder
 from skirmbot.rules.infantry.commands import ChangeWeapon, Climb, FireAt, Move, Prone, Stand, Throw
 from skirmbot.rules.infantry.maps import DotMap, Feature, Ground
@@ -108,8 +110,8 @@ def next_trooper(state: State, seat: int) -> Trooper | None:
 
 @dataclass
 class _Look:
-    """One trooper's activation as the automatic player sees it: the enemies, friends, and the
-    sight lines it has drawn so far (drawn once each: sight is the costly part)."""
+    """One trooper's activation as the automatic player sees it: the trooper, its enemies and
+    friends on the map, and sight between positions (remembered per map: `_sight`)."""
 
     state: State
     me: Trooper
@@ -164,8 +166,9 @@ def _act(look: _Look) -> Command:
 
 # --- melee ----------------------------------------------------------------------------------------
 def _melee(look: _Look) -> Command | None:
-    """Melee ¶1: 5 AP on an adjacent enemy (same level, no wall or window between), a prone
-    one first (-1 to the target number), then the most hurt; with the weapon that hits hardest."""
+    """Melee ¶1: 5 AP on an enemy the engine lets it attack (beside it, same level, no wall
+    between), a prone one first (-1 to the target number), then the most hurt; with the
+    weapon that hits hardest."""
     me = look.me
     if me.left < combat.MELEE_AP:
         return None
@@ -177,39 +180,29 @@ def _melee(look: _Look) -> Command | None:
 
 
 def _in_reach_of_melee(look: _Look, enemy: Trooper) -> bool:
-    assert enemy.dot is not None
-    if enemy.level != look.me.level or look.here.distance(enemy.dot) != 1:
+    """The engine's own check (melee.check), so a melee it sends is one the engine takes."""
+    try:
+        melees.check(look.state, look.me, enemy.id, None)
+    except IllegalCommand:
         return False
-    between = look.board.feature(look.here, enemy.dot, look.me.level)
-    return between not in (Feature.WALL, Feature.WINDOW)
+    return True
 
 
 def _hurt(trooper: Trooper) -> int:
-    return sum(1 for mark in trooper.track.cells if mark.value != " ")
+    return sum(1 for mark in trooper.track.cells if mark is not Mark.CLEAN)
 
 
 def _melee_weapon(look: _Look) -> str:
-    """The offered melee weapon (combat.melee_weapons) with the most damage: lethal points
-    count twice (armour stops bludgeoning)."""
+    """The offered melee weapon (melee.offered) with the most damage, lethal points counted
+    twice (armour stops bludgeoning); ties by name."""
     me = look.me
-    arms = look.state.arms
-    secondary = me.secondary if me.secondary in arms.weapons else None
-    melee_secondary = secondary if secondary and arms.weapon(secondary).kind == MELEE else None
-    offered = combat.melee_weapons(me.active, melee_secondary)
 
-    def worth(name: str) -> tuple[int, str]:
-        row = arms.weapons.get(_MELEE_ROWS.get(name, name))
-        if row is None:
-            return 0, name
-        lethal, blunt = row.damage(me.max_ap)
-        return 2 * lethal + blunt, name
+    def worth(name: str) -> int:
+        lethal, blunt = melees.row(look.state, name).damage(me.max_ap)
+        return 2 * lethal + blunt
 
-    return max(offered, key=lambda name: (worth(name)[0], [-ord(c) for c in name]))
-
-
-# combat.melee_weapons names the knife and bayonet apart; the table has one row for both, and
-# the club swing of a long arm is the Club's row (Melee Combat ¶2).
-_MELEE_ROWS = {combat.KNIFE: "Bayonet/Knife", combat.BAYONET: "Bayonet/Knife"}
+    offered = sorted(melees.offered(look.state, me))
+    return max(offered, key=lambda name: (worth(name), -offered.index(name)))
 
 
 # --- explosives -----------------------------------------------------------------------------------
@@ -252,19 +245,12 @@ def _best_throw(look: _Look, weapon: str, changing: bool) -> Throw | None:
     budget = me.left - (CHANGE_AP if changing else 0)
     per_dot = explosive.ap_per_dot * (blast.PRONE_FACTOR if me.prone else 1)
     farthest = budget // per_dot
-    best: _Throw | None = None
-    for target in _throw_targets(look, farthest):
-        found = _weigh_throw(look, explosive, target)
-        if found is not None and (
-            best is None
-            or (found.value * found.odds, _late(target))
-            > (
-                best.value * best.odds,
-                _late(best.target),
-            )
-        ):
-            best = found
-    return None if best is None else Throw(me.seat, me.id, str(best.target))
+    weighed = [_weigh_throw(look, explosive, target) for target in _throw_targets(look, farthest)]
+    worth_it = [found for found in weighed if found is not None]
+    if not worth_it:
+        return None
+    best = max(worth_it, key=lambda found: (found.value * found.odds, _late(found.target)))
+    return Throw(me.seat, me.id, str(best.target))
 
 
 def _late(dot: Dot) -> tuple[int, int]:
