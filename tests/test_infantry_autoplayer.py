@@ -111,11 +111,21 @@ def test_it_answers_a_paused_chance_by_the_arcs_order(
 
 
 def test_it_sets_a_60_degree_arc_toward_the_nearest_enemy() -> None:
-    """Firing Arcs ¶1: 4 AP for 60 degrees, the arc pointed at the nearest enemy, order every."""
+    """Firing Arcs ¶1: 4 AP for 60 degrees, the arc pointed at the nearest enemy when no arc
+    holds more of them, order every."""
     state = table(Hale="G3", Ishida="B11", Varga="H10")
     hale = activating(state, "Hale", spent=3, moved=3)
     hale.prone = True
     assert sent(state, 0) == ArcOrder(0, "Hale", 60, "H10", EVERY)
+
+
+def test_the_arc_faces_where_most_enemies_come_from() -> None:
+    """Firing Arcs ¶1: the arc "can be oriented in any direction"; two enemies on one bearing
+    (J9, K10) draw it over the lone one nearer (D6)."""
+    state = table(Hale="G3", Ishida="D6", Varga="J9", Nkemelu="K10")
+    hale = activating(state, "Hale", spent=3, moved=3)
+    hale.prone = True
+    assert sent(state, 0) == ArcOrder(0, "Hale", 60, "J9", EVERY)
 
 
 def test_an_smg_close_in_sets_150_degrees() -> None:

@@ -589,7 +589,8 @@ def _arc_width(look: _Look, dot: Dot) -> int:
 
 
 def _arc(look: _Look) -> Command | None:
-    """A firing arc toward the nearest enemy, as wide as wanted and paid for, order "every"."""
+    """A firing arc as wide as wanted and paid for, order "every", toward the enemies'
+    likely approach (`_toward`)."""
     me = look.me
     if me.threw or look.weapon() is None or look.state.arc_of(me.id) is not None:
         return None
@@ -597,8 +598,23 @@ def _arc(look: _Look) -> Command | None:
     widths = [w for w in sorted(ARC_AP, reverse=True) if w <= wanted and ARC_AP[w] <= me.left]
     if not widths:
         return None
-    toward = look.nearest(look.here)
-    return ArcOrder(me.seat, me.id, widths[0], str(toward.dot), EVERY)
+    return ArcOrder(me.seat, me.id, widths[0], str(_toward(look, widths[0])), EVERY)
+
+
+def _toward(look: _Look, width: int) -> Dot:
+    """The enemy dot to face: of the arcs pointed at each enemy, the one holding the most
+    enemies (where they come from), then the one at the nearest enemy, ties by name."""
+
+    def holds(facing: Dot) -> int:
+        angle = bearing(look.here, facing)
+        return sum(
+            1
+            for enemy in look.enemies
+            if enemy.dot is not None and in_arc(look.here, angle, width, enemy.dot)
+        )
+
+    dots = sorted({e.dot for e in look.enemies if e.dot is not None and e.dot != look.here})
+    return max(dots, key=lambda dot: (holds(dot), -look.here.distance(dot), _late(dot)))
 
 
 # --- deployment -----------------------------------------------------------------------------------
