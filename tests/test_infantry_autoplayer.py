@@ -77,8 +77,9 @@ def test_a_grenade_no_longer_worth_throwing_is_changed_back_for_the_rifle() -> N
 
 
 def test_it_does_not_throw_at_one_enemy_in_the_open_nor_near_a_friend() -> None:
-    """One enemy in plain sight is left to the arcs; a blast that would reach a friend within
-    2 dots of its centre is not thrown."""
+    """Explosives table: a grenade hits for "6X/3X/1X" at the dot, the adjacent dots and 2 dots
+    away. One enemy in plain sight is left to the arcs; a blast that would reach a friend
+    within 2 dots of its centre is not thrown."""
     state = table(Hale="G3", Ishida="G7")
     activating(state, "Hale")
     assert not isinstance(autoplayer.choose(state, 0), ChangeWeapon)
@@ -298,8 +299,9 @@ def test_whole_matches_use_arcs_and_grenades_and_answer_prompts() -> None:
 
 
 def test_the_automatic_player_is_deterministic() -> None:
-    """It rolls no dice and breaks ties by name: the same match with the same dice is played
-    the same, command for command, whether its remembered sight lines are warm or cold."""
+    """Our ruling (docs/plans/infantry.md §3: every decision is a recorded command, so a replay
+    is exact): the automatic player rolls no dice and breaks ties by name, so the same match
+    with the same dice is played the same, command for command, its sight lines warm or cold."""
     first = new_match(*GAMES[0], seed=5)
     play_out(first)
     autoplayer._SIGHTS.clear()
