@@ -8,6 +8,8 @@ import copy
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from infantry_helpers import content, shipped
 
 from skirmbot.rules.commands import Activate, Command, EndActivation, Melee
@@ -308,3 +310,17 @@ def test_the_automatic_player_is_deterministic() -> None:
     second = new_match(*GAMES[0], seed=5)
     play_out(second)
     assert second.commands == first.commands
+
+
+@settings(max_examples=4, deadline=None, derandomize=True)
+@given(game=st.sampled_from(GAMES), seed=st.integers(0, 10**6), prompted=st.sampled_from([0, 1]))
+def test_every_command_it_sends_is_accepted_whatever_the_dice(
+    game: tuple[tuple[str, str], str, str], seed: int, prompted: int
+) -> None:
+    """Our ruling (docs/plans/infantry.md §2-3): the automatic player stands in for a seat at
+    any moment, so whatever the dice did, what it sends is a command the engine accepts (one
+    seat asked live for its arcs, answered by the automatic player)."""
+    match = new_match(*game, seed=seed)
+    match.state.seats[prompted].prompt = True
+    play_out(match)
+    assert match.state.over
