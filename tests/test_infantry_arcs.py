@@ -164,7 +164,8 @@ def test_two_arcs_each_get_a_chance_oldest_first(order: tuple[str, str]) -> None
 def test_standing_up_gives_a_chance_only_to_arcs_that_have_not_fired_here() -> None:
     """Resolving Fire ¶2: "stands from prone ... may be shot by any firing trooper that did not
     previously attack them on the current dot"."""
-    match = watching(MISS * 2, OKAFOR_30, ("Hale", "A6", 30, "G6", "every"), prompt=True)
+    okafor_150 = ("Okafor", "G2", 150, "G10", "every")  # 4 shots: one left after the first
+    match = watching(MISS * 2, okafor_150, ("Hale", "A6", 30, "G6", "every"), prompt=True)
     put(match, "Sorensen", "G6", prone=True)
     match.apply(Activate(1, "Sorensen"))
     assert match.state.moving is not None and match.state.moving.chances == ("Okafor", "Hale")
@@ -257,3 +258,14 @@ def test_climbing_is_a_new_position_and_gives_a_new_chance() -> None:
     shots = of_kind(events, "attack")
     assert [s["to"] for s in shots] == ["I7", "I7"] and kinds(events).index("climbed") > 1
     assert match.state.trooper("Sorensen").level == 1
+
+
+def test_an_arc_faces_a_bearing_in_degrees_too() -> None:
+    """Firing Arcs ¶1: "can be oriented in any direction"; plan section 3: `toward` a dot or
+    degrees (clockwise from north-east, as dots.bearing counts)."""
+    match = fresh()
+    play(match, Arc(0, "Okafor", 60, "150"))
+    assert match.state.arcs[0].facing == 150.0
+    refused = fresh()
+    with pytest.raises(IllegalCommand, match="0 to 359"):
+        refused.apply(Arc(0, "Okafor", 60, "400"))

@@ -43,15 +43,19 @@ def others(state: State, *besides: Trooper) -> list[Body]:
     return [body(t) for t in state.troopers if t.on_map and t.id not in ids]
 
 
-def new_arc(state: State, trooper: Trooper, width: int, toward: Dot, order: str, n: int) -> Arc:
-    """The arc `trooper` would establish now with its active weapon (checked by the engine)."""
+def new_arc(
+    state: State, trooper: Trooper, width: int, toward: Dot | float, order: str, n: int
+) -> Arc:
+    """The arc `trooper` would establish now with its active weapon, facing the dot `toward`
+    (its bearing from the vertex) or `toward` degrees (checked by the engine)."""
     assert trooper.dot is not None
     weapon = state.arms.weapon(trooper.active)
+    facing = bearing(trooper.dot, toward) if isinstance(toward, Dot) else float(toward) % 360
     return Arc(
         owner=trooper.id,
         vertex=trooper.dot,
         level=trooper.level,
-        facing=bearing(trooper.dot, toward),
+        facing=facing,
         width=width,
         weapon=weapon.name,
         shots_left=combat.arc_shots(width, weapon.shots),

@@ -65,12 +65,40 @@ def paused(state: State) -> Moving | None:
     return state.moving
 
 
+def default_answer(state: State) -> FireAt | None:
+    """What the arc's own order answers to the chance waiting (a missed prompt's answer, and
+    the automatic player's); None when nothing waits."""
+    moving = state.moving
+    if moving is None or not moving.chances:
+        return None
+    owner = state.trooper(moving.chances[0])
+    arc = state.arc_of(owner.id)
+    fire = arc is not None and arcs.wants(state, arc, state.trooper(moving.unit))
+    return FireAt(owner.seat, owner.id, fire)
+
+
 def _dot(text: str) -> Dot:
     """A dot named in an order, refused in the order's words."""
     try:
         return Dot.parse(text)
     except RulesError as error:
         raise IllegalCommand(str(error)) from error
+
+
+def _facing(text: str) -> Dot | float:
+    """Where an arc faces: a dot ("F7"), or degrees clockwise from north-east ("150", as
+    `dots.bearing` counts them: plan section 3)."""
+    try:
+        degrees = float(text)
+    except ValueError:
+        return _dot(text)
+    if not 0 <= degrees < 360:
+        raise IllegalCommand("An arc faces a dot (F7) or a bearing of 0 to 359 degrees.")
+    return degrees
+
+
+def _toward(toward: Dot | float) -> str:
+    return str(toward) if isinstance(toward, Dot) else f"{toward:g} degrees"
 
 
 def own_form(command: Command) -> Command:
@@ -549,7 +577,7 @@ class InfantryMatch:
             raise IllegalCommand(f"An arc's order is one of {', '.join(ARC_ORDERS)}.")
         if command.order == FIRST and command.n < 1:
             raise IllegalCommand("An arc ordered to fire at the first troopers says how many (n).")
-        toward = _dot(command.toward)
+        toward = _facing(command.toward)
         if toward == trooper.dot:
             raise IllegalCommand("An arc faces a dot other than its own vertex.")
         ap = arcs.ARC_AP[command.width]
@@ -565,7 +593,8 @@ class InfantryMatch:
             return events + [
                 Event(
                     "arc_set",
-                    f"{trooper.id} sets a {arc.width}-degree firing arc toward {toward} with its "
+                    f"{trooper.id} sets a {arc.width}-degree firing arc toward {_toward(toward)} "
+                    "with its "
                     f"{arc.weapon}: {arc.shots_left} shots, {arc.order} ({ap} AP).",
                     {
                         "unit": trooper.id,
