@@ -33,7 +33,8 @@ from skirmbot.rules.infantry import melee as melees
 from skirmbot.rules.infantry.arms import GRENADE, Explosive, Weapon
 from skirmbot.rules.infantry.card import Mark, damage_modifier
 from skirmbot.rules.infantry.commands import Arc as ArcOrder
-from skirmbot.rules.infantry.commands import ChangeWeapon, Climb, FireAt, Move, Prone, Stand, Throw
+from skirmbot.rules.infantry.commands import ChangeWeapon, Climb, Move, Prone, Stand, Throw
+from skirmbot.rules.infantry.engine import default_answer
 from skirmbot.rules.infantry.maps import DotMap, Feature, Ground
 from skirmbot.rules.infantry.setup import zone_dots, zone_rows
 from skirmbot.rules.infantry.sight import Body, Sight, sight
@@ -88,14 +89,12 @@ def choose(state: State, seat: int) -> Command:
 
 
 def answer(state: State, seat: int) -> Command:
-    """The answer of the arc owner the paused move waits for: fire as the arc's order says."""
-    if state.moving is None or not state.moving.chances:
-        return EndActivation(seat)  # nothing waits for an answer (not this seat's to give)
-    owner = state.trooper(state.moving.chances[0])
-    arc = state.arc_of(owner.id)
-    mover = state.trooper(state.moving.unit)
-    fire = arc is not None and arcs.wants(state, arc, mover)
-    return FireAt(seat, owner.id, fire)
+    """The answer of the arc owner the paused move waits for: fire as the arc's order says,
+    the engine's own reading (`engine.default_answer`, what a missed prompt answers)."""
+    found = default_answer(state)
+    if found is None or found.side != seat:
+        return EndActivation(seat)  # nothing waits for this seat's answer
+    return found
 
 
 def next_trooper(state: State, seat: int) -> Trooper | None:
