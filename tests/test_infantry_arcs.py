@@ -19,6 +19,7 @@ from skirmbot.rules.infantry.commands import (
     Climb,
     FireAt,
     Move,
+    Prone,
     Stand,
     StandingOrders,
 )
@@ -269,3 +270,23 @@ def test_an_arc_faces_a_bearing_in_degrees_too() -> None:
     refused = fresh()
     with pytest.raises(IllegalCommand, match="0 to 359"):
         refused.apply(Arc(0, "Okafor", 60, "400"))
+
+
+def test_the_order_that_starts_an_activation_comes_after_the_chances_there() -> None:
+    """Firing Arcs ¶2 ("activates in") and plan section 3: the chances come first; the order
+    that started the activation is carried out after them, or dropped in words if the shot left
+    the trooper unable to carry it out (here: a 150-degree arc's 6 AP after a hit to cell 5)."""
+    match = watching([6, 6, 2, 3], ("Okafor", "G2", 150, "G10", "every"), prompt=True)
+    put(match, "Sorensen", "G6")
+    events = match.apply(Arc(1, "Sorensen", 150, "G2"))
+    assert kinds(events) == ["activation_started"] and match.state.arcs[0].owner == "Okafor"
+    events = match.apply(FireAt(0, "Okafor", True))
+    assert kinds(events)[-1] == "order_dropped" and "6" in events[-1].text
+    sorensen = match.state.trooper("Sorensen")
+    assert sorensen.max_ap == 5 and sorensen.spent == 0 and match.state.activating == "Sorensen"
+    match = watching(MISS, ("Okafor", "G2", 150, "G10", "every"), prompt=True)
+    put(match, "Sorensen", "G6")
+    match.apply(Prone(1, "Sorensen"))
+    assert not match.state.trooper("Sorensen").prone
+    events = match.apply(FireAt(0, "Okafor", True))
+    assert kinds(events) == ["attack", "prone"] and match.state.trooper("Sorensen").prone

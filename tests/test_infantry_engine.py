@@ -93,6 +93,19 @@ def test_end_with_no_activation_in_progress_ends_the_sides_turn() -> None:
     refused(match, Activate(0, "Hale"), "Laser Team's turn")
 
 
+def test_end_naming_a_trooper_not_yet_activated_lets_it_do_nothing() -> None:
+    """Our ruling (§2): `end` naming a trooper activates it and ends its activation at once; the
+    arcs it stands in still get their chance ("activates in", Firing Arcs ¶2)."""
+    match = fresh(MISS)
+    put(match, "Okafor", "G2")
+    play(match, Arc(0, "Okafor", 150, "G10"), EndActivation(0), EndActivation(0, "Hale"))
+    assert match.state.trooper("Hale").activated and match.state.to_act == 0
+    pass_turn(match)
+    put(match, "Sorensen", "G6")
+    events = match.apply(EndActivation(1, "Sorensen"))
+    assert kinds(events) == ["activation_started", "attack", "activation_ended"]
+
+
 def test_ap_spent_start_afresh_each_turn_of_the_side() -> None:
     """Our ruling (§2): AP "spent this turn" is counted per turn."""
     match = fresh()

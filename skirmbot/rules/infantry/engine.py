@@ -9,7 +9,9 @@ chance ("activates in", Firing Arcs ¶2: a prompted owner pauses it here, `State
 the order is carried out. Movement and special actions come before combat actions (Movement
 ¶1): after an arc, a melee attack or a throw, no more of them; no arc after a throw
 (Explosives ¶1). An activation ends by `end`, when its AP are all spent, or when a hit leaves
-it none (wounds.hurt). `end` with no activation in progress ends the side's turn.
+it none (wounds.hurt). `end` naming a trooper not yet activated activates it and ends its
+activation at once (it does nothing); `end` naming none, with no activation in progress, ends
+the side's turn.
 
 Every order is checked before anything changes or any die is rolled (IllegalCommand in plain
 words); the state is also restored on any refusal, so a refused command changes nothing.
@@ -273,6 +275,8 @@ class InfantryMatch:
         if state.activating is None or state.activating.casefold() != unit.casefold():
             return []
         trooper = state.trooper(unit)
+        if isinstance(held, EndActivation):
+            return end_activation(state, trooper, held.reason)
         try:
             ready = self._prepare(held, trooper)
         except IllegalCommand as error:
@@ -335,6 +339,10 @@ class InfantryMatch:
         state = self.state
         if state.to_act != command.side:
             raise IllegalCommand(f"It is {state.seats[1 - command.side].name}'s turn.")
+        if state.activating is None and command.unit:
+            # "Rossi does nothing": it activates (the arcs it stands in get their chance) and
+            # its activation ends at once.
+            return self._begin(self._actor(command.side, command.unit), (), command)
         if state.activating is None:
             return self._end_turn(command)
         trooper = state.trooper(state.activating)
