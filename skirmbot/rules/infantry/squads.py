@@ -37,8 +37,9 @@ SQUAD_FIELDS = ("name", "description", "troopers")
 
 
 @dataclass(frozen=True)
-class Trooper:
-    """One trooper's card heading (Unit Card ¶2) and kit (W&E ¶1)."""
+class Recruit:
+    """One row of a squad file: a trooper's card heading (Unit Card ¶2) and kit (W&E ¶1).
+    (The trooper in a match, with its damage and position, is `state.Trooper`.)"""
 
     name: str
     rank: str
@@ -53,14 +54,14 @@ class Trooper:
 class Squad:
     name: str
     description: str
-    troopers: tuple[Trooper, ...]
+    troopers: tuple[Recruit, ...]
 
     @property
     def pv(self) -> int:
         return sum(t.pv for t in self.troopers)
 
     @property
-    def leader(self) -> Trooper:
+    def leader(self) -> Recruit:
         return next(t for t in self.troopers if t.leader)
 
 
@@ -106,7 +107,7 @@ def _text(row: dict[str, Any], field: str, who: str) -> str:
     return value
 
 
-def _trooper(arms: Arms, squad: str, row: dict[str, Any]) -> Trooper:
+def _trooper(arms: Arms, squad: str, row: dict[str, Any]) -> Recruit:
     name = _text(row, "name", f"A trooper of {squad}")
     who = f"{name} ({squad})"
     _exact_fields(row, TROOPER_FIELDS, who)
@@ -119,7 +120,7 @@ def _trooper(arms: Arms, squad: str, row: dict[str, Any]) -> Trooper:
     if not isinstance(row["leader"], bool):
         raise ContentError(f"{who}'s leader must be true or false.")
     kit = _kit(arms, who, row)
-    return Trooper(name, rank, number, row["skill"], row["leader"], kit, points(arms, kit))
+    return Recruit(name, rank, number, row["skill"], row["leader"], kit, points(arms, kit))
 
 
 def _kit(arms: Arms, who: str, row: dict[str, Any]) -> Loadout:
