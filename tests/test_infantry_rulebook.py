@@ -1,5 +1,6 @@
-"""docs/rulings.md's table for the infantry rules (rulebook 002) kept honest: every row names
-tests that exist, none is left pending, and every quote in it is the rulebook's own words.
+"""The infantry rules (rulebook 002): the two rulings no other test file holds on its own, and
+docs/rulings.md's table kept honest - every row names tests that exist, none is left pending,
+and every quote in it is the rulebook's own words.
 
 The rows of the engine, arcs, views and automatic player cite the plan's test names
 (docs/plans/infantry.md) while those parts are built beside this file; the rows of the modules
@@ -12,6 +13,51 @@ import re
 from pathlib import Path
 
 import pytest
+from infantry_helpers import dice_left, fresh, kinds, of_kind, pass_turn, play, put
+
+from skirmbot.rules.commands import Activate, EndActivation
+from skirmbot.rules.errors import IllegalCommand
+from skirmbot.rules.infantry.commands import Arc, ChangeWeapon, Throw
+from skirmbot.rules.infantry.export import state_json
+
+# --- our rulings that no other file checks ------------------------------------------------------
+
+
+def test_an_arc_ends_when_its_trooper_activates_again() -> None:
+    """Our ruling (docs/rulings.md, how long an arc lasts): the vertex is "the dot the trooper
+    is standing on", so an arc lasts until its trooper activates again; and one arc a trooper:
+    a second replaces the first, the first's AP not given back."""
+    match = fresh()
+    okafor = put(match, "Okafor", "G2")
+    play(match, Arc(0, "Okafor", 30, "G10"))
+    events = play(match, Arc(0, "Okafor", 60, "G10"))
+    assert kinds(events) == ["arc_removed", "arc_set"] and okafor.spent == 2 + 4
+    assert [(arc.width, arc.shots_left) for arc in match.state.arcs] == [(60, 2)]
+    play(match, EndActivation(0))
+    pass_turn(match)
+    pass_turn(match)  # round 2: seat 0 opens it again
+    assert match.state.round == 2 and match.state.arcs
+    events = match.apply(Activate(0, "Okafor"))
+    assert kinds(events) == ["activation_started", "arc_removed"] and match.state.arcs == []
+
+
+def test_a_throw_on_one_level_needs_sight_of_the_dot() -> None:
+    """Our ruling (docs/rulings.md, sight is needed to throw): explosives "are resolved in the
+    same way as ranged combat", so a throw on the thrower's level needs sight of the dot (the
+    tree on B4 hides B6 from B2), and the cover on the line counts: F2's low wall makes a
+    4-dot throw need 5."""
+    match = fresh()
+    put(match, "Okafor", "B2")
+    play(match, ChangeWeapon(0, "Okafor", "Hand Grenade"))
+    before = state_json(match.state)
+    with pytest.raises(IllegalCommand, match="cannot see B6"):
+        match.apply(Throw(0, "Okafor", "B6"))
+    assert state_json(match.state) == before and dice_left(match) == 0
+    thrown = of_kind(match.apply(Throw(0, "Okafor", "F2")), "thrown")
+    assert [(t["target"], t["ap"], t["tn"]) for t in thrown] == [("F2", 4, 5)]
+
+
+# --- docs/rulings.md names these tests ----------------------------------------------------------
 
 REPO = Path(__file__).resolve().parent.parent
 CITED = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
