@@ -103,7 +103,6 @@ def missing_tests(citations: list[tuple[str, str]]) -> list[str]:
     return missing
 
 
-@pytest.mark.xfail(strict=False, reason="engine/views land with issue 31's integration")
 def test_every_rule_row_names_tests_that_exist() -> None:
     """docs/rulings.md (the infantry rules): every rule row and ruling names tests that exist,
     none is left pending, and every test of this file is cited there."""
