@@ -126,7 +126,7 @@ def decide(state: State, dice: Dice, fire: bool) -> list[Event]:
         return [
             Event(
                 "held",
-                f"{owner} holds its fire at {mover.id} ({arc.shots_left} shots kept).",
+                f"{owner} holds its fire at {mover.id} ({arcs.shots_words(arc.shots_left)} kept).",
                 {"unit": owner, "target": mover.id},
             )
         ]
