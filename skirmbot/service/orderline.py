@@ -506,7 +506,8 @@ def _typed_action(
     rules = reading.situation.rules
     names = [name for name in actions.fields_of(rules, kind) if name != "unit"]
     if unit is None:
-        named = take_name(args, reading.own_units)
+        # One of theirs goes as typed too: the rules say whose it is.
+        named = take_name(args, reading.own_units) or take_name(args, reading.all_units)
         if named is not None:
             unit, args = named
     acting = unit or reading.carried

@@ -36,6 +36,11 @@ def shots_words(shots: int) -> str:
     return f"{shots} shot{'s' if shots != 1 else ''}"
 
 
+def order_words(arc: Arc) -> str:
+    """The arc's order as a player writes it: "every", "first 2", "short", "hold"."""
+    return f"first {arc.n}" if arc.order == FIRST else arc.order
+
+
 def body(trooper: Trooper) -> Body:
     """Where a trooper is, as sight reads it (the dead and unconscious lie prone)."""
     assert trooper.dot is not None, "only a deployed trooper is seen"

@@ -603,7 +603,7 @@ class InfantryMatch:
                     "arc_set",
                     f"{trooper.id} sets a {arc.width}-degree firing arc toward {_toward(toward)} "
                     "with its "
-                    f"{arc.weapon}: {arcs.shots_words(arc.shots_left)}, {arc.order} ({ap} AP).",
+                    f"{arc.weapon}: {arcs.shots_words(arc.shots_left)}, {arcs.order_words(arc)} ({ap} AP).",
                     {
                         "unit": trooper.id,
                         "vertex": str(arc.vertex),
