@@ -79,6 +79,15 @@ def test_an_arc_faces_any_dot_even_one_behind_the_trooper() -> None:
     assert arcs.covers(arc, Dot.parse("E3")) and not arcs.covers(arc, Dot.parse("E8"))
 
 
+def test_a_typed_dot_is_never_taken_for_a_longer_one_offered() -> None:
+    """Firing Arcs ¶1 ("any direction"): /act offers Hale's arcs toward the nearest enemy, on
+    A11; "Hale arc 60 A1" faces A1, not A11. With no dot typed, the offered arc is taken."""
+    match = fresh()
+    put(match, "Hale", "B2")
+    assert read(match, "Hale arc 60 A1") == Arc(0, "Hale", 60, "A1", "every", 0)
+    assert read(match, "Hale arc 60") == Arc(0, "Hale", 60, "A11", "every", 0)
+
+
 # --- one-line orders: a typed throw -------------------------------------------------------------
 def test_a_typed_throw_aims_at_a_dot() -> None:
     """Explosives ¶1 (a hand grenade is thrown at a dot, 1 AP a dot): "throw Hale G4" with the

@@ -73,6 +73,7 @@ UNITLESS = {"delay", "reroll", "modify", "accept"}  # decisions and turn words: 
 _SQUARE = re.compile(r"^[A-Za-z]{1,2}\d{1,2}$")
 _WORD = re.compile(r'"([^"]*)"|(\S+)')
 _STEPS = re.compile(r"[;\n]+")
+_WHOLE = re.compile(r"[\w']+")  # the words of an offered action's text, without "°" or ","
 _OFFER = re.compile(r"[0-9]{1,9}")  # Tactical Orders offered: a plain number, no "²"
 _OFFERED = re.compile(r"\s+[0-9]+\s+to\s*$", re.I)  # "dash C5 1 TO": the TO offered, written last
 # Words a player may put between the parts of an order, as they would say it.
@@ -475,10 +476,11 @@ def _own_action(reading: _Reading, kind: str, unit: str | None, args: list[str])
         if actions.kind_of(actions.decode(value, situation.rules)) == kind
     ]
     wanted = [word.casefold() for word in args]
-    fitting = [value for value, words in offered if all(w in words.casefold() for w in wanted)]
+    typed = kind in typed_kinds(situation.rules)
+    fitting = [value for value, words in offered if _fits(wanted, words, whole=typed)]
     if fitting:
         return actions.decode(fitting[0], situation.rules)
-    if kind in typed_kinds(situation.rules):
+    if typed:
         return _typed_action(reading, kind, unit, args)
     title = next(r.title for r in situation.rules.action_rules() if r.name == kind)
     who = acting or "your units"
@@ -486,6 +488,17 @@ def _own_action(reading: _Reading, kind: str, unit: str | None, args: list[str])
         raise ServiceError(f"{title} is not open to {who} now; /match rules says when it is.")
     listed = "; ".join(words for _, words in offered)
     raise ServiceError(f"No {title} of {who} fits '{shown(' '.join(args))}'. Open now: {listed}.")
+
+
+def _fits(wanted: list[str], words: str, *, whole: bool) -> bool:
+    """Whether an offered action's words hold every word typed: as a part ("rev" fits Revive),
+    or, for an action whose fields are typed (`whole`), as a whole word, so that a typed dot
+    is never taken for a longer one ("A1" is not the A11 offered)."""
+    text = words.casefold()
+    if not whole:
+        return all(word in text for word in wanted)
+    found = set(_WHOLE.findall(text))
+    return all(word in found for word in wanted)
 
 
 def typed_kinds(rules: Ruleset) -> frozenset[str]:
