@@ -19,8 +19,10 @@ from skirmbot.render.card import (
 from skirmbot.render.palette import colour
 from skirmbot.rules.infantry import views
 from skirmbot.rules.infantry.card import Mark, Track
+from skirmbot.rules.infantry.setup import new_state
 from skirmbot.rules.view import CardView, TrackView, track_words
 from tests.infantry_boards import deployed
+from tests.infantry_helpers import content
 
 Box = tuple[float, float, float, float]
 
@@ -196,3 +198,20 @@ def test_a_hurt_troopers_card_is_drawn_with_its_crossed_cells() -> None:
     assert _on(image, _cell(card, 0, "5"), 0.2, 0.8) != colour("hit")
     assert _on(image, _cell(card, 0, "5"), 0.2, 0.2) == colour("hit")
     assert colour("grid") in _colours_in(image, _cell(card, 1, "6"))
+
+
+@pytest.mark.parametrize(
+    "squads", [("riflemen", "laser-team"), ("assault-section", "mixed-fireteam")]
+)
+def test_every_shipped_troopers_card_fits_its_tracks_on_the_card(squads: tuple[str, str]) -> None:
+    """Unit Card ¶1: "formatted in any way so long as it contains all the essential
+    information": every shipped trooper's HP and armour cells, rows and armour's name are
+    drawn inside the card's width."""
+    state = new_state(content(squads))
+    for trooper in state.troopers:
+        card = views.card(state, trooper.id)
+        texts = [text for text in card_texts(card) if text.track >= 0]
+        assert {text.track for text in texts} == {0, 1}
+        for text in texts:
+            left, _, right, _ = text.bbox
+            assert left >= 0 and right <= WIDTH - 10, (trooper.id, text.text)
