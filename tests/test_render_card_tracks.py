@@ -172,7 +172,8 @@ def test_a_card_without_tracks_draws_none() -> None:
     assert card_lines(card) == [text.text for text in card_texts(card)]
 
 
-def test_a_track_refuses_a_wrong_shape() -> None:
+def test_a_track_view_refuses_a_wrong_shape() -> None:
+    """A TrackView is one value per cell in every row, marks of TRACK_MARKS only."""
     with pytest.raises(ValueError, match="10 cells, 9 marks"):
         TrackView("HP", LABELS, EXAMPLE[:9])
     with pytest.raises(ValueError, match="mark is one of"):
