@@ -5,7 +5,6 @@ rolls a die of its own: the matches' dice are seeded, the situations need none."
 from __future__ import annotations
 
 import copy
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -225,7 +224,6 @@ def test_deployment_spreads_the_squad_over_its_zone_behind_a_low_wall() -> None:
 
 
 # --- whole matches, automatic against automatic -------------------------------------------------
-SECONDS = 3  # of this process's CPU: a whole match, both players automatic (others' load aside)
 MOST_COMMANDS = 3000  # 8 rounds of two squads take a few hundred; this only catches a loop
 GAMES = [
     (("riflemen", "laser-team"), "firefight", "crossroads"),
@@ -274,10 +272,8 @@ def test_a_whole_match_ends_with_every_command_accepted_and_replays_the_same(
     """Our ruling (docs/plans/infantry.md §2, the turn sequence and victory): automatic against
     automatic on each shipped map and mission, the match ends within its rounds; every command
     is accepted; replaying the record with the same dice gives the same state."""
-    started = time.process_time()
     match = new_match(squads, mission, battle_map, seed=7)
     play_out(match)
-    assert time.process_time() - started < SECONDS
     assert match.state.over and match.state.result
     replay = new_match(squads, mission, battle_map, seed=7)
     for command in match.commands:
