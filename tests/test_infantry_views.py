@@ -202,7 +202,8 @@ def test_a_prompted_arc_is_a_reaction_of_its_owner() -> None:
     assert "needs" in decision.why
     assert decision.missed == "the arc's order (hold) holds"
     assert ":arc:Varga:" in decision.key
-    assert views.buttons(state) == ()
+    # The owner answers with a click: Fire or Hold for Varga's arc, not the mover's End.
+    assert views.buttons(state) == ("fire:Varga", "hold:Varga")
     # the order "every" fires when the deadline passes
     state.arcs[0] = replace(state.arcs[0], order="every")
     (decision,) = views.deciding(state, _no_automatic)
@@ -223,7 +224,7 @@ def test_a_prompted_arc_paused_by_the_engine_decides_by_its_deadline() -> None:
     assert (decision.side, decision.turn) == (0, False)
     assert decision.why.startswith("Okafor's arc: Sorensen enters G6 (4 dots, short range")
     assert decision.on_timeout == (FireAt(0, "Okafor", True),)
-    assert views.buttons(match.state) == ()
+    assert views.buttons(match.state) == ("fire:Okafor", "hold:Okafor")
     events = play(match, *decision.on_timeout)
     assert [e.kind for e in events] == ["attack", "arc_removed", "moved"]
     assert str(match.state.trooper("Sorensen").dot) == "F6"

@@ -466,10 +466,15 @@ def status_line(state: State, seat: int) -> str:
 
 
 def buttons(state: State) -> tuple[str, ...]:
-    """ "end" and "preview" while a trooper activates and no move waits for an arc's owner."""
-    if state.over or state.activating is None:
+    """ "end" and "preview" while a trooper activates; while a move waits for an arc's owner,
+    that owner's answers instead ("fire:Rossi", "hold:Rossi"): the owner who asked to be
+    prompted answers with a click on the message that tells them of the chance."""
+    if state.over:
         return ()
     if state.moving is not None and state.moving.chances:
+        owner = state.moving.chances[0]
+        return (f"fire:{owner}", f"hold:{owner}")
+    if state.activating is None:
         return ()
     return ("end", "preview")
 
