@@ -283,6 +283,9 @@ def test_the_outcome_places_the_winner_first_with_pv() -> None:
     assert found is not None
     assert found.placings == (1, 2) and found.winner == 0
     assert found.scores == (sum(t.recruit.pv for t in state.troopers_of(1)), 0)
+    # The result names each side's PV (the end-of-match message reads it).
+    won = found.scores[0]
+    assert found.reason.endswith(f"Riflemen {won} PV · Laser Team 0 PV."), found.reason
     assert views.view(state, "infantry").phase == OVER
     assert views.headline(state) == "Riflemen wins"
 

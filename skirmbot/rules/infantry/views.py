@@ -496,4 +496,13 @@ def outcome(state: State) -> Outcome | None:
     why = decided[1] if decided is not None else state.result
     winner = state.winner
     placings = tuple(1 if winner is None or seat == winner else 2 for seat in range(SIDES))
-    return Outcome(placings, scores(state), why)
+    return Outcome(placings, scores(state), f"{why} {pv_words(state)}")
+
+
+def pv_words(state: State) -> str:
+    """Each side's score, for the result: "Riflemen 0 PV · Laser Team 412 PV." (the PV of the
+    enemy troopers it put out, plan section 2, Victory)."""
+    each = (
+        f"{seat.name} {score} PV" for seat, score in zip(state.seats, scores(state), strict=True)
+    )
+    return " · ".join(each) + "."
