@@ -36,7 +36,7 @@ STEPS = 600  # more commands than any Firefight of these squads needs: catches a
 # The timers' clock runs WARP times faster, so the reaction window (REACTION minutes) passes in
 # 60 * REACTION / WARP real seconds: long enough for a click and a restart, short to wait out.
 WARP = 30.0
-REACTION = 5  # minutes: 10 real seconds
+REACTION = 8  # minutes: 16 real seconds, more than a restart takes
 STANDOFF = 3  # dots: the players close in to a grenade's throw and hold there, arcs set
 HOURS = 168  # each activation's time: far longer than the test, even warped
 TIMED_OUT = "did not decide in time"
@@ -62,6 +62,7 @@ class Prompted:
     clicked: int = 0
     timed_out: int = 0
     asked: int = 0
+    answers: list[Message] = field(default_factory=list)  # what the bot answered to them
 
 
 def fire_button(messages: list[Message]) -> tuple[Message, str] | None:
@@ -192,14 +193,13 @@ async def test_a_whole_infantry_match_with_live_arcs_a_grenade_and_a_restart(
         assert [m.ephemeral for m in standing.messages] == [True], standing.text
         # The kernel's /shoot is no way to fire here: the refusal points to firing arcs.
         shot = await say(bot, "shoot", unit="Hale", target="Varga")
-        print("SHOT:", shot.text)
         assert [m.ephemeral for m in shot.messages] == [True], shot.text
         assert "Skirmishers fire from firing arcs: /act arc" in shot.text, shot.text
 
         alice, bob = Player(fake.alice, 0), Player(fake.bob, 1)
         players = [alice, bob]
         prompted = Prompted()
-        restarted = restarted_paused = False
+        restarted = False
         everything: list[Interaction] = []
         for _ in range(STEPS):
             found = await turn_of(bot, players)
@@ -220,7 +220,6 @@ async def test_a_whole_infantry_match_with_live_arcs_a_grenade_and_a_restart(
                 reached = round_of(await status_text(bot))
                 if (pausing and reached >= 2) or reached >= 4:
                     bot, restarted = await crashed_and_restarted(bot, start), True
-                    restarted_paused = pausing
             while (button := fire_button(shown)) is not None:
                 shown = await answer(bot, prompted, button)
         else:
@@ -231,7 +230,6 @@ async def test_a_whole_infantry_match_with_live_arcs_a_grenade_and_a_restart(
         assert re.search(r"Riflemen \d+ PV · Laser Team \d+ PV", result), result
         assert "wins" in result or "draw" in result, result
         both = alice.sent + bob.sent
-        print("ALICE", alice.sent, "\nBOB", bob.sent, prompted, restarted_paused)
         assert "arc" in both and "throw" in both and "move" in both, both
         assert prompted.clicked and prompted.timed_out, prompted
         # Skirmishers fire from firing arcs only: every shot is an arc's.
@@ -239,7 +237,14 @@ async def test_a_whole_infantry_match_with_live_arcs_a_grenade_and_a_restart(
             m for m in fake.messages.values() if re.search(r"\w+ fires its [\w ]+ at ", m.text)
         ]
         assert shots, "no shot from an arc"
-        assert all(i.pngs for i in everything if i.payload["data"]["name"] == "end"), "no picture"
+        # The picture after every activation: each message that ends one comes with it (or
+        # its interaction's next message does), whoever's answer ended it.
+        posted = [m for i in everything for m in i.messages] + prompted.answers
+        for n, message in enumerate(posted):
+            if "activation ends" in message.text:
+                pictured = [m for m in posted[n : n + 2] if m.attachments]
+                assert pictured, f"no picture with {message.text!r}"
+        assert all(i.pngs for i in everything if i.payload["data"]["name"] == "end")
         assert not fake.unknown, f"routes the fake does not know: {fake.unknown}"
         clean(bot.log())
 
@@ -258,13 +263,13 @@ async def answer(bot: Bot, prompted: Prompted, button: tuple[Message, str]) -> l
             REPLY_TIMEOUT + 60 * REACTION / WARP,
         )
         prompted.timed_out += 1
-        print("TIMED OUT:", posted[-1].text)
-        assert "arc's order" in posted[-1].text, posted[-1].text
+        assert "the arc's order (every) fires" in posted[-1].text, posted[-1].text
+        prompted.answers.append(posted[-1])
         return posted
     clicked = await click(bot, message, label, user=bot.fake.alice)
     assert public(clicked), clicked.text
     prompted.clicked += 1
-    print("CLICKED:", clicked.text)
+    prompted.answers += clicked.messages
     return clicked.messages
 
 
