@@ -50,8 +50,10 @@ class Player:
 
     user: User
     seat: int
+    order: str  # the order their arcs fire by unasked
     sent: list[str] = field(default_factory=list)  # the orders' kinds, in order
-    threw: bool = False
+    threw: bool = False  # a grenade thrown (once in the match)
+    postured: bool = False  # gone prone and stood up again (once in the match)
 
 
 @dataclass
@@ -105,7 +107,7 @@ async def activation(bot: Bot, player: Player, unit: str, label: str) -> list[In
     is offered; else, once in the match, a grenade: the throw offered, or with an enemy within
     a throw's reach the change to the Hand Grenade (3 AP) and then the throw offered; else a
     move toward the nearest enemy, but no nearer than `STANDOFF` dots, that leaves the AP for
-    a firing arc; then the widest arc it affords up to 60°, and /end."""
+    a firing arc (in its first activation it goes prone and stands up again first); then the widest arc it affords up to 60° with the player's order, and /end."""
     sent: list[Interaction] = []
     user = player.user
     targets = await offered(bot, user, "melee", "target", unit=unit)
@@ -127,6 +129,16 @@ async def activation(bot: Bot, player: Player, unit: str, label: str) -> list[In
             player.threw = True
             sent.append(await send(bot, player, "throw", "act", action=throws[0]))
             return sent + await ending(bot, player, unit)
+    if not player.postured and (down := starting(own, f"Go prone: {unit}")):
+        # Once, first thing: down and up again (3 AP; arcs it stands in get a chance).
+        player.postured = True
+        sent.append(await send(bot, player, "prone", "act", action=down[0]))
+        up = starting(await labelled(bot, user, "act", "action", unit=unit), f"Stand up: {unit}")
+        if up:
+            sent.append(await send(bot, player, "stand", "act", action=up[0]))
+            if fire_button(sent[-1].messages) is not None:
+                return sent
+        ap -= 3
     if here and enemy and here.distance(enemy) > STANDOFF:
         squares = await labelled(bot, user, "move", "square", unit=unit)
         ahead = [
@@ -141,11 +153,17 @@ async def activation(bot: Bot, player: Player, unit: str, label: str) -> list[In
                 return sent  # paused for Alice's arc: the loop hands it to her
     own = await labelled(bot, user, "act", "action", unit=unit)
     for width in (60, 30):
-        arc = [v for v, w in own if w.startswith(f"Arc: {unit} {width}°")]
+        arc = [
+            v for v, w in own if re.match(rf"Arc: {unit} {width}° toward \w+, {player.order} \(", w)
+        ]
         if arc:
             sent.append(await send(bot, player, "arc", "act", action=arc[0]))
             break
     return sent + await ending(bot, player, unit)
+
+
+def starting(options: list[tuple[str, str]], words: str) -> list[str]:
+    return [value for value, label in options if label.startswith(words)]
 
 
 async def ending(bot: Bot, player: Player, unit: str) -> list[Interaction]:
@@ -196,7 +214,9 @@ async def test_a_whole_infantry_match_with_live_arcs_a_grenade_and_a_restart(
         assert [m.ephemeral for m in shot.messages] == [True], shot.text
         assert "Skirmishers fire from firing arcs: /act arc" in shot.text, shot.text
 
-        alice, bob = Player(fake.alice, 0), Player(fake.bob, 1)
+        # Alice's arcs fire at every chance unasked (her live answer aside), Bob's at short
+        # range only.
+        alice, bob = Player(fake.alice, 0, "every"), Player(fake.bob, 1, "short")
         players = [alice, bob]
         prompted = Prompted()
         restarted = False
@@ -230,7 +250,7 @@ async def test_a_whole_infantry_match_with_live_arcs_a_grenade_and_a_restart(
         assert re.search(r"Riflemen \d+ PV · Laser Team \d+ PV", result), result
         assert "wins" in result or "draw" in result, result
         both = alice.sent + bob.sent
-        assert "arc" in both and "throw" in both and "move" in both, both
+        assert {"arc", "throw", "move", "prone", "stand", "end"} <= set(both), both
         assert prompted.clicked and prompted.timed_out, prompted
         # Skirmishers fire from firing arcs only: every shot is an arc's.
         shots = [
