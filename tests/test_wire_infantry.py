@@ -252,6 +252,10 @@ async def test_a_whole_infantry_match_with_live_arcs_a_grenade_and_a_restart(
         both = alice.sent + bob.sent
         assert {"arc", "throw", "move", "prone", "stand", "end"} <= set(both), both
         assert prompted.clicked and prompted.timed_out, prompted
+        # Each chance pinged her at once, with its question and its deadline.
+        asked = [m for m in fake.messages.values() if "fire or hold. Time runs out" in m.text]
+        assert asked and all(fake.alice.id in m.pings for m in asked), asked
+        assert len(asked) >= prompted.asked, (len(asked), prompted)
         # Skirmishers fire from firing arcs only: every shot is an arc's.
         shots = [
             m for m in fake.messages.values() if re.search(r"\w+ fires its [\w ]+ at ", m.text)
