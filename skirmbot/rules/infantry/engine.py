@@ -48,6 +48,7 @@ from skirmbot.rules.infantry.commands import (
 from skirmbot.rules.infantry.state import ARC_ORDERS, FIRST, Moving, State, Thrown, Trooper
 from skirmbot.rules.infantry.state import Arc as ArcState
 from skirmbot.rules.infantry.wounds import drop_arc, end_activation
+from skirmbot.words import plural
 
 PRONE_AP = terrain.MOVE_COSTS["prone"]
 STAND_AP = terrain.MOVE_COSTS["stand"]
@@ -610,7 +611,7 @@ class InfantryMatch:
                     "arc_set",
                     f"{trooper.id} sets a {arc.width}-degree firing arc toward {_toward(toward)} "
                     "with its "
-                    f"{arc.weapon}: {arc.shots_left} shots, {arc.order} ({ap} AP).",
+                    f"{arc.weapon}: {plural(arc.shots_left, 'shot')}, {arc.order} ({ap} AP).",
                     {
                         "unit": trooper.id,
                         "vertex": str(arc.vertex),
