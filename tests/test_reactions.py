@@ -190,3 +190,20 @@ async def test_a_concession_the_outcome_does_not_end_lets_the_others_play_on(
     assert not reply.match_over
     row = await table.service.live.find(CHANNEL)
     assert row.active and row.result is None
+
+
+async def test_the_reply_to_a_move_says_whom_the_match_waits_for_outside_their_turn(
+    store: Store, reacting: None
+) -> None:
+    """A decision asked of a seat outside its turn (the infantry rules' prompted arc; here
+    the Reacting rules') is told in the reply of the move that asked it, with the seat's name
+    and the question, so the buttons under it are not a riddle."""
+    table = Table(store, FakeClock())
+    await playing(table)
+    acting, reacting_side = await _sides(table)
+    row, match = await table.service.view(CHANNEL)
+    assert match is not None
+    rules = rulesets()["skirm"]
+    move = next(c for c in rules.legal_commands(match.state, acting) if c.type == "move")
+    reply = await table.service.act(CHANNEL, (ALICE, BOB)[acting], move)
+    assert f"\nWaiting for {row.names[reacting_side]}: {WHY}." in reply.text, reply.text
