@@ -268,7 +268,10 @@ async def test_a_whole_infantry_match_with_live_arcs_a_grenade_and_a_restart(
             if "activation ends" in message.text:
                 pictured = [m for m in posted[n : n + 2] if m.attachments]
                 assert pictured, f"no picture with {message.text!r}"
-        assert all(i.pngs for i in everything if i.payload["data"]["name"] == "end")
+        unpictured = [
+            i.text for i in everything if i.payload["data"]["name"] == "end" and not i.pngs
+        ]
+        assert not unpictured, unpictured
         assert not fake.unknown, f"routes the fake does not know: {fake.unknown}"
         clean(bot.log())
 
@@ -279,6 +282,9 @@ async def answer(bot: Bot, prompted: Prompted, button: tuple[Message, str]) -> l
     fires again. The messages that answer it (another chance may come of them)."""
     message, label = button
     prompted.asked += 1
+    owner = label.removeprefix("Fire: ").removesuffix("'s arc")
+    assert f"Waiting for Alice: {owner}'s arc: " in message.text, message.text
+    assert message.text.rstrip().endswith("fire or hold."), message.text
     if prompted.clicked and not prompted.timed_out:
         before = len(bot.fake.messages)
         posted = await bot.until(
