@@ -178,6 +178,34 @@ def leaps_for() -> Autocomplete:
     return for_unit(lambda found, unit, _: found.leaps(unit))
 
 
+def own_values_for(kind: str, field: str) -> Autocomplete:
+    """What a field of the ruleset's own command of `kind` may hold for the unit, labelled: an
+    infantry arc's dots to face ("F7 (Varga, 6 dots)") and orders, a throw's dots."""
+    return for_unit(lambda found, unit, _: found.own_values(unit, kind, field))
+
+
+def own_numbers_for(kind: str, field: str) -> Completer[int]:
+    """`own_values_for` of a field that holds a whole number (an arc's width: "60° (4 AP, 2
+    shots)")."""
+
+    @safely
+    async def complete(interaction: discord.Interaction[Any], current: str) -> list[Choice[int]]:
+        found = await situation(interaction)
+        if found is None or (unit := found.unit(option(interaction, "unit"))) is None:
+            return []
+        options = found.own_values(unit, kind, field)
+        typed = current.strip().casefold()
+        return listed(
+            [
+                choice(label, int(value))
+                for value, label in options
+                if value.isdigit() and typed in label.casefold()
+            ]
+        )
+
+    return complete
+
+
 def mission_actions_for() -> Autocomplete:
     return for_unit(lambda found, unit, _: found.mission_actions(unit))
 
@@ -381,6 +409,71 @@ class Play(commands.Cog):
     ) -> None:
         await self.act(
             interaction, actions.own_command("leap", unit=unit.strip(), square=square_of(square))
+        )
+
+    @app_commands.command(
+        name="arc", description="Set a unit's firing arc toward any square, with its order"
+    )
+    @app_commands.describe(
+        unit="Your unit",
+        width="Degrees: 30, 60 or 150 (wider costs more AP, gives more shots)",
+        toward="The square the arc faces: any one, in sight or not",
+        order="When it fires unasked: every, first (N enemies), short (range), hold",
+        count="For the order first: how many enemies it fires at",
+    )
+    @app_commands.autocomplete(
+        unit=units_for("arc"),
+        toward=own_values_for("arc", "toward"),
+        order=own_values_for("arc", "order"),
+    )
+    @app_commands.autocomplete(width=own_numbers_for("arc", "width"))  # numbers: on their own
+    @app_commands.guild_only()
+    async def arc(
+        self,
+        interaction: discord.Interaction[Any],
+        unit: UnitText,
+        width: app_commands.Range[int, 1, 360],
+        toward: SquareText,
+        order: NameText = "every",
+        count: app_commands.Range[int, 1, 99] | None = None,
+    ) -> None:
+        await self.act(
+            interaction,
+            actions.own_command(
+                "arc",
+                unit=unit.strip(),
+                width=width,
+                toward=square_of(toward),
+                order=order.split(":")[0].strip().lower(),
+                **({"n": count} if count is not None else {}),
+            ),
+        )
+
+    @app_commands.command(
+        name="throw", description="Throw a unit's active grenade or satchel charge at a square"
+    )
+    @app_commands.describe(
+        unit="Your unit",
+        target="The square it lands on",
+        level="The level it lands on, for a throw up or down stairs or a ladder",
+    )
+    @app_commands.autocomplete(unit=units_for("throw"), target=own_values_for("throw", "target"))
+    @app_commands.guild_only()
+    async def throw(
+        self,
+        interaction: discord.Interaction[Any],
+        unit: UnitText,
+        target: SquareText,
+        level: app_commands.Range[int, -9, 9] | None = None,
+    ) -> None:
+        await self.act(
+            interaction,
+            actions.own_command(
+                "throw",
+                unit=unit.strip(),
+                target=square_of(target),
+                **({"level": level} if level is not None else {}),
+            ),
         )
 
     @app_commands.command(name="skill", description="Use a skill from a unit's stat card")

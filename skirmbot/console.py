@@ -80,6 +80,7 @@ USAGE = {
     "timer": "timer",
     "calendar": "calendar FILE",
     "vacation": "vacation DAYS",
+    **orderline.OWN_USAGE,
     "help": "help [WORD]",
     "quit": "quit",
 }
@@ -103,14 +104,20 @@ The record is written next to the pictures when the match is over."""
 _COMMAND_WORDS = {**{verb: verb for verb in orderline.USAGE}, "standing": "standing_orders"}
 
 
-def help_for(rules: Ruleset) -> str:
+def help_for(rules: Ruleset, state: Any = None, side: int | None = None) -> str:
     """HELP without the words of commands this ruleset does not play (the d20 rules have no
-    turrets, doors or Tactical Orders): a token of a line is a verb and its arguments. A
-    ruleset whose Move places each model, or whose standing orders are its own (not re-rolled
-    saves), gets a line for each after the game's words."""
+    turrets, doors or Tactical Orders; the infantry rules' Shoot is there only to be refused):
+    a token of a line is a verb and its arguments. A ruleset whose Move places each model, whose
+    standing orders are its own (not re-rolled saves), or whose own actions are typed field by
+    field (an infantry arc, a throw), gets a line for each after the game's words. With the
+    match's `state`: no `secondary` where nothing is ever secret, and the example line names
+    the match's units (`side`'s first, an enemy)."""
     missing = {word for word, kind in _COMMAND_WORDS.items() if kind not in rules.command_types}
+    missing |= set(getattr(rules, "refused_kinds", ()))
+    if state is not None and not rules.held_in_secret(state):
+        missing.add("secondary")  # no secondary objective, nor anything else, is ever drawn
     orders = ORDERS in rules.features
-    if not missing and orders:
+    if not missing and orders and state is None:
         return HELP
     lines = []
     for line in HELP.splitlines():
@@ -119,6 +126,9 @@ def help_for(rules: Ruleset) -> str:
         if not orders:  # standing orders that spend TO, and TO paid for an action
             kept = [t.replace(" [TO]", "") for t in kept if not t.startswith("standing ")]
             kept = [t.replace(" TO is how many Tactical Orders to spend.", "") for t in kept]
+        kept = [_own_example(rules, t) for t in kept]
+        if state is not None:
+            kept = [_line_example(rules, state, side, missing, t) for t in kept]
         if kept:
             lines.append(("  " if line.startswith("  ") else "") + "   ".join(kept))
         if line.startswith("  act "):
@@ -126,9 +136,54 @@ def help_for(rules: Ruleset) -> str:
     return "\n".join(lines)
 
 
+def _own_example(rules: Ruleset, token: str) -> str:
+    """The `act` line's example: Revive where the rules have it, else their first own action
+    that has no word of its own ("Change level" in the infantry rules)."""
+    if "e.g. Revive" not in token or "revive" in rules.command_types:
+        return token
+    worded = {*_COMMAND_WORDS.values(), *orderline.typed_kinds(rules)}
+    titles = [
+        rule.title
+        for rule in rules.action_rules()
+        if rule.name in rules.command_types
+        and rule.name not in worded
+        and rule.name not in actions.COMMON_KINDS
+    ]
+    return token.replace("e.g. Revive", f"e.g. {titles[0]}") if titles else token
+
+
+def _line_example(
+    rules: Ruleset, state: Any, side: int | None, missing: set[str], token: str
+) -> str:
+    """The one-line example with the match's own units: "Hale move C5; melee Ishida; end"."""
+    if "Halden move C5; shoot Kor; end" not in token:
+        return token
+    pieces = rules.view(state).pieces
+    if not pieces:
+        return token
+    own = pieces[0].side if side is None else side
+    mine = [p.id for p in pieces if p.side == own]
+    theirs = [p.id for p in pieces if p.side != own]
+    if not mine:
+        return token
+    unit = _quoted(mine[0])
+    attack = next((verb for verb in ("shoot", "melee") if verb not in missing), None)
+    middle = f"{attack} {_quoted(theirs[0])}; " if attack and theirs else ""
+    return token.replace("Halden move C5; shoot Kor; end", f"{unit} move C5; {middle}end")
+
+
+def _quoted(name: str) -> str:
+    return f'"{name}"' if " " in name else name
+
+
 def _own_words(rules: Ruleset) -> list[str]:
-    """The help's lines for a Move of each model's square and a ruleset's own standing orders."""
+    """The help's lines for a Move of each model's square, a ruleset's own actions typed field
+    by field, and its own standing orders."""
     found = []
+    typed = [orderline.OWN_USAGE[kind] for kind in orderline.OWN_USAGE
+             if kind in orderline.typed_kinds(rules)]  # fmt: skip
+    if typed:
+        found.append("  " + "   ".join(typed))
     if "models" in actions.fields_of(rules, "move"):
         found.append(
             "  move UNIT SQUARE SQUARE ... (each model of a Group to its square, in order)"
@@ -381,11 +436,15 @@ class Console:
         row, match = await self.service.view(CHANNEL)
         if match is None:  # back in deployment (cannot happen while playing): look again
             return
-        if not self.helped:
-            self.say(help_for(ruleset_of(row)))
-            self.helped = True
         rules = ruleset_of(row)
         member = self._whose_turn(row.players, _deciding_seat(rules, match.state))
+        if not self.helped:
+            self.say(
+                help_for(
+                    rules, match.state, _seat_in_turn(rules.view(match.state), row.players, member)
+                )
+            )
+            self.helped = True
         squad = rules.view(match.state).sides[row.players.index(member.id)].name
         line = self._ask(f"[{squad}] {member.name}> ")
         await self.handle(member, line)
@@ -583,7 +642,7 @@ class Console:
             now = "a roll waits: accept it, or reroll DIE (1 TO), or modify DIE +1|-1."
         else:
             now = f"{view.activating} is activating: act with it, or end its activation."
-        return f"{help_for(rules)}\nNow, {member.name}: {now}"
+        return f"{help_for(rules, match.state, side)}\nNow, {member.name}: {now}"
 
     async def _finished(self) -> None:
         """The match is over: write its record next to the pictures and say what it is for."""

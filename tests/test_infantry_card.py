@@ -144,6 +144,19 @@ def test_the_damage_roll_names_the_first_cell() -> None:
     assert track.mark(5) is F and current_hp(track) == 4
 
 
+def test_a_hit_sets_the_new_max_ap_and_modifier_at_once() -> None:
+    """Resolving Fire ¶9: "The targeted trooper's new HP is given by the first cell to the
+    right of the lowest fully crossed out HP cell. The corresponding maximum AP is given by
+    this column on the unit card. The new maximum AP immediately applies": a Rifle's 4X from a
+    damage roll of 9 crosses 9 to 6, so HP 5, 7 AP and +2 (Unit Card ¶4-¶5's own numbers);
+    with standard armour its 4 cells take the 4 points and the row stays 8 - 2."""
+    dice = ScriptedDice([4, 5])
+    track = apply_damage(new_track(), 4, 0, first_cell(roll_2d6(dice)))
+    assert (current_hp(track), max_ap(track), damage_modifier(track)) == (5, 7, 2)
+    armoured = apply_damage(new_track(4), 4, 0, 9)
+    assert (current_hp(armoured), max_ap(armoured, 2), armoured.armour) == (10, 6, 0)
+
+
 def test_a_damage_roll_of_11_or_12_starts_at_cell_10() -> None:
     """Our ruling (proposed in docs/plans/infantry.md): the cells are 10 to 1, so 11 and 12
     start at cell 10."""

@@ -53,11 +53,14 @@ def test_the_card_has_every_field_of_the_sample_card() -> None:
     assert "Squad leader: Hale (leadership 1)" in notes
     assert "Active weapon: Rifle" in notes and "Hand grenades: 4" in notes
     assert "Helmet" in notes
-    rows = dict(card.costs)
-    assert rows["HP"] == "10 9 8 7 6 5 4 3 2 1"
-    assert rows["Cells"] == ". . . . . . . . . ."
-    assert rows["AP"] == "7 7 7 6 6 6 5 5 5 4"  # basic armour: 1 AP off every column
-    assert rows["Modifier"] == "+0 +0 +1 +1 +2 +2 +3 +3 +4 +4"
+    hp, armour = card.tracks
+    assert hp.title == "HP" and hp.labels == tuple(str(n) for n in range(10, 0, -1))
+    assert hp.marks == ("",) * 10 and hp.column == 0
+    rows = dict(hp.rows)
+    assert rows["AP"] == ("7", "7", "7", "6", "6", "6", "5", "5", "5", "4")  # basic armour: -1
+    assert rows["Modifier"] == ("+0", "+0", "+1", "+1", "+2", "+2", "+3", "+3", "+4", "+4")
+    assert (armour.title, armour.note) == ("Armour", "Basic")
+    assert card.costs == () and card.hit is None  # the track is the HP: one HP box, not two
     weapons = {w.name: dict(w.stats) for w in card.weapons}
     assert weapons["Rifle"] == {"DMG": "4X", "SH": "x1", "SR": "26", "LR": "85"}
     assert weapons["Pistol"] == {"DMG": "2X", "SH": "x2", "SR": "7", "LR": "20"}
@@ -78,28 +81,48 @@ def test_the_hp_row_shows_crossed_and_half_crossed_cells() -> None:
         cells[10 - hp] = mark
     trooper.track = Track(tuple(cells), 0)
     card = views.card(state, "Ishida")
-    assert dict(card.costs)["Cells"] == ". X . X X \\ . . . ."
+    row = card.tracks[0]
+    assert row.marks == ("", "full", "", "full", "full", "half", "", "", "", "")
+    assert row.labels[row.marks.index("half")] == "5"
+    assert row.column == 5 and row.labels[5] == "5"  # the AP and modifier of 5 HP apply
     assert dict(card.stats)["HP"] == "5/10" and dict(card.stats)["MOD"] == "+2"
-    assert card.hit == 5 and dict(card.stats)["AP"] == "7/7"
+    assert dict(card.stats)["AP"] == "7/7"
+    assert dict(row.rows)["AP"][row.column] == "7" and dict(row.rows)["Modifier"][5] == "+2"
+
+
+def test_a_dead_troopers_track_has_no_column_of_now() -> None:
+    """Our ruling (docs/plans/infantry.md §2): dead when cell 1 is fully crossed; no column of
+    the AP and modifier rows applies then."""
+    state = deployed()
+    trooper = state.trooper("Ishida")
+    trooper.track = Track((Mark.FULL,) * 10, 0)
+    hp = views.card(state, "Ishida").tracks[0]
+    assert hp.marks == ("full",) * 10 and hp.column is None
 
 
 def test_unused_armour_cells_are_drawn_marked_off() -> None:
     """Unit Card ¶6: "Mark off any unused cells of armor before the game": the card has 6
     cells; basic armour uses 2, the rest are marked off; a destroyed cell is crossed."""
     state = deployed()
-    assert dict(views.card(state, "Rossi").costs)["Armour"] == "O O - - - - (Basic)"
+
+    def armour(unit: str) -> tuple[tuple[str, ...], str]:
+        track = views.card(state, unit).tracks[1]
+        assert track.title == "Armour" and track.labels == ("1", "2", "3", "4", "5", "6")
+        return track.marks, track.note
+
+    assert armour("Rossi") == (("", "") + ("unused",) * 4, "Basic")
     rossi = state.trooper("Rossi")
     rossi.track = replace(rossi.track, armour=1)
-    assert dict(views.card(state, "Rossi").costs)["Armour"] == "O X - - - - (Basic)"
-    assert dict(views.card(state, "Ishida").costs)["Armour"] == "- - - - - - (none)"
-    assert views.armour_cells(0, 6) == ("X",) * 6
+    assert armour("Rossi") == (("", "full") + ("unused",) * 4, "Basic")
+    assert armour("Ishida") == (("unused",) * 6, "none")
+    assert views.armour_cells(0, 6) == ("full",) * 6
 
 
 def test_standard_armour_takes_2_from_every_ap_value_on_the_card() -> None:
     """Body Armor ¶2: "with standard body armor, leave 4 cells ... and reduce all values in the
     AP row by 2"."""
-    assert views.ap_row(2) == "6 6 6 5 5 5 4 4 4 3"
-    assert views.ap_row(0) == "8 8 8 7 7 7 6 6 6 5"
+    assert " ".join(views.ap_values(2)) == "6 6 6 5 5 5 4 4 4 3"
+    assert " ".join(views.ap_values(0)) == "8 8 8 7 7 7 6 6 6 5"
 
 
 def test_a_card_of_no_trooper_is_refused_in_words() -> None:

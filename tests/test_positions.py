@@ -136,7 +136,6 @@ async def test_the_services_preview_reads_the_place_through_the_ruleset(
     assert asked[-1] == "Z40"
 
 
-@pytest.mark.parametrize("name", SQUARE_NAMES)
 @pytest.mark.parametrize(
     ("typed", "words"),
     [
@@ -156,6 +155,7 @@ def test_the_infantry_view_says_its_board_is_dots() -> None:
     assert ruleset("infantry").view(_demo("infantry").state).grid == DOTS
 
 
+@pytest.mark.parametrize("name", SQUARE_NAMES)
 def test_each_square_rulesets_view_says_its_board_is_squares(name: str) -> None:
     """Our ruling (proposed in docs/plans/infantry.md): the view says which grid its board is
     (`MatchView.grid`), so the picture picks its layout without knowing the ruleset."""

@@ -89,7 +89,7 @@ def test_a_ruleset_is_found_by_its_key_or_its_title_as_typed(typed: str) -> None
 def test_an_unknown_ruleset_is_answered_with_the_titles() -> None:
     with pytest.raises(
         RulesError,
-        match=r"^There is no ruleset called 'Skirm Heavy'\. Choose one of: Skirm, Skirm Lite, d20 Skirmish, Companies\.$",
+        match=r"^There is no ruleset called 'Skirm Heavy'\. Choose one of: Skirm, Skirm Lite, d20 Skirmish, Companies, Skirmishers\.$",
     ):
         ruleset("Skirm Heavy")
 
@@ -228,7 +228,7 @@ async def test_the_console_takes_the_ruleset_as_typed(tmp_path: Path) -> None:
     assert await run_console(False, tmp_path, ask=ask, say=said.append, rules="Skirm Lite") == 0
     assert "New Skirm Lite match" in "\n".join(said)
     with pytest.raises(
-        ConsoleError, match="Choose one of: Skirm, Skirm Lite, d20 Skirmish, Companies."
+        ConsoleError, match="Choose one of: Skirm, Skirm Lite, d20 Skirmish, Companies, Skirmishers."
     ):
         await run_console(False, tmp_path, ask=ask, say=said.append, rules="Skirm Heavy")
 
@@ -248,6 +248,6 @@ def test_the_command_line_answers_an_unknown_ruleset_with_the_titles(
 ) -> None:
     assert main(["demo", "--ruleset", "chess", "--out", str(tmp_path)]) == 2
     assert (
-        "There is no ruleset called 'chess'. Choose one of: Skirm, Skirm Lite, d20 Skirmish, Companies."
+        "There is no ruleset called 'chess'. Choose one of: Skirm, Skirm Lite, d20 Skirmish, Companies, Skirmishers."
         in (capsys.readouterr().err)
     )

@@ -22,7 +22,15 @@ from PIL import Image, ImageDraw
 
 from skirmbot.render.palette import INDEX, colour, font, new_image, side_colour
 from skirmbot.render.palette import palette_bytes as palette
-from skirmbot.rules.view import ACTIVATED, DOWNED, OUT, CardView, WeaponView
+from skirmbot.rules.view import (
+    ACTIVATED,
+    DOWNED,
+    OUT,
+    CardView,
+    TrackView,
+    WeaponView,
+    track_words,
+)
 
 WIDTH = 520
 MARGIN = 18
@@ -40,6 +48,15 @@ CHIP_SIZE = 18
 WEAPON_NAME_SIZE = 23
 WEAPON_STAT_SIZE = 24
 STATUS_SIZE = 20
+TRACK_SIZE = 18  # a track cell's label
+ROW_SIZE = 17  # the values in the rows under a track
+
+# A track (the infantry rules' HP and armour cells): the row titles' column at the left, then
+# square cells at most CELL wide, so ten fit the card (rulebook 002's sample card).
+TRACK_TITLES = 84  # "Modifier" is 63 px at STAT_LABEL_SIZE; 84 leaves ten cells of CELL
+CELL = 40
+CROSS_WIDTH = 3  # the pen of an X or a \ over a cell
+HATCH_STEP = 8  # the spacing of the hatching over an unused cell
 
 
 def wrap(text: str, size: int, width: float) -> list[str]:
@@ -100,6 +117,7 @@ class Text:
     size: int
     fill: int
     anchor: str = "la"
+    track: int = -1  # the index of the card's track it belongs to: read as one (`card_lines`)
 
     @property
     def bbox(self) -> tuple[float, float, float, float]:
@@ -109,7 +127,7 @@ class Text:
 
 @dataclass(frozen=True, slots=True)
 class Shape:
-    kind: str  # "rect", "ellipse" or "polygon"
+    kind: str  # "rect", "ellipse", "polygon" or "line"
     points: tuple[float, ...]
     fill: int | None = None
     outline: int | None = None
@@ -135,6 +153,15 @@ class _Builder:
 
     def text(self, x: float, y: float, text: str, size: int, fill: int, anchor: str = "la") -> None:
         self.items.append(Text(x, y, text, size, fill, anchor))
+
+    def track_text(
+        self, track: int, x: float, y: float, text: str, size: int, fill: int, anchor: str = "mm"
+    ) -> None:
+        """A text of the card's track number `track`, centred on (x, y) unless `anchor` says."""
+        self.items.append(Text(x, y, text, size, fill, anchor, track))
+
+    def line(self, points: tuple[float, ...], fill: int, width: int) -> None:
+        self.items.append(Shape("line", points, None, fill, width))
 
     def rect(
         self,
@@ -285,6 +312,81 @@ def _pips(b: _Builder, cx: float, cy: float, hit: int, most: int, room: float, s
             b.ellipse(box, colour("white"), colour("grid"), 2)
 
 
+def _tracks(b: _Builder, card: CardView) -> None:
+    for number, track in enumerate(card.tracks):
+        _track(b, number, track)
+
+
+def _track(b: _Builder, number: int, track: TrackView) -> None:
+    """The rulebook's card: a row of square cells, each with its label, crossed as marked, the
+    rows of values under it in the same columns, every row's title at the left."""
+    b.y += 14
+    cell = min(CELL, (INNER - TRACK_TITLES) // max(len(track.labels), 1))
+    left = MARGIN + TRACK_TITLES
+    top = b.y
+    middle = top + cell / 2
+    b.track_text(number, MARGIN, middle, track.title, STAT_LABEL_SIZE, colour("label"), "lm")
+    for k, (label, mark) in enumerate(zip(track.labels, track.marks, strict=True)):
+        _cell(b, number, (left + k * cell, top, left + (k + 1) * cell, top + cell), label, mark)
+    if track.note:
+        note_x = left + len(track.labels) * cell + 12
+        b.track_text(number, note_x, middle, track.note, BODY_SIZE, colour("ink"), "lm")
+    b.y = top + cell
+    for title, values in track.rows:
+        _track_row(b, number, track, title, values, left, cell)
+
+
+def _cell(
+    b: _Builder, number: int, box: tuple[float, float, float, float], label: str, mark: str
+) -> None:
+    """One cell: clean; half crossed (one diagonal, \\); fully crossed (X); or unused (grey,
+    hatched: marked off before the game)."""
+    x0, y0, x1, y1 = box
+    unused = mark == "unused"
+    b.rect(box, colour("level1") if unused else colour("white"), colour("ink"), 2)
+    if unused:
+        _hatch(b, box)
+    label_fill = colour("label") if unused else colour("ink")
+    b.track_text(number, (x0 + x1) / 2, (y0 + y1) / 2, label, TRACK_SIZE, label_fill)
+    inset = 5
+    if mark in ("half", "full"):
+        b.line((x0 + inset, y0 + inset, x1 - inset, y1 - inset), colour("hit"), CROSS_WIDTH)
+    if mark == "full":
+        b.line((x0 + inset, y1 - inset, x1 - inset, y0 + inset), colour("hit"), CROSS_WIDTH)
+
+
+def _hatch(b: _Builder, box: tuple[float, float, float, float]) -> None:
+    """Lines rising left to right across the cell, clipped to it: an unused cell."""
+    x0, y0, x1, y1 = box
+    size = x1 - x0
+    for offset in range(HATCH_STEP, 2 * round(size), HATCH_STEP):
+        # the line x + (y1 - y) = x0 + offset, cut to the box
+        start = (x0 + max(0.0, offset - size), y1 - min(offset, size))
+        end = (x0 + min(offset, size), y1 - max(0.0, offset - size))
+        b.line((*start, *end), colour("grid"), 1)
+
+
+def _track_row(
+    b: _Builder,
+    number: int,
+    track: TrackView,
+    title: str,
+    values: tuple[str, ...],
+    left: float,
+    cell: float,
+) -> None:
+    """A row of values under a track's cells, one per column; the column of now shaded."""
+    height = _line_height(ROW_SIZE) + 6
+    middle = b.y + height / 2
+    if track.column is not None:
+        x0 = left + track.column * cell
+        b.rect((x0 + 2, b.y + 2, x0 + cell - 2, b.y + height - 1), colour("level0"), radius=4)
+    b.track_text(number, MARGIN, middle, title, STAT_LABEL_SIZE, colour("label"), "lm")
+    for k, value in enumerate(values):
+        b.track_text(number, left + (k + 0.5) * cell, middle, value, ROW_SIZE, colour("ink"))
+    b.y += height
+
+
 def _cost(b: _Builder, label: str, words: str) -> None:
     """A labelled line after the stats (Skirm's EP: unit + gear = total)."""
     b.y += 12
@@ -397,6 +499,7 @@ def card_layout(card: CardView) -> Layout:
     b = _Builder()
     _title_band(b, card)
     _stats(b, card)
+    _tracks(b, card)
     for label, words in card.costs:
         _cost(b, label, words)
     _unit_rules(b, card)
@@ -411,8 +514,17 @@ def card_texts(card: CardView) -> list[Text]:
 
 
 def card_lines(card: CardView) -> list[str]:
-    """The card's texts in drawing order, as words."""
-    return [text.text for text in card_texts(card)]
+    """The card's texts in drawing order, as words; a track reads as its lines ("HP: 10, 9
+    crossed, ..."; `track_words`), not as its cells' labels one by one."""
+    lines: list[str] = []
+    read: set[int] = set()
+    for text in card_texts(card):
+        if text.track < 0:
+            lines.append(text.text)
+        elif text.track not in read:
+            read.add(text.track)
+            lines.extend(track_words(card.tracks[text.track]))
+    return lines
 
 
 # --- drawing -------------------------------------------------------------------------------
@@ -440,6 +552,8 @@ def render_card(card: CardView) -> Image.Image:
                 draw.rectangle((x0, y0, x1, y1), item.fill, item.outline, item.width)
         elif item.kind == "ellipse":
             draw.ellipse(item.points, item.fill, item.outline, item.width)
+        elif item.kind == "line":
+            draw.line(item.points, item.outline, item.width)
         else:
             draw.polygon(item.points, item.fill, item.outline)
     return image

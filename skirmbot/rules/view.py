@@ -258,6 +258,58 @@ class Decision:
     missed: str = "the activation ends where it stands"
 
 
+# How a cell of a card's track is marked (rulebook 002's unit card): clean, half crossed (\:
+# bludgeoning), fully crossed (X: lethal) or marked off before the game (an armour cell unused).
+TRACK_MARKS = ("", "half", "full", "unused")
+
+
+@dataclass(frozen=True)
+class TrackView:
+    """A row of cells on a card that damage crosses out (the infantry rules' HP cells 10 to 1,
+    their armour cells), with rows of values aligned under the cells ("AP", ("8", "8", ...)):
+    the card reads the value under the cell of the unit's present state."""
+
+    title: str  # "HP", "Armour"
+    labels: tuple[str, ...]  # each cell's label, left to right ("10", "9", ... "1")
+    marks: tuple[str, ...]  # each cell's mark, one of TRACK_MARKS
+    rows: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (title, one value per cell)
+    note: str = ""  # a few words after it ("Basic"): what the cells are
+    # the column whose row values apply now (the infantry rules: the current HP's); None: none
+    column: int | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.marks) != len(self.labels):
+            raise ValueError(f"{self.title}: {len(self.labels)} cells, {len(self.marks)} marks")
+        if any(mark not in TRACK_MARKS for mark in self.marks):
+            raise ValueError(f"{self.title}: a cell's mark is one of {TRACK_MARKS}")
+        if any(len(values) != len(self.labels) for _, values in self.rows):
+            raise ValueError(f"{self.title}: every row has a value under each cell")
+        if self.column is not None and not 0 <= self.column < len(self.labels):
+            raise ValueError(f"{self.title}: no column {self.column}")
+
+
+# How a track's marks read aloud (`track_words`): a screen reader says "8 crossed".
+MARK_WORDS = {"": "", "half": "half crossed", "full": "crossed", "unused": "unused"}
+
+
+def track_words(track: TrackView) -> tuple[str, ...]:
+    """The track as lines a screen reader reads: "HP: 10, 9 crossed, 8, 7 half crossed, ..."
+    then each row under it ("AP: 8 8 8 7 ..."), from the same TrackView the picture draws."""
+    cells = ", ".join(
+        f"{label} {MARK_WORDS[mark]}" if mark else label
+        for label, mark in zip(track.labels, track.marks, strict=True)
+    )
+    note = f" ({track.note})" if track.note else ""
+    head = f"{track.title}{note}: {cells}"
+    return (head, *(_row_words(track, title, values) for title, values in track.rows))
+
+
+def _row_words(track: TrackView, title: str, values: tuple[str, ...]) -> str:
+    """A row under a track: "AP 7 now: 8 8 8 7 ..." (the value in `column` first)."""
+    now = f" {values[track.column]} now" if track.column is not None else ""
+    return f"{title}{now}: {' '.join(values)}"
+
+
 @dataclass(frozen=True)
 class CardView:
     """A unit's card: what `/card` draws and reads out."""
@@ -280,6 +332,9 @@ class CardView:
     # Lines after the stats, each a label and its words: ("EP", "10 unit + 5 gear = 15").
     costs: tuple[tuple[str, str], ...] = ()
     status_kind: str = READY  # the piece's status as pictures draw it (READY ... OUT)
+    # Added for the infantry rules' card (issue 31): rows of cells damage crosses out, drawn as
+    # the rulebook's card draws them (HP, armour); (): the ruleset has none.
+    tracks: tuple[TrackView, ...] = ()
 
 
 @dataclass(frozen=True)

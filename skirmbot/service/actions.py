@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, get_args, get_type_hints
 
 from skirmbot.rules.commands import (
     COMMON_COMMANDS,
@@ -100,6 +100,20 @@ def fields_of(rules: Ruleset, kind: str) -> list[str]:
     action)."""
     cls = rules.command_types.get(kind)
     return [] if cls is None else _field_names(cls)
+
+
+def number_fields(rules: Ruleset, kind: str) -> set[str]:
+    """The fields of the ruleset's own command of `kind` that hold whole numbers (an arc's
+    width, a throw's level), by their annotations: what a typed word is read as."""
+    cls = rules.command_types.get(kind)
+    if cls is None:
+        return set()
+    hints = get_type_hints(cls)
+    return {
+        name
+        for name in _field_names(cls)
+        if int in (get_args(hints[name]) or (hints[name],)) and hints[name] is not bool
+    }
 
 
 def _field_names(cls: type[Command]) -> list[str]:

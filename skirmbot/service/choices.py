@@ -86,6 +86,14 @@ class Situation:
         """The weapons the unit can attack with now (at `target`, if one is chosen)."""
         return self._choices.weapons(unit, _kind(kind), str(target) if target else None)
 
+    def own_values(self, unit: str, kind: str, field: str) -> list[Option]:
+        """What a field of the ruleset's own command of `kind` may hold for the unit, labelled
+        (an infantry arc's widths, dots to face, orders; a throw's dots): none in a ruleset
+        without such a command."""
+        if kind not in self.rules.command_types:
+            return []
+        return self._choices.values(unit, kind, field)
+
     def doors(self, unit: str) -> list[Option]:
         return self._choices.values(unit, "door", "toward")
 

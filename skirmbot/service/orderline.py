@@ -23,6 +23,7 @@ from typing import Protocol
 
 from skirmbot.rules.commands import Command
 from skirmbot.rules.errors import RulesError
+from skirmbot.rules.ruleset import Ruleset
 from skirmbot.service import actions
 from skirmbot.service.choices import Situation
 from skirmbot.service.errors import NotAllowed, ServiceError
@@ -61,11 +62,18 @@ USAGE = {
     "modify": "modify DIE +1|-1",
     "accept": "accept",
 }
+# How a ruleset's own actions whose fields are typed (`typed_kinds`) are written: the help of
+# a match whose rules have them lists them (the infantry rules' firing arc and throw).
+OWN_USAGE = {
+    "arc": "arc UNIT WIDTH [toward] SQUARE [ORDER] [N]",
+    "throw": "throw UNIT SQUARE [level LEVEL]",
+}
 EXAMPLE = "Halden move C5; shoot Kor with Oathkeeper; end"
 UNITLESS = {"delay", "reroll", "modify", "accept"}  # decisions and turn words: no unit
 _SQUARE = re.compile(r"^[A-Za-z]{1,2}\d{1,2}$")
 _WORD = re.compile(r'"([^"]*)"|(\S+)')
 _STEPS = re.compile(r"[;\n]+")
+_WHOLE = re.compile(r"[\w']+")  # the words of an offered action's text, without "°" or ","
 _OFFER = re.compile(r"[0-9]{1,9}")  # Tactical Orders offered: a plain number, no "²"
 _OFFERED = re.compile(r"\s+[0-9]+\s+to\s*$", re.I)  # "dash C5 1 TO": the TO offered, written last
 # Words a player may put between the parts of an order, as they would say it.
@@ -468,15 +476,76 @@ def _own_action(reading: _Reading, kind: str, unit: str | None, args: list[str])
         if actions.kind_of(actions.decode(value, situation.rules)) == kind
     ]
     wanted = [word.casefold() for word in args]
-    fitting = [value for value, words in offered if all(w in words.casefold() for w in wanted)]
+    typed = kind in typed_kinds(situation.rules)
+    fitting = [value for value, words in offered if _fits(wanted, words, whole=typed)]
     if fitting:
         return actions.decode(fitting[0], situation.rules)
+    if typed:
+        return _typed_action(reading, kind, unit, args)
     title = next(r.title for r in situation.rules.action_rules() if r.name == kind)
     who = acting or "your units"
     if not offered:
         raise ServiceError(f"{title} is not open to {who} now; /match rules says when it is.")
     listed = "; ".join(words for _, words in offered)
     raise ServiceError(f"No {title} of {who} fits '{shown(' '.join(args))}'. Open now: {listed}.")
+
+
+def _fits(wanted: list[str], words: str, *, whole: bool) -> bool:
+    """Whether an offered action's words hold every word typed: as a part ("rev" fits Revive),
+    or, for an action whose fields are typed (`whole`), as a whole word, so that a typed dot
+    is never taken for a longer one ("A1" is not the A11 offered)."""
+    text = words.casefold()
+    if not whole:
+        return all(word in text for word in wanted)
+    found = set(_WHOLE.findall(text))
+    return all(word in found for word in wanted)
+
+
+def typed_kinds(rules: Ruleset) -> frozenset[str]:
+    """The ruleset's own actions whose fields a player may type as they like, not only pick
+    from what `legal_commands` lists (the infantry rules' firing arc faces any dot): its
+    `typed_kinds`, none if it has no such attribute."""
+    found: frozenset[str] = frozenset(getattr(rules, "typed_kinds", ()))
+    return found
+
+
+def _typed_action(
+    reading: _Reading, kind: str, unit: str | None, args: list[str]
+) -> actions.Command:
+    """A ruleset's own action read from the words as typed ("arc Hale 60 F7 first 2"): the
+    unit first (if not named before the action), then the command's other fields in order; a
+    word naming a field ("toward J6", "level 1") is left out, and a number is made one where
+    the field holds numbers. The rules then accept it or refuse it in their words."""
+    rules = reading.situation.rules
+    names = [name for name in actions.fields_of(rules, kind) if name != "unit"]
+    if unit is None:
+        # One of theirs goes as typed too: the rules say whose it is.
+        named = take_name(args, reading.own_units) or take_name(args, reading.all_units)
+        if named is not None:
+            unit, args = named
+    acting = unit or reading.carried
+    if acting is None:
+        raise ServiceError(f"Name the unit: {kind} UNIT {' '.join(n.upper() for n in names)}.")
+    values = [word for word in args if word.casefold() not in names]
+    if len(values) > len(names):
+        extra = shown(" ".join(values[len(names) :]))
+        raise ServiceError(
+            f"A {kind} takes {', '.join(names)}, in that order; '{extra}' is more than that."
+        )
+    numbers = actions.number_fields(rules, kind)
+    given = {
+        name: _typed_value(value, name in numbers)
+        for name, value in zip(names, values, strict=False)
+    }
+    return reading.own(kind, unit=acting, **given)
+
+
+def _typed_value(word: str, number: bool) -> object:
+    """A typed word as its field takes it: a whole number where the field holds one (else the
+    word, for the rules to refuse), a dot or a square in capitals, else as typed."""
+    if number and re.fullmatch(r"[+-]?\d{1,9}", word):
+        return int(word)
+    return word.upper() if _SQUARE.match(word) else word
 
 
 def unit_of(command: actions.Command | None) -> str | None:

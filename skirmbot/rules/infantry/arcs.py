@@ -31,6 +31,16 @@ from skirmbot.rules.infantry.wounds import drop_arc, hurt
 ARC_AP: dict[int, int] = {30: 2, 60: 4, 150: 6}
 
 
+def shots_words(shots: int) -> str:
+    """An arc's shots in words: "1 shot", "4 shots"."""
+    return f"{shots} shot{'s' if shots != 1 else ''}"
+
+
+def order_words(arc: Arc) -> str:
+    """The arc's order as a player writes it: "every", "first 2", "short", "hold"."""
+    return f"first {arc.n}" if arc.order == FIRST else arc.order
+
+
 def body(trooper: Trooper) -> Body:
     """Where a trooper is, as sight reads it (the dead and unconscious lie prone)."""
     assert trooper.dot is not None, "only a deployed trooper is seen"

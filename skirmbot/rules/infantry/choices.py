@@ -14,7 +14,7 @@ from typing import Any
 from skirmbot.rules.commands import Activate, Command, EndActivation, Melee
 from skirmbot.rules.dots import Dot
 from skirmbot.rules.errors import RulesError
-from skirmbot.rules.infantry import legal, preview, terrain
+from skirmbot.rules.infantry import arcs, legal, preview, terrain
 from skirmbot.rules.infantry.blast import throw_ap
 from skirmbot.rules.infantry.card import current_hp
 from skirmbot.rules.infantry.combat import arc_shots
@@ -32,17 +32,19 @@ from skirmbot.rules.infantry.commands import (
     Throw,
 )
 from skirmbot.rules.infantry.preview import TERMS, reach_of, route_chances
+from skirmbot.rules.infantry.sight import Body, sight
 from skirmbot.rules.infantry.state import ARC_ORDERS, State, Trooper
 from skirmbot.rules.preview import Chance, percent
 from skirmbot.rules.ruleset import Option
 
 # Firing Arc AP Costs table: 30° 2 AP, 60° 4 AP, 150° 6 AP.
 ARC_AP = {30: 2, 60: 4, 150: 6}
+# What each standing order of an arc does, as /arc's `order` offers it.
 ORDER_WORDS = {
-    "every": "fire at every chance while shots last",
-    "first": "fire only at the first n enemies to enter",
-    "short": "fire only at short range",
-    "hold": "never fire unless answered live",
+    "every": "fire at each chance while shots last",
+    "first": "only the first N enemies",
+    "short": "only at short range",
+    "hold": "never unless you answer a prompt",
 }
 LISTED = 25  # Discord shows at most 25 options
 # The AP of each command with a fixed price (Movement and Special Actions tables).
@@ -170,7 +172,7 @@ class InfantryChoices:
         if field == "width":
             widths = sorted({c.width for c in offered})
             return [
-                (str(w), f"{w}° ({ARC_AP[w]} AP, {arc_shots(w, weapon.shots)} shots)")
+                (str(w), f"{w}° ({ARC_AP[w]} AP, {arcs.shots_words(arc_shots(w, weapon.shots))})")
                 for w in widths
             ]
         if field == "order":
@@ -180,15 +182,37 @@ class InfantryChoices:
         return []
 
     def _faces(self, trooper: Trooper) -> list[Option]:
-        """Dots to face an arc toward: each enemy's, nearest first."""
+        """Dots to face an arc toward (Firing Arcs ¶1: any direction): each enemy's first,
+        labelled with who stands there, then every other dot the trooper sees, nearest first.
+        All of them: autocomplete keeps those matching what was typed, then the first 25."""
         assert trooper.dot is not None
         here = trooper.dot
-        enemies = sorted(
-            (here.distance(t.dot), t.id, t.dot)
-            for t in self.state.troopers
-            if t.seat != trooper.seat and t.able and t.dot is not None and t.dot != here
+        standing: dict[Dot, list[str]] = {}
+        for t in self.state.troopers:
+            if t.seat != trooper.seat and t.able and t.dot is not None and t.dot != here:
+                standing.setdefault(t.dot, []).append(t.id)
+        enemies = sorted(standing, key=lambda dot: (here.distance(dot), dot.y, dot.x))
+        found = [
+            (str(dot), f"{dot} ({', '.join(standing[dot])}, {dots_words(here.distance(dot))})")
+            for dot in enemies
+        ]
+        seen = [dot for dot in self._in_sight(trooper) if dot not in standing]
+        return found + [(str(dot), f"{dot} ({dots_words(here.distance(dot))})") for dot in seen]
+
+    def _in_sight(self, trooper: Trooper) -> list[Dot]:
+        """The dots the trooper sees (LoS, standing there at its level), nearest first."""
+        assert trooper.dot is not None
+        here, eye = trooper.dot, arcs.body(trooper)
+        others = arcs.others(self.state, trooper)
+        dots = sorted(
+            (dot for dot in self.state.board.dots() if dot != here),
+            key=lambda dot: (here.distance(dot), dot.y, dot.x),
         )
-        return [(str(dot), f"{dot} ({name}, {far} dots)") for far, name, dot in enemies][:LISTED]
+        return [
+            dot
+            for dot in dots
+            if sight(self.state.board, eye, Body(dot, trooper.level), others).clear
+        ]
 
     def _throw_targets(self, unit: str) -> list[Option]:
         trooper = self.state.trooper(unit)
@@ -307,8 +331,13 @@ def _arc_words(state: State, command: Arc) -> str:
     ap = ARC_AP.get(command.width, 0)
     return (
         f"Arc: {command.unit} {command.width}° toward {command.toward}, {order} "
-        f"({ap} AP, {shots} shots)"
+        f"({ap} AP, {arcs.shots_words(shots)})"
     )
+
+
+def dots_words(far: int) -> str:
+    """ "1 dot", "6 dots"."""
+    return f"{far} dot{'s' if far != 1 else ''}"
 
 
 def _fire_words(state: State, command: FireAt) -> str:

@@ -48,7 +48,6 @@ from skirmbot.rules.infantry.commands import (
 from skirmbot.rules.infantry.state import ARC_ORDERS, FIRST, Moving, State, Thrown, Trooper
 from skirmbot.rules.infantry.state import Arc as ArcState
 from skirmbot.rules.infantry.wounds import drop_arc, end_activation
-from skirmbot.words import plural
 
 PRONE_AP = terrain.MOVE_COSTS["prone"]
 STAND_AP = terrain.MOVE_COSTS["stand"]
@@ -113,8 +112,8 @@ def own_form(command: Command) -> Command:
 
 # The kernel's /shoot, refused in words that say how skirmishers fire (Firing Arcs ¶1-2).
 SHOOT_REFUSED = (
-    "Skirmishers fire from firing arcs: /act arc sets one (30°, 60° or 150° wide, facing a "
-    "dot, 2, 4 or 6 AP), and it fires when an enemy activates in it or moves into it."
+    "Skirmishers fire from firing arcs: /act arc or /arc sets one (30°, 60° or 150° wide, "
+    "facing a dot, 2, 4 or 6 AP), and it fires when an enemy activates in it or moves into it."
 )
 
 
@@ -611,7 +610,7 @@ class InfantryMatch:
                     "arc_set",
                     f"{trooper.id} sets a {arc.width}-degree firing arc toward {_toward(toward)} "
                     "with its "
-                    f"{arc.weapon}: {plural(arc.shots_left, 'shot')}, {arc.order} ({ap} AP).",
+                    f"{arc.weapon}: {arcs.shots_words(arc.shots_left)}, {arcs.order_words(arc)} ({ap} AP).",
                     {
                         "unit": trooper.id,
                         "vertex": str(arc.vertex),

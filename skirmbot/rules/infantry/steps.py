@@ -23,7 +23,6 @@ from skirmbot.rules.dots import Dot, reachable
 from skirmbot.rules.events import Event
 from skirmbot.rules.infantry import arcs, terrain
 from skirmbot.rules.infantry.state import Moving, State, Trooper
-from skirmbot.words import plural
 
 # What resumes after the chances at a position: the rest of a move, or nothing more.
 MOVE, ACTIVATE, STAND, CLIMB = "move", "activate", "stand", "climb"
@@ -127,7 +126,7 @@ def decide(state: State, dice: Dice, fire: bool) -> list[Event]:
         return [
             Event(
                 "held",
-                f"{owner} holds its fire at {mover.id} ({plural(arc.shots_left, 'shot')} kept).",
+                f"{owner} holds its fire at {mover.id} ({arcs.shots_words(arc.shots_left)} kept).",
                 {"unit": owner, "target": mover.id},
             )
         ]

@@ -21,6 +21,7 @@ from skirmbot.rules.infantry.card import (
     Mark,
     current_hp,
     damage_modifier,
+    index_of,
 )
 from skirmbot.rules.infantry.combat import BAYONET, FISTS, KNIFE, has_bayonet
 from skirmbot.rules.infantry.engine import default_answer
@@ -46,6 +47,7 @@ from skirmbot.rules.view import (
     MatchView,
     PieceView,
     SideView,
+    TrackView,
     WeaponView,
     activation_key,
 )
@@ -60,9 +62,9 @@ SATCHEL = "Satchel Charge"
 LEADERSHIP = 1
 # The armour cells as the card draws them (Unit Card ¶6): left, destroyed by lethal damage, and
 # marked off before the game (the card has 6; a type uses 2, 4 or 6).
-ARMOUR_LEFT, ARMOUR_LOST, ARMOUR_UNUSED = "O", "X", "-"
+ARMOUR_LEFT, ARMOUR_LOST, ARMOUR_UNUSED = "", "full", "unused"
 # The HP row's marks as the card draws them: clean, half crossed (\), fully crossed (X).
-CELL_MARKS = {Mark.CLEAN: ".", Mark.HALF: "\\", Mark.FULL: "X"}
+CELL_MARKS = {Mark.CLEAN: "", Mark.HALF: "half", Mark.FULL: "full"}
 # A piece's marks: it has an arc standing; the level it stands on above the ground ("L1").
 ARC_MARK, LEVEL_MARK = "ARC", "L"
 OUT_WORD = "Out of action"  # dead or unconscious: never acts again in the match (our ruling)
@@ -216,33 +218,36 @@ def card(state: State, unit: str) -> CardView:
         ("AP", f"{trooper.left}/{trooper.max_ap}"), ("MOD", f"+{damage_modifier(track)}"),
         ("ARM", f"{trooper.armour}/{recruit.kit.armour_cells}"), ("LVL", str(trooper.level)),
     )  # fmt: skip
+    # One HP box: the stat above; `hit` stays None so no second (HIT) box is drawn, and the
+    # cells themselves are the HP track.
     return CardView(
         name=trooper.id, kind=recruit.rank, side=trooper.seat, squad=seat.squad, stats=stats,
-        hit=current_hp(track), max_hit=CELLS, weapons=weapons(state, trooper),
+        weapons=weapons(state, trooper),
         rules=("Leader",) if recruit.leader else (), codes=("LDR",) if recruit.leader else (),
         status=status_words(state, trooper), points=recruit.pv, notes=card_notes(state, trooper),
-        leader=recruit.leader, costs=card_rows(trooper),
+        leader=recruit.leader, tracks=card_tracks(trooper),
         status_kind=piece_status(state, trooper),
     )  # fmt: skip
 
 
-def hp_row() -> str:
+def hp_labels() -> tuple[str, ...]:
     """The HP cells' labels, 10 to 1 from left to right (Unit Card ¶3)."""
-    return " ".join(str(hp) for hp in range(CELLS, 0, -1))
+    return tuple(str(hp) for hp in range(CELLS, 0, -1))
 
 
-def cells_text(trooper: Trooper) -> str:
-    """The HP cells as crossed: "X" lethal, "\\" bludgeoning, "." clean, cell 10 first."""
-    return " ".join(CELL_MARKS[mark] for mark in trooper.track.cells)
+def hp_marks(trooper: Trooper) -> tuple[str, ...]:
+    """Each HP cell as crossed, cell 10 first: "full" lethal (X), "half" bludgeoning (\\)."""
+    return tuple(CELL_MARKS[mark] for mark in trooper.track.cells)
 
 
-def ap_row(armour_cost: int) -> str:
+def ap_values(armour_cost: int) -> tuple[str, ...]:
     """The AP row under each HP cell, less the armour's cost in every column (Body Armor ¶2)."""
-    return " ".join(str(max(0, AP_ROW[hp] - armour_cost)) for hp in range(CELLS, 0, -1))
+    return tuple(str(max(0, AP_ROW[hp] - armour_cost)) for hp in range(CELLS, 0, -1))
 
 
-def modifier_row() -> str:
-    return " ".join(f"+{MOD_ROW[hp]}" for hp in range(CELLS, 0, -1))
+def modifier_values() -> tuple[str, ...]:
+    """The modifier row under each HP cell (Unit Card ¶5)."""
+    return tuple(f"+{MOD_ROW[hp]}" for hp in range(CELLS, 0, -1))
 
 
 def armour_cells(left: int, cells: int) -> tuple[str, ...]:
@@ -251,17 +256,30 @@ def armour_cells(left: int, cells: int) -> tuple[str, ...]:
     return (ARMOUR_LEFT,) * left + (ARMOUR_LOST,) * lost + (ARMOUR_UNUSED,) * (MAX_ARMOUR - cells)
 
 
-def card_rows(trooper: Trooper) -> tuple[tuple[str, str], ...]:
+def hp_column(trooper: Trooper) -> int | None:
+    """The column of the current HP, whose AP and modifier apply (Unit Card ¶4-5); None dead."""
+    hp = current_hp(trooper.track)
+    return index_of(hp) if hp else None
+
+
+def card_tracks(trooper: Trooper) -> tuple[TrackView, TrackView]:
+    """The sample card's HP section (cells 10 to 1, the AP and modifier rows in the same
+    columns) and its armour cells, as the card picture draws them and `/card` reads them."""
     kit = trooper.recruit.kit
-    armour = " ".join(armour_cells(trooper.armour, kit.armour_cells))
-    kind = f" ({kit.armour.name})" if kit.armour is not None else " (none)"
-    return (
-        ("HP", hp_row()),
-        ("Cells", cells_text(trooper)),
-        ("AP", ap_row(kit.armour_cost)),
-        ("Modifier", modifier_row()),
-        ("Armour", f"{armour}{kind}"),
+    hp = TrackView(
+        title="HP",
+        labels=hp_labels(),
+        marks=hp_marks(trooper),
+        rows=(("AP", ap_values(kit.armour_cost)), ("Modifier", modifier_values())),
+        column=hp_column(trooper),
     )
+    armour = TrackView(
+        title="Armour",
+        labels=tuple(str(cell) for cell in range(1, MAX_ARMOUR + 1)),
+        marks=armour_cells(trooper.armour, kit.armour_cells),
+        note=kit.armour.name if kit.armour is not None else "none",
+    )
+    return (hp, armour)
 
 
 def weapons(state: State, trooper: Trooper) -> tuple[WeaponView, ...]:
