@@ -2,8 +2,8 @@
 real bot process against the loopback fake of Discord: Alice opens `/match new
 ruleset:infantry`, Bob joins, each fields a squad from what `/match squad` offers (Riflemen
 against the Laser Team) and deploys it from what /deploy offers, and they play the shipped
-Firefight to its end with /move (the dots offered), /act (firing arcs, a grenade, whatever else
-is offered), /melee where offered and /end. Alice asked to be prompted for her arcs: an enemy
+Firefight to its end with /move (the dots offered), /arc (width, facing and order from its
+lists), /act (firing arcs, a grenade, prone and stand), /melee where offered and /end. Alice asked to be prompted for her arcs: an enemy
 entering one asks her live; once she fires with the button on the message that tells her,
 once she lets the reaction window pass and the arc's own order decides. Midway the bot is
 killed and restarted on the same database (on a move paused for her arc when one is pending):
@@ -52,6 +52,7 @@ class Player:
     seat: int
     order: str  # the order their arcs fire by unasked
     sent: list[str] = field(default_factory=list)  # the orders' kinds, in order
+    arc_command: bool = False  # sets arcs with /arc (else with /act's arcs)
     threw: bool = False  # a grenade thrown (once in the match)
     postured: bool = False  # gone prone and stood up again (once in the match)
 
@@ -151,6 +152,8 @@ async def activation(bot: Bot, player: Player, unit: str, label: str) -> list[In
             sent.append(await send(bot, player, "move", "move", unit=unit, square=min(ahead)[2]))
             if fire_button(sent[-1].messages) is not None:
                 return sent  # paused for Alice's arc: the loop hands it to her
+    if player.arc_command:
+        return sent + await arc_command(bot, player, unit)
     own = await labelled(bot, user, "act", "action", unit=unit)
     for width in (60, 30):
         arc = [
@@ -160,6 +163,26 @@ async def activation(bot: Bot, player: Player, unit: str, label: str) -> list[In
             sent.append(await send(bot, player, "arc", "act", action=arc[0]))
             break
     return sent + await ending(bot, player, unit)
+
+
+async def arc_command(bot: Bot, player: Player, unit: str) -> list[Interaction]:
+    """/arc: the widest width offered up to 60°, the first dot offered to face, the player's
+    order from those offered; then /end."""
+    user = player.user
+    widths = [int(w) for w in await offered(bot, user, "arc", "width", unit=unit)]
+    fitting = [w for w in widths if w <= 60]
+    if not fitting:
+        return await ending(bot, player, unit)
+    width = max(fitting)
+    towards = await offered(bot, user, "arc", "toward", unit=unit, width=width)
+    orders = await offered(bot, user, "arc", "order", unit=unit, width=width)
+    chosen = [o for o in orders if o.split(":")[0].strip().lower() == player.order]
+    if not towards or not chosen:
+        return await ending(bot, player, unit)
+    arc = await send(
+        bot, player, "arc", "arc", unit=unit, width=width, toward=towards[0], order=chosen[0]
+    )
+    return [arc, *await ending(bot, player, unit)]
 
 
 def starting(options: list[tuple[str, str]], words: str) -> list[str]:
@@ -217,7 +240,8 @@ async def test_a_whole_infantry_match_with_live_arcs_a_grenade_and_a_restart(
         # Alice's arcs fire at every chance unasked (her live answer aside). Bob's hold their
         # fire (he is not asked live, so they never fire): his squad fights with grenades and
         # fists, so hers lasts, and his troopers give her arcs chance after chance.
-        alice, bob = Player(fake.alice, 0, "every"), Player(fake.bob, 1, "hold")
+        alice = Player(fake.alice, 0, "every", arc_command=True)  # /arc; Bob /act's arcs
+        bob = Player(fake.bob, 1, "hold")
         players = [alice, bob]
         prompted = Prompted()
         restarted = False
