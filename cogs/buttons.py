@@ -72,11 +72,14 @@ LABELS = {
     "concede": ("Concede the match", discord.ButtonStyle.danger),
     "spend": ("Spend {arg} TO", discord.ButtonStyle.primary),
     "preview": ("Preview", discord.ButtonStyle.secondary),
+    "fire": ("Fire: {arg}'s arc", discord.ButtonStyle.danger),
+    "hold": ("Hold: {arg}'s arc", discord.ButtonStyle.secondary),
 }
 # Which buttons are tied to the exact moment they were posted (see <at> above). An undo
 # request is too: an old "Agree to undo" must not agree to a later request.
 # A Preview button shows the unit activating when it was posted, so it is timed too.
-TIMED = {"end", "accept", "reroll", "spend", "undo", "preview"}
+# A Fire or Hold button answers the one chance it was posted for (an arc owner's, infantry).
+TIMED = {"end", "accept", "reroll", "spend", "undo", "preview", "fire", "hold"}
 
 
 class MatchButton(
@@ -176,6 +179,9 @@ class MatchButton(
         if action == "spend" and arg is not None:
             command = await _spend_command(interaction, self.match_id, arg)
             return service.act(channel, member, command)
+        if action in ("fire", "hold") and arg is not None:  # an arc owner's live answer
+            answer = actions.own_command("fire", owner=arg, fire=action == "fire")
+            return service.act(channel, member, answer)
         raise ServiceError(
             "This button is from an older version of the bot; use the slash command instead."
         )
@@ -272,7 +278,7 @@ def choice_view(choices: list[str], match_id: int, at: int) -> discord.ui.View |
         name, _, arg = choice.partition(":")
         if name in ("end", "accept", "undo", "preview"):
             view.add_item(button(name, match_id, str(at)))
-        elif name == "reroll" and arg.isdigit():
+        elif (name == "reroll" and arg.isdigit()) or (name in ("fire", "hold") and arg):
             view.add_item(button(name, match_id, f"{arg}:{at}", arg))
         elif name == "draw":
             view.add_item(button(name, match_id))

@@ -255,7 +255,11 @@ class ChannelGone(Exception):
 
 
 async def post_to_channel(
-    channel: discord.abc.Messageable, reply: Reply, *, match_id: int | None = None
+    channel: discord.abc.Messageable,
+    reply: Reply,
+    *,
+    match_id: int | None = None,
+    view: discord.ui.View | None = None,
 ) -> bool:
     """A reply posted as a plain channel message, with no interaction to answer (a new thread,
     the turn timers): the one way every such message goes out (see skirmbot.cogs.delivery).
@@ -263,10 +267,12 @@ async def post_to_channel(
     message still goes out; a channel that no longer exists raises ChannelGone."""
     ping = reply.notify()
     try:
+        buttons: dict[str, Any] = {"view": view} if view is not None else {}
         await channel.send(
             with_mention(reply.text, ping) or DONE,
             files=picture_files(reply),
             allowed_mentions=mentions(ping),
+            **buttons,
         )
     except discord.HTTPException as error:
         where = f"channel {getattr(channel, 'id', '?')}"

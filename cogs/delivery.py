@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from skirmbot.service import Reply
+from skirmbot.service import Reply, ServiceError, moment
 
+from .buttons import choice_view
 from .common import (
     UNKNOWN_CHANNEL,
     ChannelGone,
@@ -77,7 +78,8 @@ async def deliver(
         try:
             if channel is None:
                 channel = await _channel(bot, channel_id)
-            if await post_to_channel(channel, reply, match_id=match_id):
+            view = await _buttons(bot, match_id, channel_id, reply)
+            if await post_to_channel(channel, reply, match_id=match_id, view=view):
                 result.posted += 1
             else:
                 result.refused += 1
@@ -101,6 +103,23 @@ async def deliver(
             result.refused += left
             break
     return result
+
+
+async def _buttons(
+    bot: SkirmBot, match_id: int, channel_id: int, reply: Reply
+) -> discord.ui.View | None:
+    """The buttons of a reply the timers post, as an answer's carry them: a window that ran
+    out on a move which then meets another arc asks that arc's owner, who answers with Fire
+    or Hold on this message (there is no other to click). Stale once the match moves on."""
+    if not reply.choices:
+        return None
+    try:
+        row, _ = await bot.service.view(channel_id)
+    except ServiceError:
+        return None
+    if row.id != match_id:
+        return None
+    return choice_view(reply.choices, match_id, moment(row))
 
 
 async def _channel(bot: SkirmBot, channel_id: int) -> discord.abc.Messageable:

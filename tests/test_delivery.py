@@ -25,8 +25,9 @@ import discord
 import pytest
 import simcord
 
+from cogs.delivery import deliver
 from skirmbot.bot import SkirmBot, make_bot
-from skirmbot.service import Reply
+from skirmbot.service import Reply, moment
 from skirmbot.store import Deadline, Store
 
 SEED = 1234
@@ -281,3 +282,21 @@ def test_a_long_direct_message_still_fits_and_names_its_channel() -> None:
     text = _with_channel("<@22> " + "x" * 3000, 123)
     assert len(text) <= 2000 and text.endswith("\n(match in <#123>)")
     assert _with_channel("<@22> your turn", 123) == "<@22> your turn\n(match in <#123>)"
+
+
+async def test_a_timer_post_carries_the_buttons_of_its_reply(world: World) -> None:
+    """A reply the timers post offers its buttons as an answer's do: a reaction window that ran
+    out on a move which then meets another arc (the infantry rules) asks that arc's owner, who
+    answers with Fire or Hold on this message, the only one that tells them."""
+    await practice(world)
+    row, _ = await world.bot.service.view(world.channel.id)
+    posts = len(await world.posts())
+    asked = Reply("Rossi's arc: Kade enters F6: fire or hold", choices=["fire:Rossi", "hold:Rossi"])
+    delivered = await deliver(world.bot, row.id, world.channel.id, [asked, Reply("no buttons")])
+    await world.env.settle()
+    assert delivered.posted == 2
+    first, second = (await world.posts())[posts:]
+    buttons = [child for row_ in first.components for child in row_.children]  # type: ignore[attr-defined]
+    assert [b.label for b in buttons] == ["Fire: Rossi's arc", "Hold: Rossi's arc"]
+    assert buttons[0].custom_id == f"skirm:fire:{row.id}:Rossi:{moment(row)}"
+    assert not second.components

@@ -191,6 +191,14 @@ def test_holding_keeps_the_shots() -> None:
     match.apply(Move(1, "Sorensen", path="I6 H6 G6 F6"))
     events = match.apply(FireAt(0, "Okafor", False))
     assert kinds(events) == ["held", "moved"] and match.state.arcs[0].shots_left == 1
+    assert "(1 shot kept)" in events[0].text, events[0].text
+
+
+def test_an_arc_of_one_shot_says_shot() -> None:
+    """Firing Arcs ¶1: a 30 degree arc has a base of 1 shot; a rifle's one is "1 shot"."""
+    match = fresh()
+    events = match.apply(Arc(0, "Okafor", 30, "G10"))
+    assert events[-1].text.endswith("with its Rifle: 1 shot, every (2 AP)."), events[-1].text
 
 
 def test_the_last_shot_removes_the_arc() -> None:

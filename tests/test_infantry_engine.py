@@ -179,8 +179,11 @@ def test_a_concession_ends_the_match() -> None:
 
 
 def test_skirmishers_do_not_shoot_they_set_arcs() -> None:
-    """Firing Arcs ¶1: fire comes from firing arcs only; the kernel's Shoot is refused in words."""
-    refused(fresh(), Shoot(0, "Okafor", "Sorensen"), "firing arcs")
+    """Firing Arcs ¶1-2: fire comes from firing arcs only ("When an enemy trooper activates in
+    or moves into the firing arc, the firing trooper may fire"); the kernel's Shoot is refused
+    in words that say how to set one."""
+    refused(fresh(), Shoot(0, "Okafor", "Sorensen"), "Skirmishers fire from firing arcs: /act arc")
+    refused(fresh(), Shoot(0, "Okafor", "Sorensen"), "activates in it or moves into it")
 
 
 def test_the_kernels_move_is_this_move() -> None:

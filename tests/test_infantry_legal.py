@@ -155,6 +155,26 @@ def test_choices_offer_only_legal_values() -> None:
     assert InfantryChoices(state, None).units((Activate.type,)) == []
 
 
+def test_an_arc_is_offered_with_each_order_it_may_fire_by() -> None:
+    """Firing Arcs ¶1 (30, 60 or 150 degrees) and the orders of plan section 3: /act offers
+    each width with each order (every, the first enemy, short range, hold), in words."""
+    match = started(5)
+    state = match.state
+    seat = state.to_act
+    assert seat is not None
+    trooper = state.troopers_of(seat)[0]
+    offered = [
+        c for c in legal.legal_commands(state, seat) if isinstance(c, Arc) and c.unit == trooper.id
+    ]
+    assert [(c.width, c.order, c.n) for c in offered] == [
+        (width, order, 1 if order == "first" else 0)
+        for width in (30, 60, 150)
+        for order in ("every", "first", "short", "hold")
+    ]
+    words = [InfantryChoices(state, seat).words(c) or "" for c in offered]
+    assert words[5].startswith(f"Arc: {trooper.id} 60° toward ") and ", first 1 (4 AP" in words[5]
+
+
 def test_melee_and_throw_choices_are_engine_accepted() -> None:
     """Melee Combat ¶1-2 (an adjacent enemy, the weapons the active one allows) and Explosives
     ¶1 (a throw at a dot it sees, 1 AP a dot)."""

@@ -225,7 +225,8 @@ def test_a_prompted_arc_is_a_reaction_of_its_owner() -> None:
     assert "needs" in decision.why
     assert decision.missed == "the arc's order (hold) holds"
     assert ":arc:Varga:" in decision.key
-    assert views.buttons(state) == ()
+    # The owner answers with a click: Fire or Hold for Varga's arc, not the mover's End.
+    assert views.buttons(state) == ("fire:Varga", "hold:Varga")
     # the order "every" fires when the deadline passes
     state.arcs[0] = replace(state.arcs[0], order="every")
     (decision,) = views.deciding(state, _no_automatic)
@@ -246,7 +247,7 @@ def test_a_prompted_arc_paused_by_the_engine_decides_by_its_deadline() -> None:
     assert (decision.side, decision.turn) == (0, False)
     assert decision.why.startswith("Okafor's arc: Sorensen enters G6 (4 dots, short range")
     assert decision.on_timeout == (FireAt(0, "Okafor", True),)
-    assert views.buttons(match.state) == ()
+    assert views.buttons(match.state) == ("fire:Okafor", "hold:Okafor")
     events = play(match, *decision.on_timeout)
     assert [e.kind for e in events] == ["attack", "arc_removed", "moved"]
     assert str(match.state.trooper("Sorensen").dot) == "F6"
@@ -305,6 +306,9 @@ def test_the_outcome_places_the_winner_first_with_pv() -> None:
     assert found is not None
     assert found.placings == (1, 2) and found.winner == 0
     assert found.scores == (sum(t.recruit.pv for t in state.troopers_of(1)), 0)
+    # The result names each side's PV (the end-of-match message reads it).
+    won = found.scores[0]
+    assert found.reason.endswith(f"Riflemen {won} PV · Laser Team 0 PV."), found.reason
     assert views.view(state, "infantry").phase == OVER
     assert views.headline(state) == "Riflemen wins"
 

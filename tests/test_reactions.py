@@ -4,6 +4,7 @@ ping, and then what it says a missed deadline sends; the turn's own clock runs o
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -41,7 +42,10 @@ class Reacting:
         if state.squads[other].reroll_saves_above == 1:
             return found
         sent = SetStandingOrders(other, reroll_saves_above=1)
-        return (*found, Decision(other, WHY, (sent,), turn=False, key=f"defend:s{other}"))
+        decided = Decision(other, WHY, (sent,), turn=False, key=f"defend:s{other}")
+        return (*found, replace(decided, missed=self.missed) if self.missed else decided)
+
+    missed = ""  # the words of what the window's end sends ("": the kernel's default)
 
 
 @pytest.fixture
@@ -70,7 +74,9 @@ async def test_a_reaction_is_pinged_at_once_then_its_window_sends_its_commands(
     assert await table.advance(9 * MINUTE) == []  # the default window: 10 minutes
     [missed] = await table.advance(MINUTE)
     assert isinstance(missed, Reply)
-    assert f"{players[reacting_side].name} did not decide in time" in missed.text
+    assert f"{players[reacting_side].name} did not decide in time: the match goes on" in (
+        missed.text
+    ), missed.text
     row, match = await table.service.view(CHANNEL)
     assert match is not None
     assert match.state.squads[reacting_side].reroll_saves_above == 1  # its on_timeout was sent
@@ -79,6 +85,24 @@ async def test_a_reaction_is_pinged_at_once_then_its_window_sends_its_commands(
     assert clock.reactions == [] and clock.excuses_used == [0, 0]  # a window uses no excuse
     [reminder] = await table.advance(8 * HOUR - 10 * MINUTE)  # the turn's own clock ran on
     assert isinstance(reminder, Reply) and reminder.ping == players[acting].id
+
+
+async def test_a_missed_reaction_says_what_its_ruleset_sent_for_it(
+    store: Store, reacting: None
+) -> None:
+    """A reaction's own words for what its window's end sends (the infantry rules: "the arc's
+    order (every) fires") are told with the miss; a turn's words never are (d20, above)."""
+    ruleset = rulesets()["skirm"]
+    assert isinstance(ruleset, Reacting)
+    ruleset.missed = "the arc's order (every) fires"
+    table = Table(store, FakeClock())
+    await playing(table)
+    await table.advance(1)  # the ping
+    [missed] = await table.advance(10 * MINUTE)
+    assert isinstance(missed, Reply)
+    assert "did not decide in time: the arc's order (every) fires, and the match goes on" in (
+        missed.text
+    ), missed.text
 
 
 async def test_a_reaction_decided_in_time_sends_nothing(store: Store, reacting: None) -> None:
@@ -166,3 +190,20 @@ async def test_a_concession_the_outcome_does_not_end_lets_the_others_play_on(
     assert not reply.match_over
     row = await table.service.live.find(CHANNEL)
     assert row.active and row.result is None
+
+
+async def test_the_reply_to_a_move_says_whom_the_match_waits_for_outside_their_turn(
+    store: Store, reacting: None
+) -> None:
+    """A decision asked of a seat outside its turn (the infantry rules' prompted arc; here
+    the Reacting rules') is told in the reply of the move that asked it, with the seat's name
+    and the question, so the buttons under it are not a riddle."""
+    table = Table(store, FakeClock())
+    await playing(table)
+    acting, reacting_side = await _sides(table)
+    row, match = await table.service.view(CHANNEL)
+    assert match is not None
+    rules = rulesets()["skirm"]
+    move = next(c for c in rules.legal_commands(match.state, acting) if c.type == "move")
+    reply = await table.service.act(CHANNEL, (ALICE, BOB)[acting], move)
+    assert f"\nWaiting for {row.names[reacting_side]}: {WHY}." in reply.text, reply.text

@@ -6,12 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from builders import skirm_match, unit
+from infantry_helpers import fresh, put
 
 from skirmbot.demo import play_demo
 from skirmbot.render.caption import caption, captions, fit, squad_lines
 from skirmbot.render.palette import font
 from skirmbot.render.replay import activation_steps
 from skirmbot.rules.commands import EndActivation, Melee, Move, Shoot
+from skirmbot.rules.infantry.commands import Arc, ChangeWeapon, Throw
 from skirmbot.rules.ruleset import ruleset
 from skirmbot.rules.view import MatchView
 
@@ -116,3 +118,19 @@ def test_fit_takes_the_longest_wording_that_fits_and_cuts_the_last_one() -> None
     # Many units Taken Out: as many names as fit, then how many more.
     lines = ["Blue: 0 MP · out: Ada, Bo, Cy +2", "Blue: 0 MP · 5 out"]
     assert fit(lines, face.getlength(lines[1]) + 2, face) == lines[1]
+
+
+def test_a_skirmisher_that_set_an_arc_or_threw_a_grenade_acted() -> None:
+    """The infantry rules' acts are captioned: Firing Arcs ¶1 "a trooper may set up a firing
+    arc" and Explosives ¶1 (a throw) are actions, not an activation "without acting"."""
+    match = fresh()
+    put(match, "Hale", "E5")
+    put(match, "Rossi", "C3")
+    put(match, "Varga", "E8")
+    events = match.apply(Arc(0, "Hale", 60, "E8")) + match.apply(EndActivation(0, "Hale"))
+    assert caption(events, view(match.state, "infantry")) == "Hale sets a 60° firing arc"
+    events = match.apply(ChangeWeapon(0, "Rossi", "Hand Grenade"))
+    events += match.apply(Throw(0, "Rossi", "C5")) + match.apply(EndActivation(0, "Rossi"))
+    assert caption(events, view(match.state, "infantry")) == (
+        "Rossi readies its Hand Grenade and throws a Hand Grenade at C5"
+    )

@@ -112,8 +112,21 @@ def test_the_fingerprint_names_the_rules_code() -> None:
 def test_a_snapshot_of_the_same_key_with_other_salts_is_not_read() -> None:
     """Issue 21, verifiable dice: the faces come from the key and both salts, so a record whose
     salts differ is another match's dice even with the same key."""
-    record = replace(
-        a_record(), dice={"key": "ab" * 32}, commitment="c" * 64, salts=["one", "two"]
-    )
+    record = replace(a_record(), dice={"key": "ab" * 32}, commitment="c" * 64, salts=["one", "two"])
     other = replace(record, salts=["one", "three"])
     assert snapshots.stamp(record) != snapshots.stamp(other)
+
+
+def test_an_infantry_match_snapshot_keeps_its_read_only_weapons_tables() -> None:
+    """The infantry rules keep their weapons tables read-only (mappingproxy, which does not
+    pickle): a live match pickles all the same (the service snapshots it every few commands)
+    and reads back the same match, its tables read-only again."""
+    from types import MappingProxyType
+
+    from infantry_helpers import fresh
+
+    match = fresh()
+    again = pickle.loads(pickle.dumps(match, protocol=pickle.HIGHEST_PROTOCOL))
+    assert again.state == match.state
+    assert again.state.arms == match.state.arms
+    assert isinstance(again.state.arms.weapons, MappingProxyType)

@@ -244,6 +244,23 @@ def _plain_clause(event: Event, actor: str) -> tuple[str, str] | None:
         return data["unit"], f"revives {data['target']} ({data['hit']} HIT)"
     if kind == "orders_gained":
         return actor, f"gains {data['orders']} TO"
+    return _skirmisher_clause(event)
+
+
+def _skirmisher_clause(event: Event) -> tuple[str, str] | None:
+    """The infantry rules' own acts (issue 31): an activation that set a firing arc or threw a
+    grenade did something, and its caption says what."""
+    data, kind = event.data, event.kind
+    if kind == "arc_set":
+        return data["unit"], f"sets a {data['width']}° firing arc"
+    if kind == "thrown":
+        return data["unit"], f"throws a {data['weapon']} at {data['target']}"
+    if kind == "weapon_changed":
+        return data["unit"], f"readies its {data['weapon']}"
+    if kind == "climbed":
+        return data["unit"], f"climbs to level {data['level']}"
+    if kind in ("prone", "stood"):
+        return data["unit"], "goes prone" if kind == "prone" else "stands up"
     return None
 
 

@@ -959,7 +959,7 @@ class MatchService:
             )
             # A player coming back after being away gets their catch-up (service/recap.py).
             return await with_recap(work, reply, view.to_act)
-        return Reply(text, choices=_choices(state, ruleset_of(row)))
+        return Reply(text + _reactions(row, state), choices=_choices(state, ruleset_of(row)))
 
     async def _side_to_act(
         self,
@@ -1218,6 +1218,14 @@ def _last_activation(match: PlayedMatch) -> list[Event]:
         if log[index].kind in ("activation_started", "deployed"):
             return log[index:]
     return list(log)
+
+
+def _reactions(row: MatchRow, state: Any) -> str:
+    """What the match now waits for from a seat outside its turn, said where the move that
+    asked it is told ("Waiting for Alice: Okafor's arc: Varga is in F8 (...): fire or hold."),
+    so its buttons there are not a riddle; the seat's ping comes with its window."""
+    waiting = [d for d in ruleset_of(row).deciding(state) if not d.turn]
+    return "".join(f"\nWaiting for {row.names[d.side]}: {d.why}." for d in waiting)
 
 
 def _choices(state: Any, rules: Ruleset) -> list[str]:

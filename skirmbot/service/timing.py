@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Awaitable, Callable
+from dataclasses import fields
 from typing import Any
 
 from skirmbot.rules import commands
@@ -52,6 +53,8 @@ VACATION_DAYS = "vacation_days"  # guild setting: each player's vacation days a 
 DEFAULT_VACATION_DAYS = 20  # as Lichess gives
 MAX_VACATION_DAYS = 60
 MAX_REACTION_MINUTES = 30  # well inside the shortest turn clock (an hour)
+# A Decision's `missed` words when its ruleset gives none of its own (a missed turn's).
+TURN_MISSED = next(f.default for f in fields(Decision) if f.name == "missed")
 
 
 async def on_deadline(service: MatchService, match_id: int, deadline: Deadline) -> Reply | None:
@@ -245,10 +248,19 @@ async def _reaction_due(
     work.keep_clock(clock)
     reply = await service.reply_to(work, await _send_on_timeout(work, decision))
     name = work.row.names[decision.side]
-    reply.text = f"⏰ {name} did not decide in time: the match goes on.\n{reply.text}"
+    reply.text = f"⏰ {name} did not decide in time: {_decided_for(decision)}the match goes on.\n{reply.text}"
     if AUTOMATIC in work.row.players and not await _over(work):
         reply.followups += await service.automatic_turns(work)
     return reply
+
+
+def _decided_for(decision: Decision) -> str:
+    """What the window's end sent, in the ruleset's words, when it says ("the arc's order
+    (every) fires, and "); "" when it keeps the words of a missed turn, which a reaction's are
+    not."""
+    if decision.missed == TURN_MISSED:
+        return ""
+    return f"{decision.missed}, and "
 
 
 async def _missed_deployment(service: MatchService, work: MatchWork, clock: Clock) -> Reply:

@@ -105,6 +105,27 @@ class Arms:
     def armour_type(self, name: str) -> Armour:
         return _named(self.armour, name, "body armour")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (the service keeps snapshots of a live match) with its tables as plain dicts
+        (a mappingproxy does not pickle), read back read-only."""
+        tables = (dict(self.weapons), dict(self.explosives), dict(self.armour))
+        return (_arms, (*tables, self.always_melee, self.always_equipment, self.grenades))
+
+
+def _arms(
+    weapons: dict[str, Weapon],
+    explosives: dict[str, Explosive],
+    armour: dict[str, Armour],
+    always_melee: tuple[str, ...],
+    always_equipment: tuple[str, ...],
+    grenades: int,
+) -> Arms:
+    """An Arms unpickled: its tables read-only again."""
+    return Arms(
+        MappingProxyType(weapons), MappingProxyType(explosives), MappingProxyType(armour),
+        always_melee, always_equipment, grenades,
+    )  # fmt: skip
+
 
 def _named(table: Mapping[str, T], name: str, what: str) -> T:
     if name not in table:

@@ -110,6 +110,13 @@ def own_form(command: Command) -> Command:
     return command
 
 
+# The kernel's /shoot, refused in words that say how skirmishers fire (Firing Arcs ¶1-2).
+SHOOT_REFUSED = (
+    "Skirmishers fire from firing arcs: /act arc or /arc sets one (30°, 60° or 150° wide, "
+    "facing a dot, 2, 4 or 6 AP), and it fires when an enemy activates in it or moves into it."
+)
+
+
 class InfantryMatch:
     """A match of the infantry rules as `PlayedMatch` (skirmbot.rules.ruleset) plays it."""
 
@@ -156,7 +163,7 @@ class InfantryMatch:
         if self.state.moving is not None:
             raise IllegalCommand(self._waiting_words())
         if isinstance(command, Shoot):
-            raise IllegalCommand("Skirmishers fire from firing arcs: /act arc.")
+            raise IllegalCommand(SHOOT_REFUSED)
         if isinstance(command, EndActivation):
             return self._end(command)
         if isinstance(command, Activate):

@@ -40,7 +40,7 @@ from skirmbot.rules.infantry.commands import (
 from skirmbot.rules.infantry.engine import InfantryMatch
 from skirmbot.rules.infantry.maps import Ground
 from skirmbot.rules.infantry.preview import copy_of, reach_of
-from skirmbot.rules.infantry.state import EVERY, State, Trooper
+from skirmbot.rules.infantry.state import ARC_ORDERS, FIRST, State, Trooper
 
 CLIMBING = (Ground.STAIRS, Ground.LADDER)
 
@@ -186,13 +186,21 @@ def drops(trooper: Trooper) -> list[Command]:
 
 
 def arcs(state: State, trooper: Trooper) -> list[Command]:
-    """A firing arc of each width (Firing Arcs ¶1), toward the nearest enemy it could face."""
+    """A firing arc of each width (Firing Arcs ¶1) with each order it may fire by unasked
+    (plan section 3: every chance, the first enemy only, short range only, or hold), toward
+    the nearest enemy it could face. The width first: each order of the 30° arc, then the
+    60°, then the 150°."""
     if trooper.dot is None or trooper.active not in state.arms.weapons:
         return []
     toward = nearest_enemy_dot(state, trooper)
     if toward is None:
         return []
-    return [Arc(trooper.seat, trooper.id, width, str(toward), EVERY) for width in ARC_WIDTHS]
+    seat, unit = trooper.seat, trooper.id
+    return [
+        Arc(seat, unit, width, str(toward), order, 1 if order == FIRST else 0)
+        for width in ARC_WIDTHS
+        for order in ARC_ORDERS
+    ]
 
 
 def nearest_enemy_dot(state: State, trooper: Trooper) -> Dot | None:

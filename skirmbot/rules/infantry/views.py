@@ -484,10 +484,15 @@ def status_line(state: State, seat: int) -> str:
 
 
 def buttons(state: State) -> tuple[str, ...]:
-    """ "end" and "preview" while a trooper activates and no move waits for an arc's owner."""
-    if state.over or state.activating is None:
+    """ "end" and "preview" while a trooper activates; while a move waits for an arc's owner,
+    that owner's answers instead ("fire:Rossi", "hold:Rossi"): the owner who asked to be
+    prompted answers with a click on the message that tells them of the chance."""
+    if state.over:
         return ()
     if state.moving is not None and state.moving.chances:
+        owner = state.moving.chances[0]
+        return (f"fire:{owner}", f"hold:{owner}")
+    if state.activating is None:
         return ()
     return ("end", "preview")
 
@@ -509,4 +514,13 @@ def outcome(state: State) -> Outcome | None:
     why = decided[1] if decided is not None else state.result
     winner = state.winner
     placings = tuple(1 if winner is None or seat == winner else 2 for seat in range(SIDES))
-    return Outcome(placings, scores(state), why)
+    return Outcome(placings, scores(state), f"{why} {pv_words(state)}")
+
+
+def pv_words(state: State) -> str:
+    """Each side's score, for the result: "Riflemen 0 PV · Laser Team 412 PV." (the PV of the
+    enemy troopers it put out, plan section 2, Victory)."""
+    each = (
+        f"{seat.name} {score} PV" for seat, score in zip(state.seats, scores(state), strict=True)
+    )
+    return " · ".join(each) + "."
