@@ -207,3 +207,17 @@ async def test_the_reply_to_a_move_says_whom_the_match_waits_for_outside_their_t
     move = next(c for c in rules.legal_commands(match.state, acting) if c.type == "move")
     reply = await table.service.act(CHANNEL, (ALICE, BOB)[acting], move)
     assert f"\nWaiting for {row.names[reacting_side]}: {WHY}." in reply.text, reply.text
+
+
+async def test_the_status_says_whom_the_match_waits_for_outside_their_turn(
+    store: Store, reacting: None
+) -> None:
+    """/match status while a seat must decide outside its turn (an arc's owner, a defender)
+    names that seat and the question under whose turn it is: the match waits on them."""
+    table = Table(store, FakeClock())
+    await playing(table)
+    acting, reacting_side = await _sides(table)
+    row, match = await table.service.view(CHANNEL)
+    assert match is not None
+    status = (await table.service.status(CHANNEL)).text
+    assert "Next: " in status and f"\nWaiting for {row.names[reacting_side]}: {WHY}." in status

@@ -1476,13 +1476,17 @@ def _status_text(row: MatchRow, state: Any) -> str:
     if view.phase == SETUP_PHASE or view.to_act is None:
         return f"Match #{row.id}: deploying. {squads}"
     busy = f" {view.activating} is activating." if view.activating else ""
+    # A seat asked to decide outside its turn (an arc's owner, a defender) holds the match too.
+    reacting = "".join(
+        f"\nWaiting for {row.names[d.side]}: {d.why}." for d in waiting if not d.turn
+    )
     nxt = ", ".join(
         f"{row.names[seat]} ({', '.join(piece.id for piece in view.ready(seat))})"
         for seat in acting_seats(view) or (view.to_act,)
     )
     return (
         f"Match #{row.id}, {view.turn_word.lower()} {view.turn} of {view.turns}. {squads}\n"
-        f"Next: {nxt}.{busy}"
+        f"Next: {nxt}.{busy}{reacting}"
     )
 
 
