@@ -5,14 +5,13 @@ delegates to a module of this package.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, NoReturn, cast
 
 from skirmbot.rules.commands import Command, CommandTable, Deploy
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.dots import Dot
 from skirmbot.rules.errors import ContentError, RulesError
-from skirmbot.rules.infantry import engine, export, legal, setup, undo, views
+from skirmbot.rules.infantry import autoplayer, engine, export, legal, setup, undo, views
 from skirmbot.rules.infantry import preview as infantry_preview
 from skirmbot.rules.infantry.arms import load_arms
 from skirmbot.rules.infantry.choices import InfantryChoices
@@ -56,8 +55,6 @@ ACTION_RULES = [
     ActionRule("end", "End activation", "free", "The trooper's activation ends; when your side's last trooper has activated, its explosives go off and the other side's turn begins."),
     ActionRule("standing_orders", "Standing orders", "free", "Whether your arcs ask you live at each chance to fire, or fire by their own orders without asking."),
 ]  # fmt: skip
-
-AUTOPLAYER = "skirmbot.rules.infantry.autoplayer"
 
 
 class Infantry:
@@ -145,12 +142,10 @@ class Infantry:
         return views.status_line(state, side)
 
     def automatic_command(self, state: State, side: int) -> Command:
-        command: Command = _autoplayer().choose(state, side)
-        return command
+        return autoplayer.choose(state, side)
 
     def automatic_placement(self, state: State, side: int) -> Command:
-        command: Command = _autoplayer().deployment(state, side)
-        return command
+        return autoplayer.deployment(state, side)
 
     def position(self, state: State, text: str) -> Dot:
         """A dot of the match's map, as typed ("C4"); RulesError in words if off the map."""
@@ -250,12 +245,6 @@ def _route_builder(state: State, trooper: Trooper, dot: Dot) -> Any:
         return cast("tuple[Square, ...]", (trooper.dot, *steps))
 
     return build
-
-
-def _autoplayer() -> Any:
-    """The automatic player (infantry/autoplayer.py, its own part of issue 31), looked up when
-    first asked for, so this module stands before it lands."""
-    return importlib.import_module(AUTOPLAYER)
 
 
 RULESET = Infantry()
