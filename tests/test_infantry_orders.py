@@ -221,3 +221,21 @@ def test_toward_offers_the_enemies_first_then_every_dot_in_sight() -> None:
     orders = dict(InfantryChoices(match.state, 0).values("Hale", "arc", "order"))
     assert orders["first"] == "first: only the first N enemies"
     assert orders["hold"] == "hold: never unless you answer a prompt"
+
+
+def test_the_console_previews_a_trooper_where_it_stands_and_as_if_on_a_dot(
+    tmp_path: Path,
+) -> None:
+    """/match preview (the console's `preview`) of a trooper: the service copies the match for
+    the preview; the infantry map of dots never changes, so it is shared, not copied (it has
+    no doors), and the preview draws where the trooper can go, here and as if on another dot."""
+    lines = ["auto", "auto", "preview Ishida", "preview Ishida C10", "preview Ishida Z40", "quit"]
+    ask, said = scripted(lines)
+    code = asyncio.run(
+        run_console(False, tmp_path, ask=ask, say=said.append, seed=3, rules="infantry")
+    )
+    text = "\n".join(said)
+    assert code == 0
+    assert "as if on C10" in text, text
+    assert "Z40 is not on the map" in text, text
+    assert len(list(tmp_path.glob("preview*.png"))) == 2, sorted(p.name for p in tmp_path.iterdir())

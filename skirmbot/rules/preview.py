@@ -143,7 +143,9 @@ def copy_for_preview(state: Any, *, own_board: bool = False) -> Any:
     # Another ruleset's state may hold only some of them (the d20 rules: a board, no mission).
     shared = [getattr(state, name) for name in SHARED if hasattr(state, name)]
     memo = {id(part): part for part in shared}
-    if own_board:
+    # A board that cannot change (the infantry rules' map of dots has no door) has no `copy`:
+    # shared, it is already as good as the copy's own.
+    if own_board and hasattr(state.board, "copy"):
         memo[id(state.board)] = state.board.copy(keep_memo=True)
     return copy.deepcopy(state, memo)
 
