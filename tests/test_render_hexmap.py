@@ -20,7 +20,7 @@ from skirmbot.render.preview import TABLES, PreviewRenderer
 from skirmbot.render.symbols import Point
 from skirmbot.rules.dots import Direction, Dot, centre
 from skirmbot.rules.events import Event
-from skirmbot.rules.preview import MOVE, Preview, Reach
+from skirmbot.rules.preview import DASH, MOVE, Preview, Reach
 from skirmbot.rules.view import (
     ACTIVATED,
     DOTS,
@@ -377,6 +377,18 @@ def test_the_preview_tints_the_hexagons_a_trooper_can_reach() -> None:
     start, end = layout.edge_line(there, there.neighbour(Direction.EAST))
     middle = ((start[0] + end[0]) // 2, (start[1] + end[1]) // 2)
     assert pixel(image, middle) == colour("grid")  # its outline, the grid line, stays clear
+
+
+def test_the_preview_key_names_only_the_movements_the_trooper_has() -> None:
+    """The infantry rules have no Dash: the preview's key shows the Move swatch and not the
+    Dash one (a key names only what the picture holds)."""
+    here, there = Dot.parse("C3"), Dot.parse("D3")
+    view = view_of(EMPTY, pieces=(trooper(here),))
+    preview = Preview("TC3", 0, here, False, (Reach(there, MOVE, 2),), ())
+    image = PreviewRenderer().render(view, preview)
+    used = {c for _, c in image.getcolors(maxcolors=256) or []}
+    assert TABLES[MOVE][colour("level0")] in used
+    assert TABLES[DASH][colour("level0")] not in used
 
 
 # --- the shipped maps ----------------------------------------------------------------------

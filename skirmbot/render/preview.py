@@ -296,7 +296,7 @@ def _key(draw: ImageDraw.ImageDraw, width: int, top: int, preview: Preview) -> N
     draw.line((0, top, width, top), fill=colour("grid"))
     x, y = MARGIN, top + 10
     for action in MOVEMENTS:
-        if action == LEAP and not preview.reach_by(LEAP):
+        if action != MOVE and not preview.reach_by(action):  # no Dash in the infantry rules
             continue
         tint = TABLES.get(action)
         fill = tint[colour("level0")] if tint else colour("objective")
