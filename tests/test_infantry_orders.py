@@ -237,5 +237,8 @@ def test_the_console_previews_a_trooper_where_it_stands_and_as_if_on_a_dot(
     text = "\n".join(said)
     assert code == 0
     assert "as if on C10" in text, text
+    # Skirmishers shoot only from arcs, in the enemy's turn: the lists say so.
+    assert "Its arc's shots, when an enemy enters it (" in text and "Attacks (" not in text
+    assert "Enemy arcs on Ishida's way to C10:" in text, text
     assert "Z40 is not on the map" in text, text
     assert len(list(tmp_path.glob("preview*.png"))) == 2, sorted(p.name for p in tmp_path.iterdir())

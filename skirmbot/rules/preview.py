@@ -50,6 +50,10 @@ class OddsTerms:
     out: str = "out"  # before the chance `Chance.out`
     heading: str = "chance to hit · expected HIT lost, without TO"  # what the numbers are
     odds: str = "chance to hit, expected HIT lost, without TO spent on your dice"  # /odds'
+    # The preview's two lists' titles: the unit's attacks, and (as if elsewhere) the enemies'
+    # on it there; `{unit}` and `{square}` are filled in.
+    attacks_title: str = "Attacks"
+    threats_title: str = "Could attack {unit} on {square}"
 
 
 @dataclass(frozen=True, slots=True)

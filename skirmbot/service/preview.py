@@ -188,11 +188,12 @@ def _odds_sections(preview: Preview, *, short: bool) -> list[list[str]]:
             return f"- {whose}{chance.weapon} → {chance.target}: {chance.short()}"
         return f"- {whose}{chance.words()}"
 
-    attacks = [f"Attacks ({odds_words(preview)}):"]
+    attacks = [f"{preview.terms.attacks_title} ({odds_words(preview)}):"]
     attacks += [line(chance, "") for chance in preview.attacks] or ["- no enemy in reach"]
     if not preview.as_if:
         return [attacks]
-    threats = [f"Could attack {preview.unit} on {preview.square}:"]
+    title = preview.terms.threats_title.format(unit=preview.unit, square=preview.square)
+    threats = [f"{title}:"]
     threats += [line(chance, f"{chance.attacker}'s ") for chance in preview.threats] or [
         "- no enemy"
     ]

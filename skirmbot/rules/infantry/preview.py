@@ -63,6 +63,10 @@ TERMS = OddsTerms(
     out="out",
     heading="chance to hit · expected HP lost",
     odds="chance to hit, expected HP lost (after armour), chance the target is put out",
+    # Skirmishers never shoot in their own turn: these are the shots of an arc it sets, as an
+    # enemy enters it (Firing Arcs ¶2), and, as if elsewhere, the enemy arcs on the way there.
+    attacks_title="Its arc's shots, when an enemy enters it",
+    threats_title="Enemy arcs on {unit}'s way to {square}",
 )
 FACES = 6
 
@@ -97,7 +101,6 @@ def preview(state: State, unit: str, where: Dot | None = None) -> Preview:
         trooper.id, trooper.seat, trooper.dot, as_if, places, attacks, tuple(threats),
         TERMS,
     )  # fmt: skip
-
 
 
 def copy_of(state: State) -> State:
