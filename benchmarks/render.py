@@ -4,7 +4,9 @@ Run: `python benchmarks/render.py`. Measures, in one run: drawing and encoding t
 12x12 map after an activation (header, caption, map and key; median over a whole demo match,
 with the renderer's caches warm as in a live match), against saving a blank RGB image of the
 same size as PNG with Pillow's default settings; the PNG size; and building the 4-turn replay
-animation. Ends with `ratio: X`.
+animation; and a picture from a fresh renderer (the web's step pictures, a match whose renderer
+was dropped), its terrain drawn anew (as before issue 32) against taken from the process's
+shared terrain layers (`fresh renderer ratio:`). Ends with `ratio: X`.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from PIL import Image
 from skirmbot.demo import play_demo
 from skirmbot.render.battlemap import MapRenderer
 from skirmbot.render.replay import activation_steps, animation
+from skirmbot.render.terrains import TERRAINS
 
 
 def main() -> None:
@@ -51,7 +54,29 @@ def main() -> None:
     print(
         f"replay animation: {len(steps)} frames, {len(gif) / 1024:.0f} KB, built in {built:.2f} s"
     )
+    cold_ms, warm_ms = _fresh_renderer(steps)
+    print(
+        f"picture from a fresh renderer: {cold_ms:.2f} ms median drawing its terrain, "
+        f"{warm_ms:.2f} ms with the process's shared terrain"
+    )
+    print(f"fresh renderer ratio: {cold_ms / warm_ms:.2f}")
     print(f"ratio: {render_ms / blank_ms:.2f}")
+
+
+def _fresh_renderer(steps: list) -> tuple[float, float]:  # type: ignore[type-arg]
+    """Median ms of a picture by a new MapRenderer, the shared terrain emptied first (cold) and
+    kept (warm), interleaved so the machine's noise falls on both alike."""
+    cold, warm = [], []
+    for _ in range(2):
+        for state, events in steps:
+            TERRAINS.clear()
+            start = time.perf_counter()
+            MapRenderer().png(state, events)
+            cold.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            MapRenderer().png(state, events)
+            warm.append(time.perf_counter() - start)
+    return statistics.median(cold) * 1000, statistics.median(warm) * 1000
 
 
 def _snapshots(record):  # type: ignore[no-untyped-def]

@@ -8,9 +8,9 @@ A third and fourth seat add a header line each. Everything is read from the rule
 `MatchView`: nothing here knows which rulebook made the match.
 
 The map's layers, back to front: the terrain (levels, difficult and impassable squares, walls,
-doors, ladders, stairs, grid and coordinates), drawn once per door state and reused; objectives
-and items; the last activation's paths and lines of attack; the unit tokens, each drawn once per
-look and pasted. Everything is drawn in the fixed palette of `palette`, with the marks of
+doors, ladders, stairs, grid and coordinates), drawn once per map and door state in the process
+and shared by every renderer (`terrains`); objectives and items; the last activation's paths
+and lines of attack; the unit tokens, each drawn once per look and pasted. Everything is drawn in the fixed palette of `palette`, with the marks of
 `symbols` (which the key draws too).
 """
 
@@ -55,6 +55,7 @@ from skirmbot.render.squaremap import (
     stair_lines,
 )
 from skirmbot.render.symbols import SQUARE, TOKEN_RADIUS, Point, draw_token
+from skirmbot.render.terrains import TERRAINS, Layer, source_key
 from skirmbot.rules.board import Board
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import BARREL, CRATE, MARKER, TURRET
@@ -101,6 +102,7 @@ class MapRenderer:
         self._terrain: dict[tuple[object, ...], tuple[Image.Image, tuple[LegendEntry, ...]]] = {}
         self._tokens: dict[tuple[object, ...], tuple[Image.Image, Image.Image]] = {}
         self._legends: dict[tuple[object, ...], Image.Image] = {}
+        self._source: tuple[dict[str, object], str] | None = None
 
     def render(self, view: MatchView, events: Sequence[Event] = ()) -> Image.Image:
         plain = layout_of(view)
@@ -145,16 +147,32 @@ class MapRenderer:
     def _terrain_image(
         self, view: MatchView, layout: MapLayout
     ) -> tuple[Image.Image, tuple[LegendEntry, ...]]:
-        """The terrain picture and the key's entries for it."""
-        source = view.battle_map.source if view.battle_map is not None else {}
+        """The terrain picture and the key's entries for it: the process's shared layer, keyed by
+        what it is drawn from (a board of dots is its own description; a board of squares, its
+        map's source and door states). A board of squares built by hand (no source) keys it by
+        the board, in this renderer only: another board may take its id later."""
         board = view.board
         doors = tuple(sorted(board.door_states().items())) if isinstance(board, Board) else ()
-        # A view without its map's source (built by hand) keys its terrain by its board.
-        key = (view.map_name, tuple(source.get("rows", [])), tuple(source.get("edges", [])),
-               doors, layout.band, id(view.board) if not source else 0)  # fmt: skip
-        if key not in self._terrain:
-            self._terrain[key] = _draw_terrain(view, layout), tuple(terrain_entries(view.board))
-        return self._terrain[key]
+        source = view.battle_map.source if view.battle_map is not None else {}
+        if isinstance(board, DotBoardView):
+            drawn_from: object = board
+        elif source:
+            drawn_from = self._source_key(source)
+        else:
+            key = (view.map_name, doors, layout.band, id(view.board))
+            if key not in self._terrain:
+                self._terrain[key] = _terrain_layer(view, layout)
+            return self._terrain[key]
+        shared = (view.grid, view.map_name, drawn_from, doors, type(layout).__name__,
+                  layout.band, layout.map_size)  # fmt: skip
+        return TERRAINS.get(shared, lambda: _terrain_layer(view, layout))
+
+    def _source_key(self, source: dict[str, object]) -> str:
+        """The source's digest, worked out once for the map this renderer draws (the source is
+        held, so the identity check cannot match another map's)."""
+        if self._source is None or self._source[0] is not source:
+            self._source = (source, source_key(source))
+        return self._source[1]
 
     def _legend(self, entries: tuple[LegendEntry, ...], width: int) -> Image.Image:
         key = (entries, width)
@@ -372,6 +390,11 @@ def pool_line(
         key=lambda pair: _squared(layout.centre(pair[0]), layout.centre(pair[1])),
     )
     return layout.centre(a), layout.centre(b)
+
+
+def _terrain_layer(view: MatchView, layout: MapLayout) -> Layer:
+    """The terrain layer and the key's entries for it, as the shared cache keeps them."""
+    return _draw_terrain(view, layout), tuple(terrain_entries(view.board))
 
 
 def _draw_terrain(view: MatchView, layout: MapLayout) -> Image.Image:
