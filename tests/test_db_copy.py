@@ -55,6 +55,7 @@ TABLES = [
     "settings",
     "squad_awards",
     "squads",
+    "step_pictures",
     "vacations",
 ]
 

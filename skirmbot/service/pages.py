@@ -2,8 +2,10 @@
 a league's standings, rounds and pairings, a player's games, and a match step by step.
 
 Nothing here writes, except the server's own choice to publish its pages (`set_published`,
-from /web publish). Every reading answers None for what is not there or not public, which the
-web layer turns into a 404: a server that did not publish, an unknown league, player or match.
+from /web publish) and the step pictures it draws, kept in the store by content so that every
+process behind the same address serves them without drawing them again (issue 32). Every
+reading answers None for what is not there or not public, which the web layer turns into a
+404: a server that did not publish, an unknown league, player or match.
 A match still in play shows only what its channel has shown: the record so far (no dice key,
 no seed, no secret secondary objective; the commitment and salts, which were posted), no
 placement still hidden in its set-up. A match that is over gives its whole record, with what
@@ -15,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -28,10 +31,15 @@ from skirmbot.service.leagues import MAX_NAME, LeagueService, game_result, resul
 from skirmbot.service.links import PUBLISHED
 from skirmbot.service.matches import ABORTED, PLAYING, MatchService
 from skirmbot.service.replies import describe
+from skirmbot.service.snapshots import code_fingerprint
 from skirmbot.store import LeagueGameRow, MatchRow, Store
+
+log = logging.getLogger(__name__)
 
 MAX_ID = 2**63 - 1  # SQLite's largest integer
 CACHE = 256  # pictures kept in memory
+PICTURES_KEPT = 20_000  # step pictures kept in the database (about 40 KB each: some 800 MB)
+PICTURE_CODE = ("skirmbot.rules", "skirmbot.render")  # what a step picture is drawn by
 
 
 @dataclass(frozen=True)
@@ -212,13 +220,28 @@ class Pages:
         tag = _tag(row, step)
         picture = self._pictures.get(tag)
         if picture is None:
-            picture = await asyncio.to_thread(_render, record, step)
+            picture = await self._picture(row, record, step)
             if picture is None:
                 return None
             self._pictures[tag] = picture
             while len(self._pictures) > CACHE:
                 self._pictures.popitem(last=False)
         return tag, picture
+
+    async def _picture(self, row: MatchRow, record: MatchRecord, step: int) -> bytes | None:
+        """The step's picture as the store keeps it by content (another process behind the same
+        address may have drawn it), else drawn here and kept there for the others."""
+        key = await asyncio.to_thread(picture_key, record, step)
+        kept = await self.store.step_picture(key)
+        if kept is not None:
+            return kept
+        picture = await asyncio.to_thread(_render, record, step)
+        if picture is not None:
+            try:
+                await self.store.keep_step_picture(key, row.id, picture, PICTURES_KEPT)
+            except Exception:  # a cache (any database error): the picture is served all the same
+                log.warning("The step picture of match %d was not kept", row.id, exc_info=True)
+        return picture
 
     async def record_json(self, guild: int, match_id: int) -> tuple[str, bytes] | None:
         """The record's file name and bytes: whole once the match is over, so far before."""
@@ -297,6 +320,16 @@ def _render(record: MatchRecord, step: int) -> bytes | None:
     except RulesError:
         return None
     return None
+
+
+def picture_key(record: MatchRecord, step: int) -> str:
+    """What a step picture is kept under: a digest of the public record it is drawn from, the
+    step and the code that draws it (a picture drawn by other code is drawn again)."""
+    digest = hashlib.sha256(record.dumps().encode())
+    digest.update(f"|step {step}|".encode())
+    for package in PICTURE_CODE:
+        digest.update(code_fingerprint(package).encode())
+    return digest.hexdigest()
 
 
 def _tag(row: MatchRow, step: int) -> str:

@@ -42,8 +42,15 @@ RULES_PACKAGE = "skirmbot.rules"
 def rules_fingerprint() -> str:
     """A hash of every source file of the rules and of the Python version: what a snapshot
     may only be read back by."""
+    return code_fingerprint(RULES_PACKAGE)
+
+
+@functools.cache
+def code_fingerprint(package: str) -> str:
+    """A hash of every source file of `package` and of the Python version: what something the
+    package's code made (a snapshot, a picture) may only be taken for."""
     digest = hashlib.sha256(f"python {sys.version_info[0]}.{sys.version_info[1]}".encode())
-    for name, data in sorted(_sources(files(RULES_PACKAGE), "")):
+    for name, data in sorted(_sources(files(package), "")):
         digest.update(name.encode())
         digest.update(data)
     return digest.hexdigest()[:32]
@@ -112,4 +119,6 @@ def _fits(match: PlayedMatch, record: MatchRecord) -> bool:
     )
 
 
-__all__ = ["SNAPSHOT_EVERY", "due", "restore", "rules_fingerprint", "stamp", "take"]
+__all__ = [
+    "SNAPSHOT_EVERY", "code_fingerprint", "due", "restore", "rules_fingerprint", "stamp", "take",
+]  # fmt: skip

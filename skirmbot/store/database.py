@@ -766,6 +766,31 @@ class Store:
             )
         return None if found is None else Snapshot(int(found[0]), str(found[1]), bytes(found[2]))
 
+    # -- the web's step pictures (a cache both processes behind one address share) ------------
+
+    async def step_picture(self, key: str) -> bytes | None:
+        """The PNG kept under `key` (see skirmbot.service.pages), or None."""
+        async with self._reading() as db:
+            found = await db.fetchone("SELECT picture FROM step_pictures WHERE key = ?", (key,))
+        return None if found is None else bytes(found[0])
+
+    async def keep_step_picture(self, key: str, match_id: int, picture: bytes, kept: int) -> None:
+        """Keep a step picture of match `match_id` under `key` (a picture already kept under it
+        stays: the key says what it shows), then drop the oldest past the `kept` newest. Nothing
+        is kept for a match deleted meanwhile."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO step_pictures (key, match_id, made, picture) "
+                "SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM matches WHERE id = ?) "
+                "ON CONFLICT (key) DO NOTHING",
+                (key, match_id, self._clock(), picture, match_id),
+            )
+            await db.execute(
+                "DELETE FROM step_pictures WHERE made < (SELECT made FROM step_pictures "
+                "ORDER BY made DESC LIMIT 1 OFFSET ?)",
+                (kept - 1,),
+            )
+
     async def _write_result(self, db: Connection, row: MatchRow) -> None:
         """The match's ruleset, and its result once it has one, as columns and rows, in the
         transaction of the save that ends it."""
