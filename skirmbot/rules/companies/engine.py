@@ -84,6 +84,9 @@ class CompaniesMatch:
         self.log: list[Event] = []
         self.late_end_is_no_op = False
         self.unused_fields_allowed = False
+        # A trusted replay (skirmbot.rules.record) may skip checks that only refuse; this
+        # ruleset's checks are cheap next to its moves, so it skips none yet.
+        self.trusted = False
         self._handlers: dict[type[Command], Callable[[Any], list[Event]]] = {
             Deploy: self._deploy, ChooseAmbition: self._choose_ambition,
             StandingOrders: self._standing_orders, Move: self._move, Shoot: self._shoot,

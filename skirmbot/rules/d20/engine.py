@@ -61,6 +61,9 @@ class D20Match:
         self.log: list[Event] = []
         self.late_end_is_no_op = False
         self.unused_fields_allowed = False
+        # A trusted replay (skirmbot.rules.record) may skip checks that only refuse; this
+        # ruleset's checks are cheap next to its moves, so it skips none yet.
+        self.trusted = False
         # An activation's end and start, told before the action that made them (`_activate`).
         self._opening: list[Event] = []
         self._handlers: dict[type[Command], Callable[[Any], list[Event]]] = {

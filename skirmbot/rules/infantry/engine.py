@@ -127,6 +127,9 @@ class InfantryMatch:
         self.log: list[Event] = []
         self.late_end_is_no_op = False
         self.unused_fields_allowed = False
+        # A trusted replay (skirmbot.rules.record) may skip checks that only refuse; this
+        # ruleset's checks are cheap next to its moves, so it skips none yet.
+        self.trusted = False
 
     def started_under(self, version: int) -> None:
         """The infantry rules came after every record version change so far."""
