@@ -112,3 +112,70 @@ def test_a_trusted_replay_still_refuses_a_move_nowhere_reachable(name: str) -> N
         replay(broken, trusted=True)
     assert trusted.value.position == checked.value.position == position + 1
     assert trusted.value.reason == checked.value.reason
+
+
+def test_the_store_restores_its_own_records_trusted(monkeypatch: pytest.MonkeyPatch) -> None:
+    from skirmbot.service import snapshots
+
+    record = play_demo(1)[1]
+    expected = ruleset(record.ruleset).state_json(replay(record).state)
+
+    def listed(*_: object) -> None:
+        raise AssertionError("the store's own record was checked in full")
+
+    monkeypatch.setattr(skirm_actions, "check_move", listed)
+    whole = snapshots.restore(None, record)  # no snapshot: the whole record
+    half = replay(record, upto=20, trusted=True)
+    after_snapshot = snapshots.restore(snapshots.take(half, record), record)
+    for match in (whole, after_snapshot):
+        assert ruleset(record.ruleset).state_json(match.state) == expected
+        assert match.trusted is False
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_a_trusted_replay_refuses_what_a_checked_one_does(name: str) -> None:
+    record = play_demo(1, name)[1]
+    commands = list(record.commands)
+    commands.insert(1, commands[0])  # the first seat's set-up, given twice
+    broken = MatchRecord(record.content, record.dice, commands, record.players, record.ruleset)
+    with pytest.raises(ReplayError) as checked:
+        replay(broken)
+    with pytest.raises(ReplayError) as trusted:
+        replay(broken, trusted=True)
+    assert (trusted.value.position, trusted.value.reason) == (
+        checked.value.position,
+        checked.value.reason,
+    )
+
+
+@pytest.mark.parametrize("name", ["d20", "companies", "infantry"])
+def test_a_trusted_replay_keeps_no_copy_to_put_back(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = play_demo(1, name)[1]
+    expected = ruleset(name).state_json(replay(record).state)
+
+    class NoCopies:
+        @staticmethod
+        def deepcopy(*_: object) -> None:
+            raise AssertionError("a trusted replay copied the state to put back")
+
+    monkeypatch.setattr(f"skirmbot.rules.{name}.engine.copy", NoCopies)
+    assert ruleset(name).state_json(replay(record, trusted=True).state) == expected
+    with pytest.raises(AssertionError):
+        replay(record)  # a checked replay keeps one
+
+
+def test_a_trusted_group_move_is_not_explained(monkeypatch: pytest.MonkeyPatch) -> None:
+    from skirmbot.rules.companies import orders
+
+    record = play_demo(1, "companies")[1]
+    assert any(data["type"] == "move" for data in record.commands)
+
+    def explained(*_: object) -> None:
+        raise AssertionError("a trusted replay worked out why a Move would be refused")
+
+    monkeypatch.setattr(orders, "why_not_move", explained)
+    replay(record, trusted=True)
+    with pytest.raises(AssertionError):
+        replay(record)
