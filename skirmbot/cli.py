@@ -566,7 +566,10 @@ def _db_copy(source: str, destination: str) -> int:
         also += ")" if more else ""
         print(f"skirmbot: the copy does not verify: {report.problems[0]}{also}", file=sys.stderr)
         return EXIT_UNVERIFIED
-    print(f"verified: every table's rows are there, {report.replayed:,} match records replay")
+    print(
+        f"verified: every table's rows are there; checked {report.replayed:,} records, "
+        "and every match record replays"
+    )
     return 0
 
 

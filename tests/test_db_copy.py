@@ -407,7 +407,9 @@ def test_the_command_copies_and_says_what(
     assert main(["db", "copy", str(source), postgres_url]) == 0
     out = capsys.readouterr().out.splitlines()
     assert "matches: 3 copied" in out and "match_commands: " in "\n".join(out)
-    assert out[-1] == "verified: every table's rows are there, 2 match records replay"
+    assert out[-1] == (
+        "verified: every table's rows are there; checked 2 records, and every match record replays"
+    )
 
     assert main(["db", "copy", str(source), postgres_url]) == 2  # not empty any more
     err = capsys.readouterr().err.strip().splitlines()

@@ -104,6 +104,33 @@ def reachable(
     `units` maps each occupied square to its Unit's Squad id, the mover's own `start` included;
     these are the positions as at the start of the move.
     """
+    return _search(board, start, budget, mover, units, None)
+
+
+def route_to(
+    board: Board,
+    start: Square,
+    budget: int,
+    mover: Mover,
+    units: Mapping[Square, str],
+    goal: Square,
+) -> Route | None:
+    """The route `reachable` gives to `goal` (None: it gives none), found without listing every
+    other square: the search stops when it takes `goal` from the queue. The route is the very
+    same: its path is built from the squares of smaller labels than `goal`'s, every one of them
+    taken (and final) by then. For a move already known to be legal (a trusted replay)."""
+    return _search(board, start, budget, mover, units, goal).get(goal)
+
+
+def _search(
+    board: Board,
+    start: Square,
+    budget: int,
+    mover: Mover,
+    units: Mapping[Square, str],
+    goal: Square | None,
+) -> dict[Square, Route]:
+    """`reachable`'s search; with a `goal`, it stops once the goal's route is known."""
     if not board.is_open(start):
         return {}
     grid = _grid(board)
@@ -118,6 +145,7 @@ def reachable(
     done: set[int] = set()
     ends: dict[Square, Route] = {}
     queue: list[_Label] = [best[origin]]
+    stop = None if goal is None or not grid.on_board(goal) else grid.index(goal)
     while queue:
         cost, steps, path = heapq.heappop(queue)
         here = path[-1]
@@ -126,6 +154,8 @@ def reachable(
         done.add(here)
         if here == origin or here not in occupancy:
             ends[grid.squares[here]] = Route(cost)
+            if here == stop:
+                break
         # Non-NMB movers never step onto enemies, so these are the only squares reached
         # that may not be passed through (the start square never counts as passed).
         if here != origin and here in no_passing:

@@ -253,25 +253,38 @@ def start_match(record: MatchRecord, dice: Dice | None = None) -> PlayedMatch:
     return match
 
 
-def replay(record: MatchRecord, upto: int | None = None) -> PlayedMatch:
-    """Apply the record's commands in order (the first `upto` of them if given)."""
-    return _play_on(record, start_match(record), upto)
+def replay(record: MatchRecord, upto: int | None = None, *, trusted: bool = False) -> PlayedMatch:
+    """Apply the record's commands in order (the first `upto` of them if given).
+
+    `trusted`: the record is our own store's, whose every command was checked when it was
+    accepted, so the engine may skip the checks that only refuse (`PlayedMatch.trusted`); the
+    match comes out the same. A record from outside (an import, `skirmbot verify`, a file given
+    to `skirmbot replay`) is replayed checked, as by default."""
+    return _play_on(record, start_match(record), upto, trusted=trusted)
 
 
-def continue_replay(record: MatchRecord, match: PlayedMatch) -> PlayedMatch:
+def continue_replay(
+    record: MatchRecord, match: PlayedMatch, *, trusted: bool = False
+) -> PlayedMatch:
     """Apply the record's commands that `match` (the record replayed part of the way, as a
-    snapshot keeps it) has not taken yet."""
-    return _play_on(record, match, None, start=len(match.commands))
+    snapshot keeps it) has not taken yet; `trusted` as for `replay`."""
+    return _play_on(record, match, None, start=len(match.commands), trusted=trusted)
 
 
 def _play_on(
-    record: MatchRecord, match: PlayedMatch, upto: int | None, start: int = 0
+    record: MatchRecord,
+    match: PlayedMatch,
+    upto: int | None,
+    start: int = 0,
+    trusted: bool = False,
 ) -> PlayedMatch:
     rules = ruleset(record.ruleset)
     # A recorded command was accepted when it was played. One that carried a field its action
     # does not use (which releases before issue 28 took, in records of every version) replays
     # as it was played; only a new command is refused for such a field.
     live, match.unused_fields_allowed = match.unused_fields_allowed, True
+    # Trusted only while replaying: the commands played next on the match are checked in full.
+    match.trusted = trusted
     try:
         for position, data in enumerate(record.commands[start:upto], start=start + 1):
             try:
@@ -280,6 +293,7 @@ def _play_on(
                 raise ReplayError(position, data, str(error)) from error
     finally:
         match.unused_fields_allowed = live
+        match.trusted = False
     return match
 
 

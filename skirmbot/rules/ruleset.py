@@ -55,6 +55,12 @@ class PlayedMatch(Protocol):
     log: list[Event]
     late_end_is_no_op: bool  # a version-1 record's late `end` (skirmbot.rules.record)
     unused_fields_allowed: bool  # a recorded command's fields it did not use, while replaying
+    # While replaying a record from our own store (each command was checked when accepted): the
+    # engine may skip checks that only refuse a command, never what changes the state or draws
+    # dice, so the match ends the same. Off in play, and for a record from outside. A command
+    # refused while trusted may leave the match part changed: the replay fails, and its match
+    # is thrown away.
+    trusted: bool
 
     def started_under(self, version: int) -> None:
         """Play on by the rules a record of `version` was played under (a ruleset whose rules

@@ -89,11 +89,12 @@ def take(match: PlayedMatch, record: MatchRecord) -> Snapshot:
 
 def restore(snapshot: Snapshot | None, record: MatchRecord) -> PlayedMatch:
     """The live match of `record`: from the snapshot, with the commands after it replayed,
-    when the snapshot is usable; else the whole record replayed."""
+    when the snapshot is usable; else the whole record replayed. Trusted: the record is our
+    store's, each of its commands checked when it was accepted (skirmbot.rules.record.replay)."""
     start = _unpickled(snapshot, stamp(record), len(record.commands))
     if start is None or not _fits(start, record):
-        return replay(record)
-    return continue_replay(record, start)
+        return replay(record, trusted=True)
+    return continue_replay(record, start, trusted=True)
 
 
 def _unpickled(snapshot: Snapshot | None, code: str, commands: int) -> PlayedMatch | None:

@@ -552,7 +552,7 @@ async def replay_matches(
             int(row[0])
             for row in await db.fetch("SELECT id FROM matches WHERE status <> 'setup' ORDER BY id")
         ]
-    progress(f"verifying: replaying {len(ids):,} match records")
+    progress(f"verifying: checking {len(ids):,} match records (each replayed, trusted)")
     replayed, problems = 0, {}
     for match_id in ids:
         problem = await _replay_problem(store, match_id)
@@ -569,7 +569,9 @@ async def _replay_problem(store: Store, match_id: int) -> str | None:
     if row is None:
         return "it is gone"
     try:
-        replay(MatchRecord.from_json(row.record))
+        # Trusted (skirmbot.rules.record.replay): the records are our own store's, each command
+        # checked when it was accepted; what the copy could break, the replay still meets.
+        replay(MatchRecord.from_json(row.record), trusted=True)
     except RulesError as error:
         return str(error)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:

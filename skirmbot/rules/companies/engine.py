@@ -84,6 +84,10 @@ class CompaniesMatch:
         self.log: list[Event] = []
         self.late_end_is_no_op = False
         self.unused_fields_allowed = False
+        # A trusted replay (skirmbot.rules.record) skips what only a refusal needs: the copy of
+        # the state kept to put back (a refused command there ends the replay, whose match is
+        # thrown away), and listing every Move there is to explain one refused.
+        self.trusted = False
         self._handlers: dict[type[Command], Callable[[Any], list[Event]]] = {
             Deploy: self._deploy, ChooseAmbition: self._choose_ambition,
             StandingOrders: self._standing_orders, Move: self._move, Shoot: self._shoot,
@@ -98,8 +102,12 @@ class CompaniesMatch:
         """The command's events; a kernel Move is played (and kept) as this rulebook's Move."""
         # The table never changes under the group rules (no door opens): shared, not copied.
         table = self.state.battle_map
-        before = copy.deepcopy(
-            self.state, {id(self.state.board): self.state.board, id(table): table}
+        before = (
+            None
+            if self.trusted
+            else copy.deepcopy(
+                self.state, {id(self.state.board): self.state.board, id(table): table}
+            )
         )
         try:
             self._check_seat(command.side)
@@ -112,7 +120,8 @@ class CompaniesMatch:
             if self.state.turns == turns and command.type in TURN_ACTIONS:
                 self.state.acted += 1
         except RulesError:
-            self.state = before
+            if before is not None:
+                self.state = before
             raise
         self.commands.append(command)
         self.log.extend(events)
@@ -366,6 +375,19 @@ class CompaniesMatch:
         events.append(_ended(group, "failed its activation test"))
         return self._after(events, failed=not reckless)
 
+    def _destinations(self, group: Group, square: Square) -> tuple[Square, ...]:
+        """Every model's square when the Group's first model Moves to `square`. A trusted
+        replay lists the Moves once, for the squares; only a refusal needs `why_not_move`,
+        which lists them again to say why."""
+        if self.trusted:
+            found = orders.move_squares(self.state, group).get(square)
+            if found is not None:
+                return found
+        why = orders.why_not_move(self.state, group, square)
+        if why is not None:
+            raise IllegalCommand(why)
+        return orders.move_squares(self.state, group)[square]
+
     def _move(self, command: Move) -> list[Event]:
         state = self.state
         group = self._activating(command.side, command.unit, MOVE)
@@ -385,11 +407,7 @@ class CompaniesMatch:
                 raise IllegalCommand(why)
             destinations = tuple(squares)
         else:
-            square = setup.square_on(state.board, command.square)
-            why = orders.why_not_move(state, group, square)
-            if why is not None:
-                raise IllegalCommand(why)
-            destinations = orders.move_squares(state, group)[square]
+            destinations = self._destinations(group, setup.square_on(state.board, command.square))
         return self._order(group, MOVE, lambda: self._walk(group, destinations, "move"))
 
     def _walk(self, group: Group, destinations: tuple[Square, ...], action: str) -> list[Event]:

@@ -61,6 +61,10 @@ class D20Match:
         self.log: list[Event] = []
         self.late_end_is_no_op = False
         self.unused_fields_allowed = False
+        # A trusted replay (skirmbot.rules.record) skips what only a refusal needs: the copy of
+        # the state kept to put back (a refused command there ends the replay, whose match is
+        # thrown away).
+        self.trusted = False
         # An activation's end and start, told before the action that made them (`_activate`).
         self._opening: list[Event] = []
         self._handlers: dict[type[Command], Callable[[Any], list[Event]]] = {
@@ -75,7 +79,11 @@ class D20Match:
     def apply(self, command: Command) -> list[Event]:
         """The command's events; a kernel verb is played (and kept) as its d20 form."""
         # The board never changes in the d20 rules (no doors open): shared, not copied.
-        before = copy.deepcopy(self.state, {id(self.state.board): self.state.board})
+        before = (
+            None
+            if self.trusted
+            else copy.deepcopy(self.state, {id(self.state.board): self.state.board})
+        )
         try:
             self._check_seat(command.side)
             command = own_form(self.state, command)
@@ -89,7 +97,8 @@ class D20Match:
             if self.state.turns == turns and command.type in TURN_ACTIONS:
                 self.state.acted += 1
         except RulesError:
-            self.state = before
+            if before is not None:
+                self.state = before
             raise
         self.commands.append(command)
         self.log.extend(events)

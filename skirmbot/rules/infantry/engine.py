@@ -127,6 +127,10 @@ class InfantryMatch:
         self.log: list[Event] = []
         self.late_end_is_no_op = False
         self.unused_fields_allowed = False
+        # A trusted replay (skirmbot.rules.record) skips what only a refusal needs: the copy of
+        # the state kept to put back (a refused command there ends the replay, whose match is
+        # thrown away).
+        self.trusted = False
 
     def started_under(self, version: int) -> None:
         """The infantry rules came after every record version change so far."""
@@ -137,13 +141,14 @@ class InfantryMatch:
         # The map, tables, scenario and squad files never change: shared, not copied.
         fixed: list[object] = [state.board, state.arms, state.scenario]
         fixed += [t.recruit for t in state.troopers]
-        before = copy.deepcopy(state, {id(thing): thing for thing in fixed})
+        before = None if self.trusted else copy.deepcopy(state, {id(t): t for t in fixed})
         try:
             self._check_seat(command.side)
             events = self._play(own_form(command))
             events += self._after()
         except RulesError:
-            self.state = before
+            if before is not None:
+                self.state = before
             raise
         self.commands.append(command)
         self.log.extend(events)

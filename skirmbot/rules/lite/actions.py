@@ -19,7 +19,7 @@ from skirmbot.rules.lite.agents import (
     standing_squares,
 )
 from skirmbot.rules.lite.costs import MOVE
-from skirmbot.rules.movement import Mover, Route, reachable
+from skirmbot.rules.movement import Mover, Route, reachable, route_to
 from skirmbot.rules.skirm.state import ACTIVATED, MatchState, UnitState
 from skirmbot.rules.squares import Square
 
@@ -44,6 +44,25 @@ def routes(state: MatchState, agent: UnitState, action: str) -> dict[Square, Rou
     )
     lying = {u.square for u in downed(state)}
     return {square: route for square, route in found.items() if square not in lying}
+
+
+def known_route(
+    state: MatchState, agent: UnitState, action: str, destination: Square
+) -> Route | None:
+    """The route of a Move or Dash already accepted once (a trusted replay), as `check_move`
+    gives it, without listing every square the Agent could reach; None when it finds none (the
+    caller checks the move in full, to say why)."""
+    assert agent.square is not None
+    if destination == agent.square or any(u.square == destination for u in downed(state)):
+        return None  # cheap to tell, so a corrupt record still gets check_move's refusal
+    return route_to(
+        state.board,
+        agent.square,
+        movement_budget(agent, action),
+        Mover(str(agent.side)),
+        standing_squares(state),
+        destination,
+    )
 
 
 def check_move(state: MatchState, agent: UnitState, action: str, destination: Square) -> Route:

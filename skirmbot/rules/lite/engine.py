@@ -33,6 +33,7 @@ from skirmbot.rules.lite.costs import (
 )
 from skirmbot.rules.lite.squads import check_building_rules
 from skirmbot.rules.maps import BattleMap
+from skirmbot.rules.movement import Route
 from skirmbot.rules.skirm import actions, combat, environment
 from skirmbot.rules.skirm.cards import MELEE, RANGED
 from skirmbot.rules.skirm.costs import check_payment, pay
@@ -46,6 +47,7 @@ from skirmbot.rules.skirm.state import (
     PendingRoll,
     UnitState,
 )
+from skirmbot.rules.squares import Square
 from skirmbot.words import possessive
 
 MOST_ORDERS_PER_ATTACK = 20  # as many as a squad could roll, as Skirm's reserve of 0 to 20
@@ -241,7 +243,7 @@ class LiteMatch(Match):
             raise IllegalCommand(forbidden)
         if SENTRY_MARK not in activation.uses:
             check_repeat(unit, activation, action)
-        route = lite_actions.check_move(self.state, unit, action, self._square(square))
+        route = self._lite_route(unit, action, self._square(square))
         cost = action_cost(unit, activation, action)
         events = self._pay_action(unit, activation, is_new, action, orders, cost)
         events.append(actions.do_move(self.state, unit, action, route))
@@ -378,7 +380,19 @@ class LiteMatch(Match):
         forbidden = environment.forbidden(self.state, DASH)
         if forbidden:
             raise IllegalCommand(forbidden)
-        return lite_actions.check_move(self.state, agent, DASH, self._square(square))
+        return self._lite_route(agent, DASH, self._square(square))
+
+    def _lite_route(self, agent: UnitState, action: str, destination: Square) -> Route:
+        """The Move's or Dash's route; a trusted replay finds it without listing every square
+        the Agent could reach (what only a refusal needs)."""
+        route = (
+            lite_actions.known_route(self.state, agent, action, destination)
+            if self.trusted
+            else None
+        )
+        if route is None:
+            route = lite_actions.check_move(self.state, agent, action, destination)
+        return route
 
 
 def unused_sentry_fields(command: commands.Sentry, action: str) -> str | None:

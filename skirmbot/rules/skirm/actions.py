@@ -12,7 +12,7 @@ from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import CRATE, MARKER
-from skirmbot.rules.movement import Mover, Route, reachable
+from skirmbot.rules.movement import Mover, Route, reachable, route_to
 from skirmbot.rules.skirm.leap import leap_squares
 from skirmbot.rules.skirm.state import ItemState, MatchState, UnitState
 from skirmbot.rules.squares import Square
@@ -45,6 +45,21 @@ def routes(state: MatchState, unit: UnitState, action: str) -> dict[Square, Rout
     mover = mover_of(unit)
     return reachable(
         state.board, unit.square, movement_budget(unit, action), mover, state.occupancy()
+    )
+
+
+def known_route(
+    state: MatchState, unit: UnitState, action: str, destination: Square
+) -> Route | None:
+    """The route of a Move or Dash already accepted once (a trusted replay), as `check_move`
+    gives it, without listing every square the unit could reach; None when it finds none (the
+    caller checks the move in full, to say why)."""
+    assert unit.square is not None
+    if destination == unit.square:
+        return None
+    budget = movement_budget(unit, action)
+    return route_to(
+        state.board, unit.square, budget, mover_of(unit), state.occupancy(), destination
     )
 
 

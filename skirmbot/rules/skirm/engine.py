@@ -15,6 +15,7 @@ from skirmbot.rules.errors import IllegalCommand, RulesError
 from skirmbot.rules.events import Event
 from skirmbot.rules.maps import TURRET as TURRET_ITEM
 from skirmbot.rules.maps import BattleMap
+from skirmbot.rules.movement import Route
 from skirmbot.rules.skirm import (
     actions,
     combat,
@@ -147,6 +148,10 @@ class Match:
         # took them): replaying a record allows it; in play such a command is refused
         # (`_refuse_unused`; skirmbot.rules.record._play_on).
         self.unused_fields_allowed = False
+        # A command replayed from our own store was checked when it was accepted: a trusted
+        # replay (skirmbot.rules.record) skips the checks that only refuse, never what changes
+        # the state or rolls the dice. Off in play, for an import and for `skirmbot verify`.
+        self.trusted = False
         self._handlers: dict[type[commands.Command], Callable[[Any], list[Event]]] = {
             commands.Deploy: self._deploy,
             commands.Infiltrate: self._infiltrate,
@@ -556,10 +561,18 @@ class Match:
         forbidden = environment.forbidden(self.state, action)
         if forbidden:
             raise IllegalCommand(forbidden)
-        route = actions.check_move(self.state, unit, action, self._square(command.square))
+        route = self._route(unit, action, self._square(command.square))
         events = self._pay(unit, activation, is_new, action, command.orders)
         events.append(actions.do_move(self.state, unit, action, route))
         return events + self._after_action()
+
+    def _route(self, unit: UnitState, action: str, destination: Square) -> Route:
+        """The Move's or Dash's route; a trusted replay finds it without listing every square
+        the unit could reach (what only a refusal needs)."""
+        route = actions.known_route(self.state, unit, action, destination) if self.trusted else None
+        if route is None:
+            route = actions.check_move(self.state, unit, action, destination)
+        return route
 
     def _leap(self, command: commands.Leap) -> list[Event]:
         unit, activation, is_new = self._acting_unit(command)
