@@ -239,7 +239,8 @@ class MatchWork:
     ) -> None:
         self._matches, self._find = matches, find
         self._admit = admit  # wait for a turn in the service's admission first
-        self._slot: Token[bool] | None = None  # while this work holds an admission slot
+        # While this work holds a slot: the admission it holds one in, and its context's note.
+        self._slot: tuple[Admission, Token[bool]] | None = None
         self._held: int | None = None  # the id of the match whose lock this work holds
         self._row: MatchRow | None = None
         self._match: PlayedMatch | None = None  # the live match, once loaded
@@ -249,8 +250,9 @@ class MatchWork:
 
     async def __aenter__(self) -> MatchWork:
         if self._admit and not admitted():  # (within another unit of work: admitted already)
-            await self._matches.admission.enter()
-            self._slot = self._matches.admission.mark()
+            admission = self._matches.admission
+            await admission.enter()
+            self._slot = (admission, admission.mark())
         try:
             match_id = await self._find()  # (only its id: the row is read once, under the lock)
             await self._matches.hold(match_id)
@@ -287,9 +289,10 @@ class MatchWork:
     def _leave(self) -> None:
         """Give back the admission slot this work holds, if any."""
         if self._slot is not None:
-            Admission.unmark(self._slot)
+            admission, token = self._slot
             self._slot = None
-            self._matches.admission.leave()
+            admission.unmark(token)
+            admission.leave()
 
     # --- the match -------------------------------------------------------------------------
     @property
