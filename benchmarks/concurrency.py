@@ -37,6 +37,16 @@ At each level of N matches playing at once it measures:
     quarter of the window after that (or still running then) is counted unserved, with the time
     it had waited as its latency (a lower bound: the percentiles are then marked `>=`).
 
+(c) overload (issue 32): after the levels, the largest level that fits in memory is offered
+    four times the single-match throughput (open loop, as in (b)) twice: first with no bound on the
+    units of work in flight (as the service was before its admission), then with the service's
+    first-come-first-served admission, its queue bounded to the commands a single match serves
+    in a second (so that this load overflows it; the bot's own bound is far larger). A refused
+    command ("The bot is busy") is asked again half a second later, as a player would. Each
+    prints how many commands were admitted in their arrival order, how many were refused, and
+    p50/p95 of the activations served (arrival to picture) with the share answered within
+    Discord's 3 s.
+
 Each level also prints the longest event-loop stall seen (skirmbot.loopwatch): a stall holds up
 Discord's gateway heartbeat and every other player's acknowledgement; and the garbage
 collector's pauses, whose full collections walk every live object, in whichever thread
@@ -62,6 +72,7 @@ import contextlib
 import cProfile
 import functools
 import gc
+import itertools
 import math
 import os
 import pstats
@@ -85,6 +96,7 @@ from skirmbot.rules.record import MatchRecord, start_match
 from skirmbot.rules.ruleset import DEFAULT_RULESET, ruleset
 from skirmbot.rules.skirm.state import ENDED
 from skirmbot.service import MatchService, Member, ServiceError
+from skirmbot.service.admission import Admission, Overloaded
 from skirmbot.store import Store
 from skirmbot.timers.clock import Clock, TimeControls
 
@@ -95,6 +107,9 @@ FIRST_CHANNEL = 10_000_000
 FIRST_PLAYER = 20_000_000
 OFFERED = 0.6  # the open loop offers this share of the single-match throughput
 ENDS = {"activation_ended", "turn_started", "match_ended"}  # a picture is drawn after these
+OVERLOAD = 4.0  # the overload runs offer this multiple of the single-match throughput
+RETRY = 0.5  # seconds a player told "the bot is busy" waits before asking again
+DISCORD = 3.0  # seconds Discord waits for an interaction's first answer
 COMPARED = 200  # the level whose throughput the last line compares with a single match's
 T = TypeVar("T")
 
@@ -243,6 +258,7 @@ class Tally:
     latencies: list[float] = field(default_factory=list)  # of the activations done
     unserved: list[float] = field(default_factory=list)  # the waits of those never begun
     errors: list[str] = field(default_factory=list)
+    busy: int = 0  # commands refused by the service's admission ("The bot is busy"), retried
 
 
 async def activation(
@@ -257,7 +273,7 @@ async def activation(
             playing.next = len(playing.script.activations)  # left in the middle: not played on
             return False
         try:
-            reply = await service.act(playing.channel, playing.members[side], command)
+            reply = await busy_retried(service, playing, side, command, tally, stop)
         except ServiceError as error:  # a script out of step with its match: leave it
             tally.errors.append(f"match in channel {playing.channel}: {error}")
             playing.next = len(playing.script.activations)
@@ -267,6 +283,26 @@ async def activation(
         if number == len(commands) and reply.picture is None and not reply.match_over:
             tally.errors.append(f"no picture after an activation in {playing.channel}")
     return True
+
+
+async def busy_retried(
+    service: MatchService,
+    playing: Playing,
+    side: int,
+    command: Command,
+    tally: Tally,
+    stop: asyncio.Event | None,
+) -> Any:
+    """`service.act`, asked again `RETRY` seconds after each "the bot is busy" (which changed
+    nothing), as a player would, until served or `stop` is set."""
+    while True:
+        try:
+            return await service.act(playing.channel, playing.members[side], command)
+        except Overloaded:
+            tally.busy += 1
+            if stop is not None and stop.is_set():
+                raise
+            await asyncio.sleep(RETRY)
 
 
 @dataclass
@@ -375,6 +411,89 @@ async def open_loop(
         await asyncio.gather(*(play(match) for match in playing))
         cutting.cancel()
         return level(tally, len(playing))
+
+
+@contextlib.contextmanager
+def arrival_order(admission: Admission) -> Iterator[list[int]]:
+    """While open: each admitted command's arrival number, in the order admitted (arrival
+    numbered at the call to `enter`)."""
+    admitted: list[int] = []
+    arrivals = itertools.count()
+    enter = admission.enter
+
+    async def numbered() -> None:
+        ticket = next(arrivals)
+        await enter()
+        admitted.append(ticket)
+
+    admission.enter = numbered  # type: ignore[method-assign]
+    try:
+        yield admitted
+    finally:
+        del admission.enter
+
+
+def in_order(admitted: list[int]) -> int:
+    """How many were admitted after every earlier arrival that was admitted too."""
+    latest, count = -1, 0
+    for ticket in admitted:
+        if ticket > latest:
+            count += 1
+            latest = ticket
+    return count
+
+
+async def overloaded(
+    service: MatchService,
+    matches: Matches,
+    playing: list[Playing],
+    rate: float,
+    seconds: float,
+    admission: Admission,
+) -> tuple[Level, list[int]]:
+    """The open loop at `rate`, the service's admission being `admission` for the while."""
+    kept, service.live.admission = service.live.admission, admission
+    try:
+        with arrival_order(admission) as admitted:
+            level = await open_loop(service, matches, playing, rate, seconds)
+    finally:
+        service.live.admission = kept
+    return level, admitted
+
+
+def show_overload(label: str, level: Level, offered: float, admitted: list[int]) -> None:
+    tally = level.tally
+    served = tally.latencies
+    within = sum(1 for latency in served if latency <= DISCORD) / max(1, len(served))
+    print(
+        f"overload,    {level.matches:>4} at once, {label}: {offered:5.1f} activations/s "
+        f"offered; {in_order(admitted)} of {len(admitted)} commands admitted in arrival order; "
+        f"{tally.busy} refused ('busy', asked again); {len(served)} activations served, p50 "
+        f"{ms(quantile(served, 0.5))}, p95 {ms(quantile(served, 0.95))}, {within:.0%} within "
+        f"{DISCORD:.0f} s; {len(tally.unserved)} unserved; CPU {level.cpu:.0%}",
+        flush=True,
+    )
+
+
+async def overload_levels(
+    service: MatchService, matches: Matches, count: int, single: float, seconds: float
+) -> None:
+    """(c) in the module's text: the same overload without a bound, then with the admission."""
+    offered = OVERLOAD * single
+    commands = statistics.mean(
+        len(done) for script in matches.scripts for done in script.activations
+    )
+    default = service.live.admission
+    waiting = max(1, round(single * commands))  # a second of one match's commands
+    runs = [
+        ("no bound (as before)", Admission(running=1_000_000, waiting=0)),
+        (f"admission {default.running} + {waiting} waiting", Admission(default.running, waiting)),
+    ]
+    for label, admission in runs:
+        playing = await matches.take(count)
+        await closed_loop(service, matches, playing, 0, 1)  # in memory, as while played
+        level, admitted = await overloaded(service, matches, playing, offered, seconds, admission)
+        show_overload(label, level, offered, admitted)
 
 
 # --- the figures ---------------------------------------------------------------------------
@@ -486,6 +605,8 @@ async def measure(args: argparse.Namespace) -> int:
                     offered = OFFERED * single
                     level = await open_loop(service, matches, playing, offered, plan.opened)
                     show_open(level, offered)
+            fitting = [count for count in levels if count <= kept]
+            await overload_levels(service, matches, max(fitting), single, plan.opened)
             print(f"{matches.stored} matches stored in the end")
         finally:
             await store.close()
@@ -511,7 +632,8 @@ async def closed_levels(
     for count in plan.levels[1:]:
         warming = 1 if count <= kept else 0  # more than kept: loaded from the store all along
         timed = max(1, round(plan.closed * previous / count))
-        opened = (len(levels) + 1) * (1.25 * plan.opened + 2)  # the open loops to come
+        # The open loops to come, and the two overload runs after them.
+        opened = (len(levels) + 3) * (1.25 * plan.opened + 2)
         left = plan.budget - (time.perf_counter() - started) - opened - plan.closed
         guess = (warming + timed) * count / previous
         if guess > left:

@@ -24,6 +24,7 @@ from skirmbot.rules.record import MatchRecord, replay  # noqa: E402
 from skirmbot.rules.skirm import autoplayer
 from skirmbot.rules.skirm.legal import reachable_squares  # noqa: E402
 from skirmbot.service import Reply, ServiceError  # noqa: E402
+from skirmbot.service.admission import OVERLOADED, Admission
 
 SEED = 1234
 PNG = b"\x89PNG\r\n\x1a\n"  # enough of a picture for an attachment
@@ -469,6 +470,58 @@ async def test_a_slow_turn_change_still_pings_with_a_new_message(
     assert deferred(world.env) and result.response is None, "the edited stand-in is gone"
     [turn] = result.followups
     assert [user.id for user in turn.message.mentions] == [world.alice.id]
+
+
+class Waiting(Admission):
+    """The service's admission, its queue's wait declared to simcord (which would otherwise
+    take a command waiting for a slot for a bot that never settles)."""
+
+    def __init__(self, env: simcord.Env, running: int, waiting: int) -> None:
+        super().__init__(running, waiting)
+        self.env = env
+
+    async def enter(self) -> None:
+        if self.in_flight < self.running:
+            await super().enter()
+        else:
+            await self.env.external_wait(super().enter(), reason="a slot in the queue")
+
+
+async def test_a_command_that_waits_in_the_queue_is_deferred_then_answered(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under overload a player's command waits its turn (issue 32): "thinking..." first, so
+    Discord never says the application did not respond, then the result."""
+    await world.started()
+    acting, _, unit = await world.turn()
+    await acting.slash(world.channel, "activate", unit=unit)
+    before = await world.commands()
+    admission = world.bot.service.live.admission = Waiting(world.env, running=1, waiting=5)
+    monkeypatch.setattr(skirmbot.cogs.common, "DEFER_AFTER", 0.01)  # keep the test quick
+    await admission.enter()  # another player's unit of work holds the one slot
+    result = await acting.slash(world.channel, "end")
+    assert deferred(world.env) and await world.commands() == before, "waiting, not yet done"
+    admission.leave()  # the other unit of work ends: the slot is the waiting command's
+    await world.env.advance_time(1)
+    [answer] = result.followups  # (a new message, not the stand-in: it pings the next player)
+    assert not answer.ephemeral and "activation ends" in answer.content
+    assert await world.commands() == before + 1
+
+
+async def test_past_the_queue_a_command_is_refused_in_words_and_changes_nothing(
+    world: World,
+) -> None:
+    await world.started()
+    acting, _, _ = await world.turn()
+    before = await world.commands()
+    admission = world.bot.service.live.admission = Admission(running=1, waiting=0)
+    await admission.enter()  # every slot taken and no room to wait
+    try:
+        result = await acting.slash(world.channel, "end")
+    finally:
+        admission.leave()
+    assert result.ephemeral and said(result).content == OVERLOADED
+    assert await world.commands() == before
 
 
 # --- turn timers (issue 5) -------------------------------------------------------------------

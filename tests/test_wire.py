@@ -48,6 +48,7 @@ class Bot:
         token: str = "fake",
         warp: float | None = None,
         settings: dict[str, str] | None = None,
+        launcher: str | None = None,
     ) -> None:
         """`db`: SKIRMBOT_DB (a file or a postgresql:// URL); `settings`: more of them."""
         self.fake = fake
@@ -72,6 +73,8 @@ class Bot:
         command = (
             ["-m", "skirmbot.cli", "run"] if warp is None else ["-m", "fakediscord.warp", str(warp)]
         )
+        if launcher is not None:  # a module of the tests' that runs the bot its own way
+            command = ["-m", launcher]
         self.process = subprocess.Popen(
             [sys.executable, *command],
             cwd=log.parent,

@@ -19,6 +19,12 @@ so most requests replay nothing; one that is not in memory is rebuilt from its l
 long replay. The save writes the new commands, now and then a snapshot, moves the match's clock
 on to what the match waits for now and tells the scheduler its next deadline, in the same
 transaction.
+
+A player's unit of work (`work`, by channel) first waits for its turn in the service's
+`Admission` (`skirmbot.service.admission`): a few run at once, the others wait in arrival order,
+and past the queue's bound one is refused in words (Overloaded, a Busy) before it reads
+anything. The turn timers and leagues (`work_on`) are not refused: a deadline that passes must
+be acted on, and they are few.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import json
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from contextvars import Token
 from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import Any
@@ -39,6 +46,7 @@ from skirmbot.rules.record import MatchRecord, replay
 from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, Ruleset, ruleset
 from skirmbot.rules.view import Decision, activation_key
 from skirmbot.service import snapshots
+from skirmbot.service.admission import Admission, admitted, default_admission
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
 from skirmbot.store import Deadline, MatchRow, Store, VersionConflict
 from skirmbot.timers.clock import KEYS, Break, Clock, Stops
@@ -115,8 +123,11 @@ class LiveMatches:
         clock: Callable[[], float] = time.time,
         on_deadline: Callable[[int, Deadline | None], None] | None = None,
         size: int = LIVE_CACHE,
+        admission: Admission | None = None,
     ) -> None:
         self.store = store
+        # Who runs now and who waits, for the players' units of work (see the module's text).
+        self.admission = admission if admission is not None else default_admission()
         self.now = clock
         self.on_deadline = on_deadline
         self.size = size
@@ -133,7 +144,7 @@ class LiveMatches:
                 raise ServiceError(NO_MATCH)
             return match_id
 
-        return MatchWork(self, find)
+        return MatchWork(self, find, admit=True)
 
     def work_on(self, match_id: int) -> MatchWork:
         """A match by id, as a unit of work (the turn timers and leagues know matches, not
@@ -223,8 +234,13 @@ class _MatchLock:
 class MatchWork:
     """One request's work on one match, under the match's lock (see the module's text)."""
 
-    def __init__(self, matches: LiveMatches, find: Callable[[], Awaitable[int]]) -> None:
+    def __init__(
+        self, matches: LiveMatches, find: Callable[[], Awaitable[int]], *, admit: bool = False
+    ) -> None:
         self._matches, self._find = matches, find
+        self._admit = admit  # wait for a turn in the service's admission first
+        # While this work holds a slot: the admission it holds one in, and its context's note.
+        self._slot: tuple[Admission, Token[bool]] | None = None
         self._held: int | None = None  # the id of the match whose lock this work holds
         self._row: MatchRow | None = None
         self._match: PlayedMatch | None = None  # the live match, once loaded
@@ -233,12 +249,21 @@ class MatchWork:
         self._stored: tuple[str, list[dict[str, Any]]] = ("", [])
 
     async def __aenter__(self) -> MatchWork:
-        match_id = await self._find()  # (only its id: the row is read once, under the lock)
-        await self._matches.hold(match_id)
+        if self._admit and not admitted():  # (within another unit of work: admitted already)
+            admission = self._matches.admission
+            await admission.enter()
+            self._slot = (admission, admission.mark())
+        try:
+            match_id = await self._find()  # (only its id: the row is read once, under the lock)
+            await self._matches.hold(match_id)
+        except BaseException:
+            self._leave()
+            raise
         try:
             row = await self._matches.store.match(match_id)  # what it is now, under the lock
         except BaseException:
             self._matches.release(match_id)
+            self._leave()
             raise
         assert row is not None, "a stored match is never deleted"
         self._held, self._row, self._stored = match_id, row, _content(row)
@@ -259,6 +284,15 @@ class MatchWork:
                 self._matches.forget(self.row.id)
         finally:
             self._matches.release(self._held)
+            self._leave()
+
+    def _leave(self) -> None:
+        """Give back the admission slot this work holds, if any."""
+        if self._slot is not None:
+            admission, token = self._slot
+            self._slot = None
+            admission.unmark(token)
+            admission.leave()
 
     # --- the match -------------------------------------------------------------------------
     @property
