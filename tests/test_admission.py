@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import pytest
 from service_setup import ALICE, CHANNEL, end_one, started
@@ -17,6 +18,16 @@ async def settle() -> None:
     """Let every task that can run run until it waits again."""
     for _ in range(10):
         await asyncio.sleep(0)
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Wait (a bounded number of short sleeps) until `condition` holds: a unit of work reads
+    the store in a thread before it reaches the queue, so a few yields are not always enough."""
+    for _ in range(1000):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    assert condition()
 
 
 async def slow_work(admission: Admission, name: str, log: list[str], gate: asyncio.Event) -> None:
@@ -133,10 +144,9 @@ async def test_the_service_refuses_past_the_bound_and_changes_nothing(store: Sto
             await gate.wait()
 
     held = asyncio.create_task(holder())
-    await settle()
+    await until(lambda: service.live.admission.in_flight == 1)
     queued = asyncio.create_task(end_one(service))  # waits in the queue's one place
-    await settle()
-    assert service.live.admission.queued == 1
+    await until(lambda: service.live.admission.queued == 1)
     row, match = await service.view(CHANNEL)  # reading is not a unit of work: not queued
     assert match is not None and match.state.to_act is not None
     side = match.state.to_act
