@@ -113,7 +113,7 @@ def help_for(rules: Ruleset, state: Any = None, side: int | None = None) -> str:
     match's `state`: no `secondary` where nothing is ever secret, and the example line names
     the match's units (`side`'s first, an enemy)."""
     missing = {word for word, kind in _COMMAND_WORDS.items() if kind not in rules.command_types}
-    missing |= set(getattr(rules, "refused_kinds", ()))
+    missing |= rules.refused_kinds
     if state is not None and not rules.held_in_secret(state):
         missing.add("secondary")  # no secondary objective, nor anything else, is ever drawn
     orders = ORDERS in rules.features

@@ -280,6 +280,12 @@ class Ruleset(Protocol):
     exact_odds: bool
     seats: tuple[int, ...]  # how many players a match may have: (2,) for Skirm, (2, 3, 4)
     features: frozenset[str]  # which of CAMPAIGNS, HAND_ODDS, ORDERS this ruleset has
+    # Its own actions whose fields a player may type as they like, not only pick from what
+    # `legal_commands` lists (the infantry rules' firing arc faces any dot): one-line orders and
+    # the console read them field by field.
+    typed_kinds: frozenset[str]
+    # Kinds in its command table only to be refused in words (no help offers them).
+    refused_kinds: frozenset[str]
 
     def sides_of(self, players: int) -> tuple[tuple[int, ...], ...]:
         """The seats of a match of `players` grouped into sides: ((0,), (1,)) for 1 v 1 and

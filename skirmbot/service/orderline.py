@@ -503,10 +503,8 @@ def _fits(wanted: list[str], words: str, *, whole: bool) -> bool:
 
 def typed_kinds(rules: Ruleset) -> frozenset[str]:
     """The ruleset's own actions whose fields a player may type as they like, not only pick
-    from what `legal_commands` lists (the infantry rules' firing arc faces any dot): its
-    `typed_kinds`, none if it has no such attribute."""
-    found: frozenset[str] = frozenset(getattr(rules, "typed_kinds", ()))
-    return found
+    from what `legal_commands` lists (the infantry rules' firing arc faces any dot)."""
+    return rules.typed_kinds
 
 
 def _typed_action(

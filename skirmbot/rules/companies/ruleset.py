@@ -61,6 +61,8 @@ class Companies:
     exact_odds = False  # /odds gives the preview's odds
     seats: tuple[int, ...] = setup.SEATS
     features: frozenset[str] = frozenset()
+    typed_kinds: frozenset[str] = frozenset()
+    refused_kinds: frozenset[str] = frozenset()
     demo_players = 4  # the demo shows team play: two sides of two
 
     def sides_of(self, players: int) -> tuple[tuple[int, ...], ...]:

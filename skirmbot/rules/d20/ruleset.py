@@ -55,6 +55,8 @@ class D20:
     exact_odds = False  # /odds gives the preview's exact opposed-roll odds
     seats: tuple[int, ...] = SEATS
     features: frozenset[str] = frozenset()
+    typed_kinds: frozenset[str] = frozenset()
+    refused_kinds: frozenset[str] = frozenset()
 
     def sides_of(self, players: int) -> tuple[tuple[int, ...], ...]:
         if players not in self.seats:

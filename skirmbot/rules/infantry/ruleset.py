@@ -70,9 +70,9 @@ class Infantry:
     demo_players = 2
     # A firing arc faces any dot and a throw aims at any dot (Firing Arcs ¶1, Explosives ¶1):
     # typed orders are read field by field, not only matched to legal.py's few listed ones.
-    typed_kinds = frozenset({"arc", "throw"})
+    typed_kinds: frozenset[str] = frozenset({"arc", "throw"})
     # The kernel's Shoot is in the command table only to be refused in words: no help offers it.
-    refused_kinds = frozenset({"shoot"})
+    refused_kinds: frozenset[str] = frozenset({"shoot"})
 
     def sides_of(self, players: int) -> tuple[tuple[int, ...], ...]:
         if players not in self.seats:

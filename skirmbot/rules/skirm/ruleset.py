@@ -68,6 +68,8 @@ class Skirm:
     rulebook = "000_f1df78981dc08e5e.txt"
     exact_odds = True
     features = frozenset({CAMPAIGNS, HAND_ODDS, ORDERS})
+    typed_kinds: frozenset[str] = frozenset()
+    refused_kinds: frozenset[str] = frozenset()
 
     @staticmethod
     def squads_of(content: dict[str, Any]) -> list[Any]:
