@@ -48,21 +48,23 @@ T = TypeVar("T")
 
 
 class DoorStates(dict[EdgeKey, bool]):
-    """Door states (True: open) that tell their board when a door opens or closes, so the
-    board can forget what it worked out for the old doors."""
+    """Door states (True: open) that clear their board's memo when a door opens or closes, so
+    the board forgets what it worked out for the old doors. They hold the memo, not the board:
+    a board and its doors pointing at each other would be a reference cycle, and a match
+    dropped from memory would then wait for the garbage collector's full collection."""
 
-    def __init__(self, states: dict[EdgeKey, bool], on_change: Callable[[], None]) -> None:
+    def __init__(self, states: dict[EdgeKey, bool], memo: dict[Any, Any]) -> None:
         super().__init__(states)
-        self._on_change = on_change
+        self._memo = memo
 
     def __setitem__(self, key: EdgeKey, value: bool) -> None:
         super().__setitem__(key, value)
-        self._on_change()
+        self._memo.clear()
 
     def __reduce__(self) -> tuple[Any, ...]:
         # A dict subclass is unpickled item by item through __setitem__ before its attributes
-        # are back; rebuilt from its constructor's arguments instead (snapshots pickle matches).
-        return (DoorStates, (dict(self), self._on_change))
+        # are back; rebuilt from its states instead (its board gives it its memo back).
+        return (DoorStates, (dict(self), {}))
 
 
 class Board:
@@ -84,11 +86,11 @@ class Board:
         self.impassable = impassable
         self._edges = edges
         # Doors are the only terrain that changes during a match: True means open.
+        self._memo: dict[Any, Any] = {}
         self.doors: dict[EdgeKey, bool] = DoorStates(
             {key: feature.door == "open" for key, feature in edges.items() if feature.door},
-            self._forget,
+            self._memo,
         )
-        self._memo: dict[Any, Any] = {}
         _validate(self)
 
     def memo(self, key: Any, compute: Callable[[], T]) -> T:
@@ -100,12 +102,13 @@ class Board:
             value = self._memo[key] = compute()
             return value
 
-    def _forget(self) -> None:
-        self._memo.clear()
-
     def __getstate__(self) -> dict[str, Any]:
         # What the board worked out is not kept in a pickled match: it is only a cache.
-        return {**self.__dict__, "_memo": {}}
+        return {**self.__dict__, "_memo": {}, "doors": dict(self.doors)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.doors = DoorStates(state["doors"], self._memo)
 
     # --- squares -------------------------------------------------------------------------
     def on_board(self, square: Square) -> bool:
@@ -171,7 +174,7 @@ class Board:
         clone = object.__new__(Board)
         clone.__dict__.update(self.__dict__)
         clone._memo = dict(self._memo) if keep_memo else {}
-        clone.doors = DoorStates(dict(self.doors), clone._forget)
+        clone.doors = DoorStates(dict(self.doors), clone._memo)
         return clone
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Board:

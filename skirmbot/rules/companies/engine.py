@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any
+from typing import ClassVar
 
 from skirmbot.rules.commands import Command, Concede, Deploy, EndActivation, Melee, Shoot
 from skirmbot.rules.commands import Move as KernelMove
@@ -51,6 +51,7 @@ from skirmbot.rules.companies.state import SIDES, Group, PendingAttack, State
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import IllegalCommand, RulesError
 from skirmbot.rules.events import Event
+from skirmbot.rules.handlers import Handlers, handler_of
 from skirmbot.rules.squares import Square
 from skirmbot.words import possessive
 
@@ -77,6 +78,14 @@ def first_side(state: State) -> int:
 class CompaniesMatch:
     """A match of the group rules as `PlayedMatch` (skirmbot.rules.ruleset) plays it."""
 
+    # The method that plays each kind of command (skirmbot.rules.handlers).
+    HANDLERS: ClassVar[Handlers] = {
+        Deploy: "_deploy", ChooseAmbition: "_choose_ambition",
+        StandingOrders: "_standing_orders", Move: "_move", Shoot: "_shoot",
+        Melee: "_attack", Retreat: "_retreat", Cast: "_cast", Summon: "_summon",
+        Interrupt: "_interrupt", EndTurn: "_end_turn", Concede: "_concede",
+    }  # fmt: skip
+
     def __init__(self, state: State, dice: Dice) -> None:
         self.state = state
         self.dice = dice
@@ -88,12 +97,6 @@ class CompaniesMatch:
         # the state kept to put back (a refused command there ends the replay, whose match is
         # thrown away), and listing every Move there is to explain one refused.
         self.trusted = False
-        self._handlers: dict[type[Command], Callable[[Any], list[Event]]] = {
-            Deploy: self._deploy, ChooseAmbition: self._choose_ambition,
-            StandingOrders: self._standing_orders, Move: self._move, Shoot: self._shoot,
-            Melee: self._attack, Retreat: self._retreat, Cast: self._cast, Summon: self._summon,
-            Interrupt: self._interrupt, EndTurn: self._end_turn, Concede: self._concede,
-        }  # fmt: skip
 
     def started_under(self, version: int) -> None:
         """The group rules came with issue 30's record version and have not changed since."""
@@ -112,7 +115,7 @@ class CompaniesMatch:
         try:
             self._check_seat(command.side)
             command = own_form(command)
-            handler = self._handlers.get(type(command))
+            handler = handler_of(self, self.HANDLERS, command)
             if handler is None:
                 raise IllegalCommand(f"The group rules have no '{command.type}' command.")
             turns = self.state.turns

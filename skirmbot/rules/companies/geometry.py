@@ -514,20 +514,25 @@ def _match(options: list[list[Square]]) -> dict[int, Square]:
     """As many models as possible each on its own contact square (a maximum matching, each
     model trying its nearest squares first, in model order)."""
     owner: dict[Square, int] = {}
-
-    def assign(index: int, seen: set[Square]) -> bool:
-        for square in options[index]:
-            if square in seen:
-                continue
-            seen.add(square)
-            if square not in owner or assign(owner[square], seen):
-                owner[square] = index
-                return True
-        return False
-
     for index in range(len(options)):
-        assign(index, set())
+        _assign(options, owner, index, set())
     return {index: square for square, index in owner.items()}
+
+
+def _assign(
+    options: list[list[Square]], owner: dict[Square, int], index: int, seen: set[Square]
+) -> bool:
+    """Give model `index` a square, moving the models that hold its options on along an
+    augmenting path if that frees one (a function of the module, not a closure that calls
+    itself: that would be a reference cycle left to the garbage collector at every charge)."""
+    for square in options[index]:
+        if square in seen:
+            continue
+        seen.add(square)
+        if square not in owner or _assign(options, owner, owner[square], seen):
+            owner[square] = index
+            return True
+    return False
 
 
 def _closing_square(

@@ -10,8 +10,7 @@ ends it, or the turn ends. The turn ends when its action points are spent or its
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
-from typing import Any
+from typing import ClassVar
 
 from skirmbot.rules.commands import Command, Concede, Deploy, EndActivation
 from skirmbot.rules.d20 import combat, rounds
@@ -34,6 +33,7 @@ from skirmbot.rules.d20.verbs import own_form
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import IllegalCommand, RulesError
 from skirmbot.rules.events import Event
+from skirmbot.rules.handlers import Handlers, handler_of
 from skirmbot.rules.squares import Square
 from skirmbot.words import plural
 
@@ -54,6 +54,13 @@ def price(held: int, buying: int) -> int:
 class D20Match:
     """A d20 match as `PlayedMatch` (skirmbot.rules.ruleset) plays it."""
 
+    # The method that plays each kind of command (skirmbot.rules.handlers).
+    HANDLERS: ClassVar[Handlers] = {
+        Deploy: "_deploy", StandingOrders: "_standing_orders", Buy: "_buy",
+        Move: "_move", Attack: "_attack", Defend: "_defend", Shift: "_shift",
+        EndActivation: "_end_activation", EndTurn: "_end_turn", Concede: "_concede",
+    }  # fmt: skip
+
     def __init__(self, state: State, dice: Dice) -> None:
         self.state = state
         self.dice = dice
@@ -67,11 +74,6 @@ class D20Match:
         self.trusted = False
         # An activation's end and start, told before the action that made them (`_activate`).
         self._opening: list[Event] = []
-        self._handlers: dict[type[Command], Callable[[Any], list[Event]]] = {
-            Deploy: self._deploy, StandingOrders: self._standing_orders, Buy: self._buy,
-            Move: self._move, Attack: self._attack, Defend: self._defend, Shift: self._shift,
-            EndActivation: self._end_activation, EndTurn: self._end_turn, Concede: self._concede,
-        }  # fmt: skip
 
     def started_under(self, version: int) -> None:
         """The d20 rules came with record version 4 and have not changed since."""
@@ -87,7 +89,7 @@ class D20Match:
         try:
             self._check_seat(command.side)
             command = own_form(self.state, command)
-            handler = self._handlers.get(type(command))
+            handler = handler_of(self, self.HANDLERS, command)
             if handler is None:
                 raise IllegalCommand(f"The d20 rules have no '{command.type}' command.")
             turns = self.state.turns

@@ -9,11 +9,11 @@ combat, Revive, Sentry Actions and the Lite turn. Skirm-only commands are refuse
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
-from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import IllegalCommand
 from skirmbot.rules.events import Event
+from skirmbot.rules.handlers import Handlers
 from skirmbot.rules.lite import actions as lite_actions
 from skirmbot.rules.lite import combat as lite_combat
 from skirmbot.rules.lite import commands, legal, turns
@@ -65,34 +65,34 @@ def new_state(battle_map: BattleMap, mission: Mission, squads: tuple[Squad, Squa
     return state_before_deployment(battle_map, mission, squads, items)
 
 
-AS_WRITTEN_VERSION = 4  # skirmbot.rules.record: the record version from which Lite's cover is its own
+AS_WRITTEN_VERSION = (
+    4  # skirmbot.rules.record: the record version from which Lite's cover is its own
+)
+
+
+# Skirm's actions the Lite rulebook does not have.
+SKIRM_ONLY = (
+    commands.Infiltrate, commands.Leap, commands.UseSkill, commands.OpenCrate,
+    commands.UseTurret, commands.MissionAction, commands.Delay,
+)  # fmt: skip
 
 
 class LiteMatch(Match):
     ruleset_title = "Skirm Lite"
-
-    def __init__(
-        self, battle_map: BattleMap, mission: Mission, squads: tuple[Squad, Squad], dice: Dice
-    ) -> None:
-        super().__init__(battle_map, mission, squads, dice)
-        for skirm_only in (
-            commands.Infiltrate, commands.Leap, commands.UseSkill, commands.OpenCrate,
-            commands.UseTurret, commands.MissionAction, commands.Delay,
-        ):  # fmt: skip
-            del self._handlers[skirm_only]
-        handlers: dict[type[commands.Command], Any] = {
-            commands.Activate: self._activate,
-            commands.Move: self._lite_move,
-            commands.Dash: self._lite_move,
-            commands.Shoot: self._lite_attack,
-            commands.Melee: self._lite_attack,
-            commands.Door: self._lite_door,
-            commands.PickUp: self._lite_pick_up,
-            commands.Drop: self._lite_drop,
-            commands.Revive: self._revive,
-            commands.Sentry: self._sentry,
-        }
-        self._handlers.update(handlers)
+    # Skirm's table without Skirm's own actions, and Lite's where the Lite rulebook differs.
+    HANDLERS: ClassVar[Handlers] = {
+        **{kind: name for kind, name in Match.HANDLERS.items() if kind not in SKIRM_ONLY},
+        commands.Activate: "_activate",
+        commands.Move: "_lite_move",
+        commands.Dash: "_lite_move",
+        commands.Shoot: "_lite_attack",
+        commands.Melee: "_lite_attack",
+        commands.Door: "_lite_door",
+        commands.PickUp: "_lite_pick_up",
+        commands.Drop: "_lite_drop",
+        commands.Revive: "_revive",
+        commands.Sentry: "_sentry",
+    }
 
     def started_under(self, version: int) -> None:
         # Before version 4 (issue 28) a Lite match took Cover away as the full game does: from
@@ -165,7 +165,9 @@ class LiteMatch(Match):
         dice (skirmbot.rules.lite.standing_orders). Without it, as in every record before it,
         failed saves are re-rolled."""
         per_attack, keep = command.orders_per_attack, command.reroll_saves_above
-        if per_attack is not None and (not 1 <= per_attack <= MOST_ORDERS_PER_ATTACK or keep is None):
+        if per_attack is not None and (
+            not 1 <= per_attack <= MOST_ORDERS_PER_ATTACK or keep is None
+        ):
             raise IllegalCommand(
                 f"Spend from 1 to {MOST_ORDERS_PER_ATTACK} TO per attack on your saves, with a "
                 "number of TO to keep (0 or more); to spend none, choose never."

@@ -8,11 +8,12 @@ for the player, and leaves the match exactly as it was (no die is rolled either)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import IllegalCommand, RulesError
 from skirmbot.rules.events import Event
+from skirmbot.rules.handlers import Handlers, handler_of
 from skirmbot.rules.maps import TURRET as TURRET_ITEM
 from skirmbot.rules.maps import BattleMap
 from skirmbot.rules.movement import Route
@@ -152,33 +153,34 @@ class Match:
         # replay (skirmbot.rules.record) skips the checks that only refuse, never what changes
         # the state or rolls the dice. Off in play, for an import and for `skirmbot verify`.
         self.trusted = False
-        self._handlers: dict[type[commands.Command], Callable[[Any], list[Event]]] = {
-            commands.Deploy: self._deploy,
-            commands.Infiltrate: self._infiltrate,
-            commands.SetStandingOrders: self._standing_orders,
-            commands.Activate: self._activate,
-            commands.Move: self._move,
-            commands.Dash: self._move,
-            commands.Leap: self._leap,
-            commands.Shoot: self._shoot,
-            commands.Melee: self._melee,
-            commands.UseTurret: self._turret,
-            commands.Door: self._door,
-            commands.UseSkill: self._skill,
-            commands.PickUp: self._pick_up,
-            commands.Drop: self._drop,
-            commands.OpenCrate: self._crate,
-            commands.MissionAction: self._mission_action,
-            commands.EndActivation: self._end,
-            commands.Reroll: self._reroll,
-            commands.Modify: self._modify,
-            commands.Accept: self._accept,
-            commands.Delay: self._delay,
-            commands.Concede: self._concede,
-            commands.AgreeDraw: self._draw,
-        }
 
     ruleset_title = "Skirm"  # named when a command's action does not exist in this ruleset
+    # The method that plays each kind of command (skirmbot.rules.handlers).
+    HANDLERS: ClassVar[Handlers] = {
+        commands.Deploy: "_deploy",
+        commands.Infiltrate: "_infiltrate",
+        commands.SetStandingOrders: "_standing_orders",
+        commands.Activate: "_activate",
+        commands.Move: "_move",
+        commands.Dash: "_move",
+        commands.Leap: "_leap",
+        commands.Shoot: "_shoot",
+        commands.Melee: "_melee",
+        commands.UseTurret: "_turret",
+        commands.Door: "_door",
+        commands.UseSkill: "_skill",
+        commands.PickUp: "_pick_up",
+        commands.Drop: "_drop",
+        commands.OpenCrate: "_crate",
+        commands.MissionAction: "_mission_action",
+        commands.EndActivation: "_end",
+        commands.Reroll: "_reroll",
+        commands.Modify: "_modify",
+        commands.Accept: "_accept",
+        commands.Delay: "_delay",
+        commands.Concede: "_concede",
+        commands.AgreeDraw: "_draw",
+    }
 
     def _new_state(
         self, battle_map: BattleMap, mission: Mission, squads: tuple[Squad, Squad]
@@ -194,7 +196,7 @@ class Match:
         """Apply one command: its events, or IllegalCommand and no change at all."""
         if command.side not in (0, 1):
             raise IllegalCommand("A command comes from side 0 or side 1.")
-        handler = self._handlers.get(type(command))
+        handler = handler_of(self, self.HANDLERS, command)
         if handler is None:
             raise IllegalCommand(f"There is no '{command.type}' action in {self.ruleset_title}.")
         events = handler(command)
