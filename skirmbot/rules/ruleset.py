@@ -416,6 +416,16 @@ class Ruleset(Protocol):
         its squad); ContentError in plain words."""
         ...
 
+    def freeze(self, match: PlayedMatch) -> bytes:
+        """The live match as bytes this code's `thaw` gives back: what the service keeps of a
+        match between commands, in memory and in the store's snapshots (skirmbot.rules.frozen
+        has the kernel's way, pickling)."""
+        ...
+
+    def thaw(self, frozen: bytes) -> PlayedMatch:
+        """The live match `freeze` made these bytes of; any error when they are not."""
+        ...
+
     def state_json(self, state: Any) -> dict[str, Any]:
         """The whole state as JSON, in the ruleset's own shape (`skirmbot replay --json`)."""
         ...

@@ -5,9 +5,9 @@ of loading a match that is not in memory (a few milliseconds per dozen commands)
 `SNAPSHOT_EVERY` commands the save keeps a copy of the live match, and loading replays only the
 commands after the latest copy. A snapshot is a cache, never the truth:
 
-- it is the live match pickled (the rules' objects as they are: nothing to keep in step with a
-  hand-written format) and compressed; the database is ours, so unpickling it trusts nothing
-  that could not already change the matches themselves;
+- it is the live match frozen by its ruleset (`Ruleset.freeze`: the kernel's way pickles the
+  rules' objects as they are, skirmbot.rules.frozen); the database is ours, so thawing it
+  trusts nothing that could not already change the matches themselves;
 - it is stamped with a fingerprint of the rules code and the Python that made it, and of the
   record it was made from (its ruleset, content and dice), and a snapshot made by other code
   or from another record is ignored: the match is replayed from its commands instead, so a new
@@ -22,14 +22,12 @@ import functools
 import hashlib
 import json
 import logging
-import pickle
 import sys
-import zlib
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
 from skirmbot.rules.record import MatchRecord, continue_replay, replay
-from skirmbot.rules.ruleset import PlayedMatch
+from skirmbot.rules.ruleset import PlayedMatch, Ruleset, ruleset
 from skirmbot.store import Snapshot
 
 log = logging.getLogger(__name__)
@@ -83,29 +81,31 @@ def stamp(record: MatchRecord) -> str:
 
 def take(match: PlayedMatch, record: MatchRecord) -> Snapshot:
     """A snapshot of the live match of `record` as it stands (its commands so far)."""
-    state = zlib.compress(pickle.dumps(match, protocol=pickle.HIGHEST_PROTOCOL), 1)
-    return Snapshot(len(match.commands), stamp(record), state)
+    return Snapshot(len(match.commands), stamp(record), _rules(record).freeze(match))
 
 
 def restore(snapshot: Snapshot | None, record: MatchRecord) -> PlayedMatch:
     """The live match of `record`: from the snapshot, with the commands after it replayed,
     when the snapshot is usable; else the whole record replayed. Trusted: the record is our
     store's, each of its commands checked when it was accepted (skirmbot.rules.record.replay)."""
-    start = _unpickled(snapshot, stamp(record), len(record.commands))
+    start = _thawed(snapshot, record)
     if start is None or not _fits(start, record):
         return replay(record, trusted=True)
     return continue_replay(record, start, trusted=True)
 
 
-def _unpickled(snapshot: Snapshot | None, code: str, commands: int) -> PlayedMatch | None:
-    if snapshot is None or snapshot.code != code or snapshot.seq > commands:
+def _thawed(snapshot: Snapshot | None, record: MatchRecord) -> PlayedMatch | None:
+    if snapshot is None or snapshot.seq > len(record.commands) or snapshot.code != stamp(record):
         return None
     try:
-        match = pickle.loads(zlib.decompress(snapshot.state))
+        return _rules(record).thaw(snapshot.state)
     except Exception:  # a cache: whatever is wrong with it, the commands are the truth
         log.warning("A match snapshot could not be read; replaying the match instead")
         return None
-    return match  # type: ignore[no-any-return]
+
+
+def _rules(record: MatchRecord) -> Ruleset:
+    return ruleset(record.ruleset)
 
 
 def _fits(match: PlayedMatch, record: MatchRecord) -> bool:

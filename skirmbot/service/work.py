@@ -14,9 +14,10 @@ Inside the block `work.row` is the match as stored, read under the match's lock:
 unit of work on the same match in this process waits for the first to end, then sees what it
 saved; another process's is refused at the save by the store's version check (Busy). The live
 match is the record replayed through its ruleset, kept in memory per version (`LiveMatches`),
-so most requests replay nothing; one that is not in memory is rebuilt from its latest snapshot
-(`skirmbot.service.snapshots`), in a worker thread, so that the event loop never stalls on a
-long replay. The save writes the new commands, now and then a snapshot, moves the match's clock
+so most requests replay nothing; past the few hundred kept live, matches are kept frozen by their
+ruleset and thawed when wanted (`skirmbot.service.kept`); one that is not in memory at all is
+rebuilt from its latest snapshot (`skirmbot.service.snapshots`), in a worker thread, so that the
+event loop never stalls on a long replay. The save writes the new commands, now and then a snapshot, moves the match's clock
 on to what the match waits for now and tells the scheduler its next deadline, in the same
 transaction.
 
@@ -32,7 +33,6 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from contextvars import Token
 from dataclasses import dataclass, replace
@@ -45,7 +45,7 @@ from skirmbot.rules.events import Event
 from skirmbot.rules.record import MatchRecord, replay
 from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, Ruleset, ruleset
 from skirmbot.rules.view import Decision, activation_key
-from skirmbot.service import snapshots
+from skirmbot.service import kept, snapshots
 from skirmbot.service.admission import Admission, admitted, default_admission
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
 from skirmbot.store import Deadline, MatchRow, Store, VersionConflict
@@ -84,8 +84,8 @@ SETUP, DEPLOYING, PLAYING, ENDED_STATUS, ABORTED = (
     "aborted",
 )
 DEPLOY, INFILTRATE = "deploy", "infiltrate"  # the two stages of a deployment
-# Live matches kept in memory; others are rebuilt from their latest snapshot on demand.
-LIVE_CACHE = 256
+# Live matches kept in memory (more are kept frozen: skirmbot.service.kept).
+LIVE_CACHE = kept.LIVE
 BUSY = "Someone else changed this match at the same moment; please try again."
 NO_MATCH = "There is no match in this channel. Start one with /match new."
 WEEKENDS = "weekends_off"  # guild setting: "1" when the server's clocks stop at weekends
@@ -124,15 +124,16 @@ class LiveMatches:
         on_deadline: Callable[[int, Deadline | None], None] | None = None,
         size: int = LIVE_CACHE,
         admission: Admission | None = None,
+        frozen_bytes: int = kept.FROZEN_BYTES,
     ) -> None:
         self.store = store
         # Who runs now and who waits, for the players' units of work (see the module's text).
         self.admission = admission if admission is not None else default_admission()
         self.now = clock
         self.on_deadline = on_deadline
-        self.size = size
+        self.size = size  # live matches kept; `kept` says how many more are kept frozen
         self._locks: dict[int, _MatchLock] = {}
-        self._live: OrderedDict[int, tuple[int, PlayedMatch]] = OrderedDict()
+        self.kept = kept.KeptMatches(size, frozen_bytes)
 
     # --- units of work -------------------------------------------------------------------
     def work(self, channel_id: int) -> MatchWork:
@@ -173,24 +174,23 @@ class LiveMatches:
         (`MatchWork.apply`)."""
         if row.status == SETUP:  # no squads yet: nothing to replay
             raise ServiceError(not_playing(SETUP, len(row.players)))
-        cached = self._live.get(row.id)
-        if cached is not None and cached[0] == row.version:
-            self._live.move_to_end(row.id)
-            return cached[1]
+        cached = self.kept.get(row.id, row.version)
+        if cached is not None:
+            self.remember(row, cached)
+            return cached
         snapshot = await self.store.snapshot(row.id) if row.snapshot_seq is not None else None
         record = MatchRecord.from_json(row.record)
         match = await asyncio.to_thread(snapshots.restore, snapshot, record)
-        self.remember(row.id, row.version, match)
+        self.remember(row, match)
         return match
 
-    def remember(self, match_id: int, version: int, match: PlayedMatch) -> None:
-        self._live[match_id] = (version, match)
-        self._live.move_to_end(match_id)
-        while len(self._live) > self.size:
-            self._live.popitem(last=False)
+    def remember(self, row: MatchRow, match: PlayedMatch) -> None:
+        """Keep the live match of the stored row, at its version (one that makes room is
+        frozen, unless a unit of work holds it: it may have taken commands not saved yet)."""
+        self.kept.keep(row.id, row.version, ruleset_of(row), match, self._locks.keys())
 
     def forget(self, match_id: int) -> None:
-        self._live.pop(match_id, None)
+        self.kept.forget(match_id)
 
     # --- the locks ---------------------------------------------------------------------------
     async def hold(self, match_id: int) -> None:
@@ -422,14 +422,14 @@ class MatchWork:
         except VersionConflict as error:
             self._matches.forget(row.id)
             raise Busy(BUSY) from error
-        if self._match is not None:
-            self._matches.remember(row.id, saved.version, self._match)
-        else:
-            self._matches.forget(row.id)
         # It may be saved again: from what is stored now.
         row.version, row.updated_at = saved.version, saved.updated_at
         row.saved_commands, row.snapshot_seq = saved.saved_commands, saved.snapshot_seq
         self._stored, self._touched = _content(row), False
+        if self._match is not None:
+            self._matches.remember(row, self._match)
+        else:
+            self._matches.forget(row.id)
         if self._matches.on_deadline is not None:
             self._matches.on_deadline(row.id, deadline)
 

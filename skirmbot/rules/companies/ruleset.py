@@ -18,6 +18,7 @@ from skirmbot.rules.companies.scenarios import Scenario, scenario_from_json
 from skirmbot.rules.companies.state import SIDES, Group, State
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
+from skirmbot.rules.frozen import PickledMatches
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
@@ -51,7 +52,7 @@ ACTION_RULES = [
 ]  # fmt: skip
 
 
-class Companies:
+class Companies(PickledMatches):
     """The group rules (rulebook 003): companies of Groups, 2d6 activation tests, Resilience,
     Shaken and Retreat, for two sides of 1, 2 or 3 players."""
 

@@ -17,6 +17,7 @@ from skirmbot.rules.d20.state import Model, State
 from skirmbot.rules.d20.warbands import Warband, check_points, warband_from_json
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
+from skirmbot.rules.frozen import PickledMatches
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
@@ -46,7 +47,7 @@ ACTION_RULES = [
 ]  # fmt: skip
 
 
-class D20:
+class D20(PickledMatches):
     """The d20 action-point rules (rulebook 004) for 2, 3 or 4 players."""
 
     name = "d20"

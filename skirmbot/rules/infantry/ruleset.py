@@ -11,6 +11,7 @@ from skirmbot.rules.commands import Command, CommandTable, Deploy
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.dots import Dot
 from skirmbot.rules.errors import ContentError, RulesError
+from skirmbot.rules.frozen import PickledMatches
 from skirmbot.rules.infantry import autoplayer, engine, export, legal, setup, undo, views
 from skirmbot.rules.infantry import preview as infantry_preview
 from skirmbot.rules.infantry.arms import load_arms
@@ -57,7 +58,7 @@ ACTION_RULES = [
 ]  # fmt: skip
 
 
-class Infantry:
+class Infantry(PickledMatches):
     """The infantry rules (rulebook 002, "3 Infantry", the Skirmishers chapter): troopers on a
     map of dots with HP cells, AP and firing arcs, for two players."""
 

@@ -8,6 +8,7 @@ from skirmbot.rules.board import Board
 from skirmbot.rules.commands import Command, CommandTable, command_from_json
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
+from skirmbot.rules.frozen import PickledMatches
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
@@ -62,7 +63,7 @@ ACTION_RULES = [
 ]  # fmt: skip
 
 
-class Skirm:
+class Skirm(PickledMatches):
     name = "skirm"
     title = "Skirm"
     rulebook = "000_f1df78981dc08e5e.txt"
