@@ -748,6 +748,7 @@ class Figures:
 
     closed: dict[int, Level]
     opened: dict[int, Level]
+    planned: int  # the largest level planned (the budget may leave it out)
 
     @property
     def single(self) -> float:
@@ -898,7 +899,7 @@ async def on_store(
             show_open(opened[count], offered)
     await overload_levels(service, matches, max(levels), single, plan.overload, kept)
     print(f"{matches.stored:,} matches stored in the end")
-    return Figures(levels, opened)
+    return Figures(levels, opened, max(plan.levels))
 
 
 def show_closing(section: Section) -> None:
@@ -915,6 +916,8 @@ def show_closing(section: Section) -> None:
         compared = figures.single / figures.closed[COMPARED].rate
         print(f"{COMPARED} at once: single-match throughput / {COMPARED}'s = {compared:.2f}")
     print(section.memory.describe())
+    if largest != figures.planned:
+        print(f"(no {figures.planned}-match level in this section: the ratio is against {largest})")
     print(f"ratio: {figures.ratio:.2f}", flush=True)
 
 
