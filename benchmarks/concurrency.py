@@ -75,11 +75,14 @@ Each section ends with its own lines:
   1,000 matches at once);
 - `200 at once: ...`: the single-match throughput over the 200-match one, when 200 is measured
   and is not the largest level;
+- `peak RSS by phase: ...`: the peak of each phase of the section (the fill, the closed
+  loops, the open loops, the overload), to tell which one the section's peak comes from;
 - `memory: peak RSS N MB (M MB at the start of the backend's section)`: the process's peak
   resident memory while that backend was measured (fill included), sampled from /proc's VmRSS
   every 20 ms in a thread (the issue's target: at most 500 MB with 1,000 matches); the start
-  figure is what the process held before (the earlier sections' memory is freed first, but
-  the allocator may keep some of it);
+  figure is what the process held before: the earlier sections' objects are freed first, but
+  the allocator keeps much of their memory, so a later section's peak may overstate its own
+  (`--backends postgresql` alone gives PostgreSQL's own);
 - `ratio: X`: the single-match throughput over the throughput with the largest level measured
   (1,000 at once in a full run), both closed loop and in the same section (the issue's target:
   at most 1.5, i.e. 1,000 at once at least 0.67x of one match).
@@ -573,22 +576,37 @@ class PeakMemory:
 
     def __init__(self) -> None:
         self.start = self.peak = 0
+        self.phases: list[tuple[str, int]] = []  # (what was done, its peak), in order
+        self._phase = 0  # the peak since the last `phase`
+        self._lock = threading.Lock()  # the sampler and `phase` both update the peaks
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._sample, name="peak-memory", daemon=True)
 
+    def _note(self) -> None:
+        now = resident()
+        with self._lock:
+            self.peak, self._phase = max(self.peak, now), max(self._phase, now)
+
     def _sample(self) -> None:
         while not self._done.wait(SAMPLE_EVERY):
-            self.peak = max(self.peak, resident())
+            self._note()
+
+    def phase(self, done: str) -> None:
+        """Close a phase of the section: `done`'s peak is the peak since the previous one."""
+        self._note()
+        with self._lock:
+            self.phases.append((done, self._phase))
+            self._phase = resident()
 
     def __enter__(self) -> PeakMemory:
-        self.start = self.peak = resident()
+        self.start = self.peak = self._phase = resident()
         self._thread.start()
         return self
 
     def __exit__(self, *_: object) -> None:
         self._done.set()
         self._thread.join()
-        self.peak = max(self.peak, resident())
+        self._note()
 
     def describe(self) -> str:
         if not self.start:
@@ -597,6 +615,10 @@ class PeakMemory:
             f"memory: peak RSS {mb(self.peak)} ({mb(self.start)} at the start of the backend's "
             "section)"
         )
+
+    def by_phase(self) -> str:
+        peaks = ", ".join(f"{done} {mb(peak)}" for done, peak in self.phases)
+        return f"peak RSS by phase: {peaks}" if self.start and peaks else ""
 
 
 def release_memory() -> None:
@@ -854,7 +876,7 @@ async def measured_on(
     with PeakMemory() as memory:
         store = await Store.open(url)
         try:
-            figures = await on_store(store, scripts, plan, args)
+            figures = await on_store(store, scripts, plan, args, memory)
         finally:
             await store.close()
     if figures is None:
@@ -865,16 +887,21 @@ async def measured_on(
 
 
 async def on_store(
-    store: Store, scripts: list[Script], plan: Plan, args: argparse.Namespace
+    store: Store,
+    scripts: list[Script],
+    plan: Plan,
+    args: argparse.Namespace,
+    memory: PeakMemory,
 ) -> Figures | None:
-    """Fill the store, then (a), (b) and (c) of the module's text on it (None: profiled)."""
+    """Fill the store, then (a), (b) and (c) of the module's text on it (None: profiled); each
+    a phase of `memory`."""
     began = time.perf_counter()
     matches = Matches(store, scripts, random.Random(7))
     await matches.fill(plan.stored)
     await settle(store, durable=not args.pg_fast)  # PostgreSQL: vacuumed, durable again
     print(
-        f"{plan.stored:,} matches stored and settled in {time.perf_counter() - began:.1f} s "
-        f"(RSS {mb(resident())} then); {await durability(store)}",
+        f"{plan.stored:,} matches stored and settled in {time.perf_counter() - began:.1f} s; "
+        f"{await durability(store)}",
         flush=True,
     )
     service = MatchService(store)
@@ -886,7 +913,9 @@ async def on_store(
     if args.profile:
         await profiled(service, matches, args.profile_at, kept, Path(args.profile))
         return None
+    memory.phase("fill")
     levels = await closed_levels(service, matches, plan, kept, began)
+    memory.phase("closed loops")
     single = levels[1].rate
     opened: dict[int, Level] = {}
     for count in plan.levels:
@@ -897,7 +926,9 @@ async def on_store(
             offered = OFFERED * single
             opened[count] = await open_loop(service, matches, playing, offered, plan.opened)
             show_open(opened[count], offered)
+    memory.phase("open loops")
     await overload_levels(service, matches, max(levels), single, plan.overload, kept)
+    memory.phase("overload")
     print(f"{matches.stored:,} matches stored in the end")
     return Figures(levels, opened, max(plan.levels))
 
@@ -915,6 +946,8 @@ def show_closing(section: Section) -> None:
     if COMPARED in figures.closed and largest != COMPARED:
         compared = figures.single / figures.closed[COMPARED].rate
         print(f"{COMPARED} at once: single-match throughput / {COMPARED}'s = {compared:.2f}")
+    if phases := section.memory.by_phase():
+        print(phases)
     print(section.memory.describe())
     if largest != figures.planned:
         print(f"(no {figures.planned}-match level in this section: the ratio is against {largest})")
