@@ -70,14 +70,15 @@ async def durability(store: Store) -> str:
     return ", ".join(found)
 
 
-def _interrupted(number: int, frame: object) -> None:
-    raise KeyboardInterrupt
+def cancel_on_sigterm() -> None:
+    """From inside the running main task: SIGTERM cancels it, as `asyncio.run` does on Ctrl-C,
+    so that the `finally` blocks on the way out stop the server and remove its files. Not a
+    plain signal handler raising KeyboardInterrupt: that can land in asyncpg's compiled protocol
+    code while it reads from the server, and the process then crashes (a segfault, seen here)
+    before anything is stopped."""
+    task = asyncio.current_task()
+    if task is not None:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
 
 
-def stop_on_sigterm() -> None:
-    """SIGTERM as Ctrl-C, so that the server is stopped and its files removed on the way out
-    (the default SIGTERM ends the process at once, leaving the server running)."""
-    signal.signal(signal.SIGTERM, _interrupted)
-
-
-__all__ = ["DURABLE", "durability", "pg_server", "settle", "stop_on_sigterm"]
+__all__ = ["DURABLE", "cancel_on_sigterm", "durability", "pg_server", "settle"]

@@ -68,7 +68,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from _pg import durability, pg_server, settle, stop_on_sigterm
+from _pg import cancel_on_sigterm, durability, pg_server, settle
 
 from skirmbot.collector import settle_collector
 from skirmbot.demo import MAX_COMMANDS, new_demo_match
@@ -863,6 +863,7 @@ async def profiled(backends: list[Backend], chosen: Plan) -> None:
 
 
 async def measure(args: argparse.Namespace, server: pg_server.Server, folder: Path) -> int:
+    cancel_on_sigterm()
     chosen = plan_of(args)
     started = time.perf_counter()
     templates = [play_template(seed) for seed in range(chosen.templates)]
@@ -915,12 +916,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--profile", action="store_true", help="profile, and print the top")
     args = parser.parse_args(argv)
-    stop_on_sigterm()
     server = pg_server.start()
     try:
         with tempfile.TemporaryDirectory(prefix="skirmbot-backends-") as folder:
             return asyncio.run(measure(args, server, Path(folder)))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C, or SIGTERM
         print("interrupted: the PostgreSQL server is stopped", file=sys.stderr)
         return 130
     finally:

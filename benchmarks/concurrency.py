@@ -129,7 +129,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from _pg import durability, pg_server, settle, stop_on_sigterm
+from _pg import cancel_on_sigterm, durability, pg_server, settle
 
 from skirmbot.collector import settle_collector
 from skirmbot.demo import default_content, play_demo
@@ -800,6 +800,7 @@ async def measure(
 ) -> int:
     """The whole run: the matches played out, what a live match costs, then each backend's
     section; `servers` gets every PostgreSQL server started, for the caller to stop."""
+    cancel_on_sigterm()
     plan = plan_of(args)
     started = time.perf_counter()
     print(f"load average {load()} on {os.cpu_count()} CPUs (the figures share them)")
@@ -1121,11 +1122,10 @@ def main(argv: list[str] | None = None) -> int:
         names = backends_of(args)
     except ValueError as error:
         parser.error(str(error))
-    stop_on_sigterm()
     servers: list[pg_server.Server] = []
     try:
         return asyncio.run(measure(args, names, servers))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C, or SIGTERM
         stopped = ": the PostgreSQL server is stopped" if servers else ""
         print(f"interrupted{stopped}", file=sys.stderr)
         return 130
