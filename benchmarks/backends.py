@@ -56,7 +56,6 @@ import math
 import os
 import pstats
 import random
-import signal
 import statistics
 import sys
 import tempfile
@@ -69,6 +68,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from _pg import cancel_on_sigterm, durability, pg_server, settle
+
 from skirmbot.collector import settle_collector
 from skirmbot.demo import MAX_COMMANDS, new_demo_match
 from skirmbot.loopwatch import LoopWatch
@@ -80,9 +81,6 @@ from skirmbot.service import Busy, MatchService, Member, snapshots
 from skirmbot.store import MatchResult, SeatResult, Snapshot, Store
 from skirmbot.store.sql import Connection, Database
 from skirmbot.timers.clock import Clock, TimeControls
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-import pg_server  # noqa: E402  (tests/pg_server.py: the throwaway PostgreSQL server)
 
 PLAYING = 300  # matches being played among the stored ones (the rest: mostly ended)
 SHARES = {"setup": 0.01, "deploying": 0.01, "aborted": 0.04}  # of the stored; the rest ends
@@ -105,10 +103,9 @@ INSERT_MATCH = (
 INSERT_COMMAND = "INSERT INTO match_commands (match_id, seq, command) VALUES (?, ?, ?)"
 INSERT_SNAPSHOT = "INSERT INTO match_snapshots (match_id, seq, code, state) VALUES (?, ?, ?, ?)"
 INSERT_SEAT = (
-    'INSERT INTO match_players (match_id, side, user_id, name, "placing", score) '
-    "VALUES (?, ?, ?, ?, ?, ?)"
+    'INSERT INTO match_players (match_id, seat, side, user_id, name, "placing", score) '
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
-DURABLE = {"fsync": "on", "synchronous_commit": "on", "full_page_writes": "on"}
 EXAMPLES: dict[str, str] = {}  # the first traceback of each kind of error, printed at the end
 
 
@@ -307,7 +304,7 @@ async def fill_in_batches(store: Store, planned: list[Planned]) -> dict[int, int
             await db.executemany(
                 INSERT_SEAT,
                 [
-                    (id_, seat.side, seat.user_id, seat.name, seat.placing, seat.score)
+                    (id_, seat.seat, seat.side, seat.user_id, seat.name, seat.placing, seat.score)
                     for id_, result in results
                     for seat in result.seats
                 ],
@@ -724,18 +721,7 @@ async def fill(
         began = time.perf_counter()
         ids.update(await fill_through_api(store, planned[-PUBLIC:]))
         public = (time.perf_counter() - began) / PUBLIC
-        # Settled as a database in use would be: SQLite's WAL checkpointed; PostgreSQL vacuumed
-        # and analysed (its autovacuum would otherwise do it in the middle of the measures).
-        async with store.database.reading() as db:
-            if name == SQLITE:
-                await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            else:
-                await db.execute("VACUUM ANALYZE")
-                await db.execute("CHECKPOINT")
-                if not fast_pg:
-                    for setting, value in DURABLE.items():
-                        await db.execute(f"ALTER SYSTEM SET {setting} = {value}")
-                    await db.execute("SELECT pg_reload_conf()")
+        await settle(store, durable=not fast_pg)
     except BaseException:
         await store.close()
         raise
@@ -766,21 +752,6 @@ async def fill(
         flush=True,
     )
     return backend
-
-
-async def durability(backend: Backend) -> str:
-    found = []
-    async with backend.store.database.reading() as db:
-        if backend.name == SQLITE:
-            mode = await db.fetchone("PRAGMA journal_mode")
-            sync = await db.fetchone("PRAGMA synchronous")
-            level = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}.get(int(sync[0]) if sync else -1)
-            found = [f"journal_mode={mode[0] if mode else '?'}", f"synchronous={level or '?'}"]
-        else:
-            for setting in DURABLE:
-                row = await db.fetchone(f"SHOW {setting}")
-                found.append(f"{setting}={row[0] if row else '?'}")
-    return ", ".join(found)
 
 
 async def loops(backend: Backend, chosen: Plan, stores: int) -> Loop:
@@ -892,6 +863,7 @@ async def profiled(backends: list[Backend], chosen: Plan) -> None:
 
 
 async def measure(args: argparse.Namespace, server: pg_server.Server, folder: Path) -> int:
+    cancel_on_sigterm()
     chosen = plan_of(args)
     started = time.perf_counter()
     templates = [play_template(seed) for seed in range(chosen.templates)]
@@ -915,7 +887,7 @@ async def measure(args: argparse.Namespace, server: pg_server.Server, folder: Pa
             stack.push_async_callback(backend.store.close)
             backends.append(backend)
         for backend in backends:
-            print(f"{backend.name}: {await durability(backend)}")
+            print(f"{backend.name}: {await durability(backend.store)}")
         settle_collector()  # as the bot does once it has started
         for label, cold in (("cold", True), ("warm", False)):
             report_single(backends, await single_commands(backends, chosen.commands, cold), label)
@@ -935,11 +907,6 @@ async def measure(args: argparse.Namespace, server: pg_server.Server, folder: Pa
     return 0
 
 
-def _interrupted(number: int, frame: object) -> None:
-    """SIGTERM as Ctrl-C: the server is stopped and the files removed on the way out."""
-    raise KeyboardInterrupt
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="2,000 matches, 100 at once")
@@ -949,12 +916,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--profile", action="store_true", help="profile, and print the top")
     args = parser.parse_args(argv)
-    signal.signal(signal.SIGTERM, _interrupted)
     server = pg_server.start()
     try:
         with tempfile.TemporaryDirectory(prefix="skirmbot-backends-") as folder:
             return asyncio.run(measure(args, server, Path(folder)))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C, or SIGTERM
         print("interrupted: the PostgreSQL server is stopped", file=sys.stderr)
         return 130
     finally:

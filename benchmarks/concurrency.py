@@ -1,21 +1,38 @@
-"""Many matches at once in one bot process: activations per second and an activation's latency.
+"""Many matches at once in one bot process, on SQLite and on PostgreSQL: activations per second,
+an activation's latency, overload, and memory.
 
-Run: `python benchmarks/concurrency.py [--quick] [--levels 1,10,200,1000]`, or
-`python benchmarks/concurrency.py --profile FILE` for where the time goes with 200 at once.
+Run: `python benchmarks/concurrency.py [--quick] [--levels 1,10,200,1000]
+[--backends sqlite,postgresql] [--pg-fast]`, or `python benchmarks/concurrency.py --profile FILE`
+for where the time goes with 200 at once (on the first backend).
 
-A temporary SQLite store is filled with 2,000 matches being played: copies, saved through the
-Store, of a few matches the automatic player played out beforehand, each stopped at a random
-activation of its first two thirds (so their records have different lengths), between players
-of their own, in channels of their own. One MatchService plays them as the bot does: every
-command is `MatchService.act` (what the cogs' slash commands and buttons call), and the
-battlemap picture is drawn after each activation (`reply_to`). An activation is a unit's
-commands (move, shoot, melee, the rolls' accept and re-rolls) up to and including its end. The
-commands are the automatic player's choices (the ruleset's `automatic_command`), decided
-beforehand, so the players' thinking is not timed and every command is legal. Each level plays
-matches not played before (more are stored when the 2,000 run out); where the level's matches
-all fit in the service's memory of live matches, each plays one activation untimed first, so
-they are timed in memory, as while they are being played; where they do not fit, every
-command loads its match from the store, and that is what is timed.
+First, once: what a live match costs, per ruleset (every package of
+`skirmbot.rules.ruleset.PACKAGES`): a demo match (`skirmbot.demo.play_demo`) has half its record
+replayed, trusted as the service restores its own records, and the line gives the Python memory
+the replayed match holds (tracemalloc, after a collection; a first replay untraced fills the
+process's shared caches) and the size of its snapshot (`snapshots.take`), with its commands.
+
+Then one section per backend, in the order of `--backends` (default: SQLite, then PostgreSQL;
+`--quick`: SQLite alone unless named), each headed by its name and measured the same way. The
+SQLite store is a temporary file; PostgreSQL is a throwaway server (tests/pg_server.py, as
+benchmarks/backends.py starts it) stopped at the end, even on an error or Ctrl-C; when it cannot
+start here (no binaries), the run says so and goes on without it. Each store is filled with
+enough matches for the whole section (about 5,000 in a full run, 2,000 at least) being played:
+copies, saved through the Store, of a few matches the automatic player played out beforehand,
+each stopped at a random activation of its first two thirds (so their records have different
+lengths), between players of their own, in channels of their own. Then it is settled as in
+backends.py (benchmarks/_pg.py): SQLite's WAL checkpointed; PostgreSQL vacuumed and analysed,
+and its test settings (fsync off) set back to PostgreSQL's durable defaults unless --pg-fast.
+
+One MatchService per section plays them as the bot does: every command is `MatchService.act`
+(what the cogs' slash commands and buttons call), and the battlemap picture is drawn after each
+activation (`reply_to`). An activation is a unit's commands (move, shoot, melee, the rolls'
+accept and re-rolls) up to and including its end. The commands are the automatic player's
+choices (the ruleset's `automatic_command`), decided beforehand, so the players' thinking is not
+timed and every command is legal. Each level plays matches not played before; where the
+level's matches all fit in the service's live matches (`service.live.size`), each plays one
+activation untimed first, so they are timed in memory, as while they are being played; where
+they do not, nothing is warmed, and each command finds its match wherever the service keeps it
+then (from the store, when it keeps no more than its live matches): that is what is timed.
 
 At each level of N matches playing at once it measures:
 
@@ -37,31 +54,53 @@ At each level of N matches playing at once it measures:
     quarter of the window after that (or still running then) is counted unserved, with the time
     it had waited as its latency (a lower bound: the percentiles are then marked `>=`).
 
-(c) overload (issue 32): after the levels, the largest level that fits in memory is offered
-    four times the single-match throughput (open loop, as in (b)) twice: first with no bound on the
-    units of work in flight (as the service was before its admission), then with the service's
-    first-come-first-served admission, its queue bounded to the commands a single match serves
-    in a second (so that this load overflows it; the bot's own bound is far larger). A refused
-    command ("The bot is busy") is asked again half a second later, as a player would. Each
-    prints how many commands were admitted in their arrival order, how many were refused, and
-    p50/p95 of the activations served (arrival to picture) with the share answered within
-    Discord's 3 s.
+(c) overload (issue 32): after the levels, the largest level measured (1,000 matches in a full
+    run) is offered four times the single-match throughput (open loop, as in (b), over a shorter
+    window) twice: first with no bound on the units of work in flight (as the service was before
+    its admission), then with the service's first-come-first-served admission, its queue bounded
+    to the commands a single match serves in a second (so that this load overflows it; the
+    bot's own bound is far larger). A refused command ("The bot is busy") is asked again half a
+    second later, as a player would. Each prints how many commands were admitted in their
+    arrival order, how many were refused, and p50/p95 of the activations served (arrival to
+    picture) with the share answered within Discord's 3 s.
 
 Each level also prints the longest event-loop stall seen (skirmbot.loopwatch): a stall holds up
 Discord's gateway heartbeat and every other player's acknowledgement; and the garbage
 collector's pauses, whose full collections walk every live object, in whichever thread
-allocates when one is due. "CPU" is the process's CPU time (all threads) over wall time.
+allocates when one is due. "CPU" is this process's CPU time (all threads) over wall time: the
+PostgreSQL server's is not in it.
 
-The run keeps to about 3 minutes: a level that would take longer than the time left (at the
-throughput of the level before) is left out, and said so. The last line, `ratio: X`, is the
-single-match throughput over the throughput with 200 matches at once, both measured in the same
-run (the target is at most 1.5). This machine is noisy, and shared: the load average is printed
-at the start and the end; compare ratios, not raw figures.
+Each section ends with its own lines:
+- `p95: ...`: the open-loop p95 (b) of its largest level (the issue's target: under 250 ms with
+  1,000 matches at once);
+- `200 at once: ...`: the single-match throughput over the 200-match one, when 200 is measured
+  and is not the largest level;
+- `peak RSS by phase: ...`: the peak of each phase of the section (the fill, the closed
+  loops, the open loops, the overload), to tell which one the section's peak comes from;
+- `memory: peak RSS N MB (M MB at the start of the backend's section)`: the process's peak
+  resident memory while that backend was measured (fill included), sampled from /proc's VmRSS
+  every 20 ms in a thread (the issue's target: at most 500 MB with 1,000 matches); the start
+  figure is what the process held before: the earlier sections' objects are freed first, but
+  the allocator keeps much of their memory, so a later section's peak may overstate its own
+  (`--backends postgresql` alone gives PostgreSQL's own);
+- `ratio: X`: the single-match throughput over the throughput with the largest level measured
+  (1,000 at once in a full run), both closed loop and in the same section (the issue's target:
+  at most 1.5, i.e. 1,000 at once at least 0.67x of one match).
+The run ends with one line per backend (its largest level's ratio, p95 and peak memory) and a
+last line, `ratio: X`, the largest (worst) of the sections' ratios: the target must hold on
+every backend.
+
+Each section keeps to about 165 s, its fill included (90 s with --quick): a level that
+would take longer than the time left (at the throughput of the level before) is left out, and
+said so; the whole run on both backends takes about 6 minutes. This machine is noisy, and
+shared (and the PostgreSQL server shares its cores): the load average is printed at the start
+and the end; compare ratios from one run, not raw figures.
 
 `--profile FILE [--profile-at N]` runs, instead, the closed loop of 200 (N) matches under
-cProfile (after one activation each unprofiled, which loads them), writes the profile to FILE
-and prints the top costs of the event loop's thread as shares of the wall time, and beside them
-the time spent in `asyncio.to_thread` workers (which cProfile does not see), per function.
+cProfile on the first backend (after one activation each unprofiled, which loads them), writes
+the profile to FILE and prints the top costs of the event loop's thread as shares of the wall
+time, and beside them the time spent in `asyncio.to_thread` workers (which cProfile does not
+see), per function.
 """
 
 from __future__ import annotations
@@ -70,6 +109,7 @@ import argparse
 import asyncio
 import contextlib
 import cProfile
+import ctypes
 import functools
 import gc
 import itertools
@@ -82,22 +122,26 @@ import sys
 import tempfile
 import threading
 import time
+import tracemalloc
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+from _pg import cancel_on_sigterm, durability, pg_server, settle
+
 from skirmbot.collector import settle_collector
-from skirmbot.demo import default_content
+from skirmbot.demo import default_content, play_demo
 from skirmbot.loopwatch import LoopWatch, Stalls
 from skirmbot.rules.commands import Command
-from skirmbot.rules.record import MatchRecord, start_match
-from skirmbot.rules.ruleset import DEFAULT_RULESET, ruleset
+from skirmbot.rules.record import MatchRecord, replay, start_match
+from skirmbot.rules.ruleset import DEFAULT_RULESET, ruleset, rulesets
 from skirmbot.rules.skirm.state import ENDED
-from skirmbot.service import MatchService, Member, ServiceError
+from skirmbot.service import MatchService, Member, ServiceError, snapshots
 from skirmbot.service.admission import Admission, Overloaded
 from skirmbot.store import Store
+from skirmbot.store.sql import POSTGRESQL, SQLITE
 from skirmbot.timers.clock import Clock, TimeControls
 
 STORED = 2000  # matches in the store at the start
@@ -110,7 +154,13 @@ ENDS = {"activation_ended", "turn_started", "match_ended"}  # a picture is drawn
 OVERLOAD = 4.0  # the overload runs offer this multiple of the single-match throughput
 RETRY = 0.5  # seconds a player told "the bot is busy" waits before asking again
 DISCORD = 3.0  # seconds Discord waits for an interaction's first answer
-COMPARED = 200  # the level whose throughput the last line compares with a single match's
+COMPARED = 200  # the level a line of each section also compares with a single match
+P95_TARGET = 0.25  # seconds: the issue's open-loop p95 with 1,000 matches at once
+SPARE = 500  # matches stored beyond the levels' needs, for those that end and are replaced
+BACKENDS = (SQLITE, POSTGRESQL)  # measured in this order unless --backends says otherwise
+PG_DATABASE = "skirmbot_concurrency"
+SAMPLE_EVERY = 0.02  # seconds between two samples of the process's resident memory
+MEMORY_SEED = 3  # the demo match whose replay tells what a live match costs
 T = TypeVar("T")
 
 
@@ -476,9 +526,15 @@ def show_overload(label: str, level: Level, offered: float, admitted: list[int])
 
 
 async def overload_levels(
-    service: MatchService, matches: Matches, count: int, single: float, seconds: float
+    service: MatchService,
+    matches: Matches,
+    count: int,
+    single: float,
+    seconds: float,
+    kept: int,
 ) -> None:
-    """(c) in the module's text: the same overload without a bound, then with the admission."""
+    """(c) in the module's text, with `count` matches: the same overload without a bound, then
+    with the admission."""
     offered = OVERLOAD * single
     commands = statistics.mean(
         len(done) for script in matches.scripts for done in script.activations
@@ -491,9 +547,125 @@ async def overload_levels(
     ]
     for label, admission in runs:
         playing = await matches.take(count)
-        await closed_loop(service, matches, playing, 0, 1)  # in memory, as while played
+        if count <= kept:  # in memory, as while played; more are not warmed (as in (b))
+            await closed_loop(service, matches, playing, 0, 1)
         level, admitted = await overloaded(service, matches, playing, offered, seconds, admission)
         show_overload(label, level, offered, admitted)
+
+
+# --- memory --------------------------------------------------------------------------------
+def resident() -> int:
+    """This process's resident memory now, in bytes (VmRSS in /proc/self/status; 0 where there
+    is no such file)."""
+    try:
+        with open("/proc/self/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"VmRSS:"):
+                    return int(line.split()[1]) * 1024  # given in kB
+    except OSError:
+        pass
+    return 0
+
+
+class PeakMemory:
+    """The peak of this process's resident memory while open, sampled every `SAMPLE_EVERY`
+    seconds by a thread of its own. Not `resource.getrusage`'s ru_maxrss: that is the peak
+    since the process began, and never goes down, so it cannot tell the second backend's
+    section from the first's. A peak shorter than a sample's interval may be missed (the
+    thread also waits for the GIL), so the figure is a lower bound, close at this interval."""
+
+    def __init__(self) -> None:
+        self.start = self.peak = 0
+        self.phases: list[tuple[str, int]] = []  # (what was done, its peak), in order
+        self._phase = 0  # the peak since the last `phase`
+        self._lock = threading.Lock()  # the sampler and `phase` both update the peaks
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._sample, name="peak-memory", daemon=True)
+
+    def _note(self) -> None:
+        now = resident()
+        with self._lock:
+            self.peak, self._phase = max(self.peak, now), max(self._phase, now)
+
+    def _sample(self) -> None:
+        while not self._done.wait(SAMPLE_EVERY):
+            self._note()
+
+    def phase(self, done: str) -> None:
+        """Close a phase of the section: `done`'s peak is the peak since the previous one."""
+        self._note()
+        with self._lock:
+            self.phases.append((done, self._phase))
+            self._phase = resident()
+
+    def __enter__(self) -> PeakMemory:
+        self.start = self.peak = self._phase = resident()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._done.set()
+        self._thread.join()
+        self._note()
+
+    def describe(self) -> str:
+        if not self.start:
+            return "memory: unknown (no /proc/self/status on this system)"
+        return (
+            f"memory: peak RSS {mb(self.peak)} ({mb(self.start)} at the start of the backend's "
+            "section)"
+        )
+
+    def by_phase(self) -> str:
+        peaks = ", ".join(f"{done} {mb(peak)}" for done, peak in self.phases)
+        return f"peak RSS by phase: {peaks}" if self.start and peaks else ""
+
+
+def release_memory() -> None:
+    """Free what earlier sections left, so that a section's start figure is its own: unfrozen
+    first (`settle_collector` froze what was alive after the previous fill, cycles included,
+    which the collector never frees while frozen), collected, then glibc's free memory handed
+    back to the system (`malloc_trim`; elsewhere, nothing more)."""
+    gc.unfreeze()
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).malloc_trim(0)
+
+
+def live_match_cost(name: str) -> tuple[int, int, int]:
+    """What a live match of the ruleset `name` holds, as (bytes in memory, bytes of its
+    snapshot, commands taken): a demo match's record replayed half way, trusted (as the service
+    restores a record of its own store)."""
+    _, record = play_demo(MEMORY_SEED, name)
+    half = len(record.commands) // 2
+    # Once untraced first: what a first replay caches (content, maps, tables) is the process's,
+    # shared by every match, not this match's.
+    replay(record, half, trusted=True)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        match = replay(record, half, trusted=True)
+        gc.collect()  # what the replay made and dropped is not held
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    return held, len(snapshots.take(match, record).state), len(match.commands)
+
+
+def show_live_match_costs() -> None:
+    """One line per ruleset: what a live match costs in memory, and as a snapshot."""
+    print(
+        "what a live match holds: a demo match replayed half way, its Python memory traced "
+        "(tracemalloc, after a collection), and its snapshot's size:"
+    )
+    for name in rulesets():  # every package of PACKAGES, in its order
+        held, snapshot, commands = live_match_cost(name)
+        print(
+            f"live match, {name}: {held / 1024:,.0f} KiB in memory, {snapshot / 1024:,.0f} KiB "
+            f"as a snapshot ({commands} commands)",
+            flush=True,
+        )
 
 
 # --- the figures ---------------------------------------------------------------------------
@@ -511,6 +683,10 @@ def load() -> str:
 
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:,.0f} ms"
+
+
+def mb(size: int) -> str:
+    return f"{size / 2**20:,.0f} MB"
 
 
 def stalled(stalls: Stalls) -> str:
@@ -554,23 +730,81 @@ class Plan:
     levels: list[int]
     closed: float  # seconds of work the closed loop aims at, at each level
     opened: float  # seconds of arrivals in the open loop at each level
-    budget: float  # seconds the whole run aims to stay within
+    overload: float  # seconds of arrivals in each of the two overload runs
+    budget: float  # seconds each backend's section aims to stay within
+
+    @property
+    def stored(self) -> int:
+        """Matches to store before measuring: every level plays fresh ones twice (closed and
+        open loop), the overload runs the largest level twice, and matches that end are
+        replaced; stored beforehand, since on PostgreSQL the fill is fast (fsync off) and the
+        matches stored later would be stored durably, in the middle of the measures."""
+        return max(STORED, 2 * sum(self.levels) + 2 * max(self.levels) + SPARE)
 
 
 def plan_of(args: argparse.Namespace) -> Plan:
     if args.quick:
-        plan = Plan([1, 10, 200], closed=4.0, opened=6.0, budget=90.0)
+        plan = Plan([1, 10, COMPARED], closed=4.0, opened=6.0, overload=4.0, budget=90.0)
     else:
-        plan = Plan([1, 10, 200, 1000], closed=7.0, opened=12.0, budget=175.0)
+        plan = Plan([1, 10, COMPARED, 1000], closed=6.0, opened=10.0, overload=6.0, budget=165.0)
     if args.levels:
         plan.levels = sorted({int(level) for level in args.levels.split(",")} | {1})
     return plan
 
 
-async def measure(args: argparse.Namespace) -> int:
+def backends_of(args: argparse.Namespace) -> list[str]:
+    """The backends to measure, in order: --backends, else both (SQLite alone with --quick)."""
+    if args.backends:
+        names = [name.strip().lower() for name in args.backends.split(",") if name.strip()]
+    else:
+        names = [SQLITE] if args.quick else list(BACKENDS)
+    unknown = sorted(set(names) - set(BACKENDS))
+    if unknown:
+        raise ValueError(f"unknown backend {', '.join(unknown)}: choose among {BACKENDS}")
+    return list(dict.fromkeys(names))  # each once, in the order given
+
+
+@dataclass
+class Figures:
+    """One backend's closed-loop levels and open-loop runs, by matches at once."""
+
+    closed: dict[int, Level]
+    opened: dict[int, Level]
+    planned: int  # the largest level planned (the budget may leave it out)
+
+    @property
+    def single(self) -> float:
+        return self.closed[1].rate
+
+    @property
+    def largest(self) -> int:
+        return max(self.closed)
+
+    @property
+    def ratio(self) -> float:
+        """The issue's figure: single-match throughput over the largest level's."""
+        return self.single / self.closed[self.largest].rate
+
+
+@dataclass
+class Section:
+    """What a backend's section ends with, for the run's last lines."""
+
+    name: str
+    figures: Figures
+    memory: PeakMemory
+
+
+async def measure(
+    args: argparse.Namespace, names: list[str], servers: list[pg_server.Server]
+) -> int:
+    """The whole run: the matches played out, what a live match costs, then each backend's
+    section; `servers` gets every PostgreSQL server started, for the caller to stop."""
+    cancel_on_sigterm()
     plan = plan_of(args)
     started = time.perf_counter()
     print(f"load average {load()} on {os.cpu_count()} CPUs (the figures share them)")
+    print(f"backends: {', '.join(names)}; levels {', '.join(map(str, plan.levels))}")
     scripts = [play_out(seed) for seed in range(TEMPLATES)]
     sizes = [len(script.activations) for script in scripts]
     lengths = [len(done) for script in scripts for done in script.activations]
@@ -579,43 +813,157 @@ async def measure(args: argparse.Namespace) -> int:
         f"{max(sizes)} activations, {statistics.mean(lengths):.1f} commands an activation "
         f"({time.perf_counter() - started:.1f} s)"
     )
-    with tempfile.TemporaryDirectory() as folder:
-        store = await Store.open(Path(folder) / "concurrency.db")
+    if not args.profile:
+        show_live_match_costs()
+    sections: list[Section] = []
+    for name in names[:1] if args.profile else names:
+        section = await backend_section(name, scripts, plan, args, servers)
+        if section is not None:
+            sections.append(section)
+    print(f"\nwhole run: {time.perf_counter() - started:.0f} s; load average {load()}")
+    for section in sections:
+        show_summary(section)
+    if sections:
+        print(f"ratio: {max(section.figures.ratio for section in sections):.2f}")
+    return 0
+
+
+async def backend_section(
+    name: str,
+    scripts: list[Script],
+    plan: Plan,
+    args: argparse.Namespace,
+    servers: list[pg_server.Server],
+) -> Section | None:
+    """One backend's section: its store made and filled, the levels, the open loops and the
+    overload measured on it, and its closing lines; None when PostgreSQL cannot start here (said
+    so) or when profiling."""
+    print(f"\n=== {name} ===", flush=True)
+    if name == SQLITE:
+        with tempfile.TemporaryDirectory() as folder:
+            return await measured_on(
+                name, str(Path(folder) / "concurrency.db"), scripts, plan, args
+            )
+    server = start_postgres()
+    if server is None:
+        return None
+    servers.append(server)
+    try:
+        url = await pg_server.create_database(server.url, PG_DATABASE)
+        return await measured_on(name, url, scripts, plan, args)
+    finally:
+        server.stop()
+
+
+def start_postgres() -> pg_server.Server | None:
+    """A throwaway PostgreSQL server (tests/pg_server.py), or None, said why, when there is
+    none to be had here (no binaries, or it will not start)."""
+    try:
+        server = pg_server.start()
+    except pg_server.ServerError as error:
+        reason = str(error).splitlines()[0]
+        print(f"PostgreSQL cannot start here ({reason}): left out, the other backends go on")
+        return None
+    print(f"a throwaway PostgreSQL server, started in {server.start_seconds:.1f} s")
+    return server
+
+
+async def measured_on(
+    name: str, url: str, scripts: list[Script], plan: Plan, args: argparse.Namespace
+) -> Section | None:
+    """Everything measured on the store at `url`, while its peak memory is sampled; the
+    section's closing lines printed."""
+    release_memory()  # what the previous section left, before this one's memory is counted
+    with PeakMemory() as memory:
+        store = await Store.open(url)
         try:
-            filling = time.perf_counter()
-            matches = Matches(store, scripts, random.Random(7))
-            await matches.fill(STORED)
-            print(f"{STORED} matches stored in {time.perf_counter() - filling:.1f} s", flush=True)
-            service = MatchService(store)
-            if not args.default_gc:  # as the bot does once it has started
-                settle_collector()
-            print(f"garbage collector thresholds {gc.get_threshold()}")
-            kept = int(getattr(service.live, "size", 0))  # live matches the service keeps
-            print(f"the service keeps {kept or 'an unknown number of'} live matches in memory")
-            if args.profile:
-                await profiled(service, matches, args.profile_at, kept, Path(args.profile))
-                return 0
-            levels = await closed_levels(service, matches, plan, kept, started)
-            single = levels[1].rate
-            for count in plan.levels:
-                if count in levels:
-                    playing = await matches.take(count)
-                    if count <= kept:  # in memory, as they would be while played
-                        await closed_loop(service, matches, playing, 0, 1)
-                    offered = OFFERED * single
-                    level = await open_loop(service, matches, playing, offered, plan.opened)
-                    show_open(level, offered)
-            fitting = [count for count in levels if count <= kept]
-            await overload_levels(service, matches, max(fitting), single, plan.opened)
-            print(f"{matches.stored} matches stored in the end")
+            figures = await on_store(store, scripts, plan, args, memory)
         finally:
             await store.close()
-    print(f"whole run: {time.perf_counter() - started:.0f} s; load average {load()}")
-    compared = COMPARED if COMPARED in levels else max(levels)
-    if compared != COMPARED:
-        print(f"(no {COMPARED}-match level in this run: the ratio is against {compared})")
-    print(f"ratio: {single / levels[compared].rate:.2f}")
-    return 0
+    if figures is None:
+        return None
+    section = Section(name, figures, memory)
+    show_closing(section)
+    return section
+
+
+async def on_store(
+    store: Store,
+    scripts: list[Script],
+    plan: Plan,
+    args: argparse.Namespace,
+    memory: PeakMemory,
+) -> Figures | None:
+    """Fill the store, then (a), (b) and (c) of the module's text on it (None: profiled); each
+    a phase of `memory`."""
+    began = time.perf_counter()
+    matches = Matches(store, scripts, random.Random(7))
+    await matches.fill(plan.stored)
+    await settle(store, durable=not args.pg_fast)  # PostgreSQL: vacuumed, durable again
+    print(
+        f"{plan.stored:,} matches stored and settled in {time.perf_counter() - began:.1f} s; "
+        f"{await durability(store)}",
+        flush=True,
+    )
+    service = MatchService(store)
+    if not args.default_gc:  # as the bot does once it has started
+        settle_collector()
+    print(f"garbage collector thresholds {gc.get_threshold()}")
+    kept = int(getattr(service.live, "size", 0))  # live matches the service keeps
+    print(f"the service keeps {kept or 'an unknown number of'} live matches in memory")
+    if args.profile:
+        await profiled(service, matches, args.profile_at, kept, Path(args.profile))
+        return None
+    memory.phase("fill")
+    levels = await closed_levels(service, matches, plan, kept, began)
+    memory.phase("closed loops")
+    single = levels[1].rate
+    opened: dict[int, Level] = {}
+    for count in plan.levels:
+        if count in levels:
+            playing = await matches.take(count)
+            if count <= kept:  # in memory, as they would be while played
+                await closed_loop(service, matches, playing, 0, 1)
+            offered = OFFERED * single
+            opened[count] = await open_loop(service, matches, playing, offered, plan.opened)
+            show_open(opened[count], offered)
+    memory.phase("open loops")
+    await overload_levels(service, matches, max(levels), single, plan.overload, kept)
+    memory.phase("overload")
+    print(f"{matches.stored:,} matches stored in the end")
+    return Figures(levels, opened, max(plan.levels))
+
+
+def show_closing(section: Section) -> None:
+    """A section's last lines: the open-loop p95 and the 200-match comparison, then its peak
+    memory and its `ratio:` line (the largest level's)."""
+    figures, largest = section.figures, section.figures.largest
+    level = figures.opened[largest]
+    mark = ">=" if level.tally.unserved else ""
+    print(
+        f"p95: {mark}{ms(level.latency(0.95))}, open loop, {largest:,} at once, "
+        f"{OFFERED:.0%} of one match's throughput offered (target: under {ms(P95_TARGET)})"
+    )
+    if COMPARED in figures.closed and largest != COMPARED:
+        compared = figures.single / figures.closed[COMPARED].rate
+        print(f"{COMPARED} at once: single-match throughput / {COMPARED}'s = {compared:.2f}")
+    if phases := section.memory.by_phase():
+        print(phases)
+    print(section.memory.describe())
+    if largest != figures.planned:
+        print(f"(no {figures.planned}-match level in this section: the ratio is against {largest})")
+    print(f"ratio: {figures.ratio:.2f}", flush=True)
+
+
+def show_summary(section: Section) -> None:
+    figures = section.figures
+    level = figures.opened[figures.largest]
+    mark = ">=" if level.tally.unserved else ""
+    print(
+        f"{section.name}: {figures.largest:,} at once x{1 / figures.ratio:.2f} of one match "
+        f"(ratio {figures.ratio:.2f}), open-loop p95 {mark}{ms(level.latency(0.95))}, "
+        f"peak RSS {mb(section.memory.peak)}"
+    )
 
 
 async def closed_levels(
@@ -632,14 +980,14 @@ async def closed_levels(
     for count in plan.levels[1:]:
         warming = 1 if count <= kept else 0  # more than kept: loaded from the store all along
         timed = max(1, round(plan.closed * previous / count))
-        # The open loops to come, and the two overload runs after them.
-        opened = (len(levels) + 3) * (1.25 * plan.opened + 2)
+        # The open loops of the levels so far and this one, and the two overload runs after.
+        opened = (len(levels) + 1) * (1.25 * plan.opened + 2) + 2 * (1.25 * plan.overload + 2)
         left = plan.budget - (time.perf_counter() - started) - opened - plan.closed
         guess = (warming + timed) * count / previous
         if guess > left:
             print(
                 f"closed loop, {count:>4} at once: left out, it would take about {guess:.0f} s "
-                f"at {previous:.1f} activations/s, over the run's budget"
+                f"at {previous:.1f} activations/s, over the section's budget"
             )
             break
         playing = await matches.take(count)
@@ -743,10 +1091,25 @@ async def profiled(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--quick", action="store_true", help="shorter windows, up to 200")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="shorter windows, levels up to 200, SQLite only unless --backends names more",
+    )
     parser.add_argument("--levels", help="matches at once, comma-separated (1,10,200,1000)")
     parser.add_argument(
-        "--profile", help="instead: profile the 200-match closed loop, into this file"
+        "--backends",
+        help="stores to measure on, in this order, comma-separated (sqlite,postgresql; "
+        "--quick: sqlite); PostgreSQL is a throwaway server started here",
+    )
+    parser.add_argument(
+        "--pg-fast",
+        action="store_true",
+        help="keep the PostgreSQL test server's fsync=off settings after the fill",
+    )
+    parser.add_argument(
+        "--profile",
+        help="instead: profile the 200-match closed loop on the first backend, into this file",
     )
     parser.add_argument(
         "--profile-at", type=int, default=COMPARED, help="matches at once when profiling (200)"
@@ -754,7 +1117,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--default-gc", action="store_true", help="CPython's collector settings, not the bot's"
     )
-    return asyncio.run(measure(parser.parse_args(argv)))
+    args = parser.parse_args(argv)
+    try:
+        names = backends_of(args)
+    except ValueError as error:
+        parser.error(str(error))
+    servers: list[pg_server.Server] = []
+    try:
+        return asyncio.run(measure(args, names, servers))
+    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C, or SIGTERM
+        stopped = ": the PostgreSQL server is stopped" if servers else ""
+        print(f"interrupted{stopped}", file=sys.stderr)
+        return 130
+    finally:
+        for server in servers:  # stopped already unless interrupted; stopping twice is safe
+            server.stop()
 
 
 if __name__ == "__main__":
