@@ -29,10 +29,13 @@ activation (`reply_to`). An activation is a unit's commands (move, shoot, melee,
 accept and re-rolls) up to and including its end. The commands are the automatic player's
 choices (the ruleset's `automatic_command`), decided beforehand, so the players' thinking is not
 timed and every command is legal. Each level plays matches not played before; where the
-level's matches all fit in the service's live matches (`service.live.size`), each plays one
-activation untimed first, so they are timed in memory, as while they are being played; where
-they do not, nothing is warmed, and each command finds its match wherever the service keeps it
-then (from the store, when it keeps no more than its live matches): that is what is timed.
+level's matches all fit in what the service keeps in memory between commands (its live matches,
+and its frozen ones within their bytes: skirmbot.service.kept; `held_in_memory` counts them with
+a match of the scripts frozen half way as the measure of one), each plays one activation untimed
+first, so they are timed as while they are being played: a match played again is found in
+memory, live or frozen (past the live ones, each command thaws its match). Where they do not
+fit, nothing is warmed, and each command finds its match wherever the service keeps it then
+(from the store, for most): that is what is timed.
 
 At each level of N matches playing at once it measures:
 
@@ -76,13 +79,17 @@ Each section ends with its own lines:
 - `200 at once: ...`: the single-match throughput over the 200-match one, when 200 is measured
   and is not the largest level;
 - `peak RSS by phase: ...`: the peak of each phase of the section (the fill, the closed
-  loops, the open loops, the overload), to tell which one the section's peak comes from;
-- `memory: peak RSS N MB (M MB at the start of the backend's section)`: the process's peak
-  resident memory while that backend was measured (fill included), sampled from /proc's VmRSS
-  every 20 ms in a thread (the issue's target: at most 500 MB with 1,000 matches); the start
-  figure is what the process held before: the earlier sections' objects are freed first, but
-  the allocator keeps much of their memory, so a later section's peak may overstate its own
-  (`--backends postgresql` alone gives PostgreSQL's own);
+  loops, the open loops, the overload without a bound, the overload with the admission), to
+  tell which one the section's peak comes from;
+- `memory: peak RSS N MB with the service's admission; M MB with the unbounded overload (S MB at
+  the start ...)`: the process's peak resident memory while that backend was measured, sampled
+  from /proc's VmRSS every 20 ms in a thread: N over every phase but the overload without a
+  bound (the service as it runs: the issue's target, at most 500 MB with 1,000 matches), M over
+  all of them (the unbounded overload shows the service as it was before its admission: every
+  command in flight at once, each holding its live match); the start figure is what the process
+  held before: the earlier sections' objects are freed first, but the allocator keeps much of
+  their memory, so a later section's peak may overstate its own (`--backends postgresql` alone
+  gives PostgreSQL's own);
 - `ratio: X`: the single-match throughput over the throughput with the largest level measured
   (1,000 at once in a full run), both closed loop and in the same section (the issue's target:
   at most 1.5, i.e. 1,000 at once at least 0.67x of one match).
@@ -154,6 +161,7 @@ ENDS = {"activation_ended", "turn_started", "match_ended"}  # a picture is drawn
 OVERLOAD = 4.0  # the overload runs offer this multiple of the single-match throughput
 RETRY = 0.5  # seconds a player told "the bot is busy" waits before asking again
 DISCORD = 3.0  # seconds Discord waits for an interaction's first answer
+UNBOUNDED = "no bound"  # the overload run without the admission (how the service was before)
 COMPARED = 200  # the level a line of each section also compares with a single match
 P95_TARGET = 0.25  # seconds: the issue's open-loop p95 with 1,000 matches at once
 SPARE = 500  # matches stored beyond the levels' needs, for those that end and are replaced
@@ -532,9 +540,10 @@ async def overload_levels(
     single: float,
     seconds: float,
     kept: int,
+    memory: PeakMemory,
 ) -> None:
     """(c) in the module's text, with `count` matches: the same overload without a bound, then
-    with the admission."""
+    with the admission; each a phase of `memory`."""
     offered = OVERLOAD * single
     commands = statistics.mean(
         len(done) for script in matches.scripts for done in script.activations
@@ -542,7 +551,7 @@ async def overload_levels(
     default = service.live.admission
     waiting = max(1, round(single * commands))  # a second of one match's commands
     runs = [
-        ("no bound (as before)", Admission(running=1_000_000, waiting=0)),
+        (f"{UNBOUNDED} (as before)", Admission(running=1_000_000, waiting=0)),
         (f"admission {default.running} + {waiting} waiting", Admission(default.running, waiting)),
     ]
     for label, admission in runs:
@@ -551,9 +560,31 @@ async def overload_levels(
             await closed_loop(service, matches, playing, 0, 1)
         level, admitted = await overloaded(service, matches, playing, offered, seconds, admission)
         show_overload(label, level, offered, admitted)
+        memory.phase(f"overload, {label.split(' (')[0]}")
 
 
 # --- memory --------------------------------------------------------------------------------
+def held_in_memory(service: MatchService, scripts: list[Script]) -> tuple[int, str]:
+    """How many matches the service keeps in memory between commands, and how: its live
+    matches, and as many frozen as fit in its frozen matches' bytes, a script's match frozen
+    half way as the measure of one (a service without frozen matches: its live ones)."""
+    live = service.live
+    kept = getattr(live, "kept", None)
+    if kept is None:
+        return int(getattr(live, "size", 0)), "live"
+    script = scripts[0]
+    half = script.activations[: len(script.activations) // 2]
+    record = dict(script.record)
+    record["commands"] = list(record["commands"]) + [
+        command.to_json() for done in half for _, command in done
+    ]
+    match = replay(MatchRecord.from_json(record), trusted=True)
+    size = len(ruleset(DEFAULT_RULESET).freeze(match))
+    frozen = kept.frozen_bytes // size
+    how = f"{kept.live:,} live, {frozen:,} frozen of {size / 1024:.0f} KiB in {kept.frozen_bytes >> 20} MB"
+    return kept.live + frozen, how
+
+
 def resident() -> int:
     """This process's resident memory now, in bytes (VmRSS in /proc/self/status; 0 where there
     is no such file)."""
@@ -608,12 +639,19 @@ class PeakMemory:
         self._thread.join()
         self._note()
 
+    @property
+    def served(self) -> int:
+        """The peak as the service runs: every phase but the unbounded overload (which shows how
+        the service was before its admission)."""
+        return max((peak for done, peak in self.phases if UNBOUNDED not in done), default=0)
+
     def describe(self) -> str:
         if not self.start:
             return "memory: unknown (no /proc/self/status on this system)"
+        served = self.served
         return (
-            f"memory: peak RSS {mb(self.peak)} ({mb(self.start)} at the start of the backend's "
-            "section)"
+            f"memory: peak RSS {mb(served)} with the service's admission; {mb(self.peak)} with the "
+            f"unbounded overload ({mb(self.start)} at the start of the backend's section)"
         )
 
     def by_phase(self) -> str:
@@ -909,8 +947,8 @@ async def on_store(
     if not args.default_gc:  # as the bot does once it has started
         settle_collector()
     print(f"garbage collector thresholds {gc.get_threshold()}")
-    kept = int(getattr(service.live, "size", 0))  # live matches the service keeps
-    print(f"the service keeps {kept or 'an unknown number of'} live matches in memory")
+    kept, how = held_in_memory(service, scripts)
+    print(f"the service keeps {kept:,} matches in memory between commands ({how})")
     if args.profile:
         await profiled(service, matches, args.profile_at, kept, Path(args.profile))
         return None
@@ -928,8 +966,7 @@ async def on_store(
             opened[count] = await open_loop(service, matches, playing, offered, plan.opened)
             show_open(opened[count], offered)
     memory.phase("open loops")
-    await overload_levels(service, matches, max(levels), single, plan.overload, kept)
-    memory.phase("overload")
+    await overload_levels(service, matches, max(levels), single, plan.overload, kept, memory)
     print(f"{matches.stored:,} matches stored in the end")
     return Figures(levels, opened, max(plan.levels))
 
@@ -962,7 +999,7 @@ def show_summary(section: Section) -> None:
     print(
         f"{section.name}: {figures.largest:,} at once x{1 / figures.ratio:.2f} of one match "
         f"(ratio {figures.ratio:.2f}), open-loop p95 {mark}{ms(level.latency(0.95))}, "
-        f"peak RSS {mb(section.memory.peak)}"
+        f"peak RSS {mb(section.memory.served)} ({mb(section.memory.peak)} unbounded)"
     )
 
 
