@@ -24,6 +24,7 @@ from PIL import Image, ImageDraw
 
 from skirmbot.render import hexmap, symbols
 from skirmbot.render.caption import attack_outcomes, captions, fit, last_activation, squad_lines
+from skirmbot.render.drawings import SharedDrawings, image_bytes
 from skirmbot.render.hexmap import HexLayout
 from skirmbot.render.layout import (
     BAND,
@@ -79,7 +80,12 @@ __all__ = [
 ]  # fmt: skip
 
 TEXT_SIZE = 18
-LEGENDS_KEPT = 16  # keys kept drawn per match: what the last activation did varies
+# The process's tokens and keys, shared by every match's renderer (skirmbot.render.drawings):
+# a token is a few KB, a key under a map tens of KB; a thousand matches draw the same few.
+TOKENS: SharedDrawings[tuple[Image.Image, Image.Image]] = SharedDrawings(
+    lambda token: image_bytes(token[0]) + image_bytes(token[1]), 8192, 32 * 1024 * 1024
+)
+LEGENDS: SharedDrawings[Image.Image] = SharedDrawings(image_bytes, 1024, 32 * 1024 * 1024)
 
 
 # The layout of a board of squares, by its old name (the pictures' tests build it by hand).
@@ -96,12 +102,11 @@ def layout_of(view: MatchView, legend: int = 0) -> MapLayout:
 
 
 class MapRenderer:
-    """Draws one match's pictures; keeps its terrain, token and key images between pictures."""
+    """Draws one match's pictures: its terrain, tokens and keys come from the process's shared
+    drawings (a board built by hand, with no map source, keeps its terrain here)."""
 
     def __init__(self) -> None:
         self._terrain: dict[tuple[object, ...], tuple[Image.Image, tuple[LegendEntry, ...]]] = {}
-        self._tokens: dict[tuple[object, ...], tuple[Image.Image, Image.Image]] = {}
-        self._legends: dict[tuple[object, ...], Image.Image] = {}
         self._source: tuple[dict[str, object], str] | None = None
 
     def render(self, view: MatchView, events: Sequence[Event] = ()) -> Image.Image:
@@ -175,12 +180,7 @@ class MapRenderer:
         return self._source[1]
 
     def _legend(self, entries: tuple[LegendEntry, ...], width: int) -> Image.Image:
-        key = (entries, width)
-        if key not in self._legends:
-            if len(self._legends) >= LEGENDS_KEPT:  # the oldest first: keys come and go
-                del self._legends[next(iter(self._legends))]
-            self._legends[key] = draw_legend(entries, width)
-        return self._legends[key]
+        return LEGENDS.get((entries, width), lambda: draw_legend(entries, width))
 
     def _paste_token(
         self, image: Image.Image, layout: MapLayout, piece: PieceView, label: str
@@ -239,9 +239,7 @@ class MapRenderer:
             piece.status == DOWNED,
             piece.facing,
         )
-        if look not in self._tokens:
-            self._tokens[look] = draw_token(*look)
-        return self._tokens[look]
+        return TOKENS.get(look, lambda: draw_token(*look))
 
 
 def model_centres(layout: MapLayout, piece: PieceView) -> list[Point]:
