@@ -487,6 +487,9 @@ class Ruleset(Protocol):
     points_word: str
     # How many players `skirmbot demo` seats unless told (`--players`): one of `seats`.
     demo_players: int
+    # The kind of map it plays on (skirmbot.rules.mapkinds): "squares" (the shared maps) or
+    # "dots" (the infantry rules' own boards); `load_map` refuses any other kind in words.
+    board: str
 
 
 def seats_of_their_own(players: int) -> tuple[tuple[int, ...], ...]:

@@ -19,6 +19,7 @@ from skirmbot.rules.companies.state import SIDES, Group, State
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.frozen import PickledMatches
+from skirmbot.rules.mapkinds import SQUARES, check_kind
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
@@ -65,6 +66,7 @@ class Companies(PickledMatches):
     typed_kinds: frozenset[str] = frozenset()
     refused_kinds: frozenset[str] = frozenset()
     demo_players = 4  # the demo shows team play: two sides of two
+    board = SQUARES  # the kind of map it plays on (rules/mapkinds)
 
     def sides_of(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Seat n is on side n % 2: ((0, 2), (1, 3)) for two teams of two."""
@@ -169,6 +171,7 @@ class Companies(PickledMatches):
         return setup.seat_points(self.load_mission(mission).points, players)
 
     def load_map(self, data: Any) -> Board:
+        check_kind(self.title, self.board, data)
         return map_from_json(data).board  # the kernel's map of squares
 
     def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:

@@ -18,6 +18,7 @@ from skirmbot.rules.d20.warbands import Warband, check_points, warband_from_json
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.frozen import PickledMatches
+from skirmbot.rules.mapkinds import SQUARES, check_kind
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
@@ -170,6 +171,7 @@ class D20(PickledMatches):
         return self.load_mission(mission).points_limit
 
     def load_map(self, data: Any) -> Board:
+        check_kind(self.title, self.board, data)
         return map_from_json(data).board  # the kernel's map of squares
 
     def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
@@ -210,6 +212,7 @@ class D20(PickledMatches):
 
     points_word = "points"  # the warband's cost in the armory's points (ours)
     demo_players = 2
+    board = SQUARES  # the kind of map it plays on (rules/mapkinds)
     score_words = ("VP", "Victory Point")  # as its status line counts them (views.standing)
 
 
