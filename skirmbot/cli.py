@@ -137,8 +137,12 @@ def _parser() -> argparse.ArgumentParser:
         "--out", type=Path, required=True, help="the PNG file to write (its folder is made)"
     )
     sub.add_parser("run", help="run the Discord bot (DISCORD_TOKEN from the environment or .env)")
-    p_web = sub.add_parser("web", help="serve the published league and match pages, without Discord")
-    p_web.add_argument("--db", default=None, help="the database (default SKIRMBOT_DB or skirmbot.db)")
+    p_web = sub.add_parser(
+        "web", help="serve the published league and match pages, without Discord"
+    )
+    p_web.add_argument(
+        "--db", default=None, help="the database (default SKIRMBOT_DB or skirmbot.db)"
+    )
     p_web.add_argument(
         "--listen", default="127.0.0.1:8080", help="host:port (default 127.0.0.1:8080)"
     )
@@ -160,6 +164,7 @@ def _parser() -> argparse.ArgumentParser:
         "--quick", action="store_true", help="draw results with the seed instead of playing"
     )
     p_sim.add_argument("--ruleset", type=_ruleset, default=DEFAULT_RULESET, help=RULESET_HELP)
+    _map_parser(sub)
     p_db = sub.add_parser("db", help="the database: copy a community's data to another one")
     db_sub = p_db.add_subparsers(dest="db_command")
     p_copy = db_sub.add_parser(
@@ -175,6 +180,35 @@ def _parser() -> argparse.ArgumentParser:
     p_copy.add_argument("source", metavar="SRC_URL", help="the database to copy (must exist)")
     p_copy.add_argument("destination", metavar="DST_URL", help="the empty database to fill")
     return parser
+
+
+def _map_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """`skirmbot map check FILE`: a map file checked offline, as an upload is, and drawn."""
+    p_map = sub.add_parser("map", help="map files: check one offline and draw it")
+    map_sub = p_map.add_subparsers(dest="map_command")
+    p_check = map_sub.add_parser(
+        "check",
+        help="check a map file as /map upload does, and write its picture",
+        description=(
+            "Check a map file (the README's Map files) as a server's upload is checked: its "
+            "size, its names, its squares and edges, and which shipped missions fit on it. "
+            "Prints what it found, or what is wrong (exit status 2), and writes the picture of "
+            "the empty map with a mission's deployment zones and objectives."
+        ),
+    )
+    p_check.add_argument("file", type=Path, metavar="FILE", help="the map file (JSON)")
+    p_check.add_argument(
+        "--ruleset",
+        type=_ruleset,
+        default=None,
+        help="check it for this ruleset alone (default: every ruleset that plays its kind)",
+    )
+    p_check.add_argument(
+        "--mission", default=None, help="the mission drawn (default: the first that fits)"
+    )
+    p_check.add_argument(
+        "--out", type=Path, default=None, help="the picture to write (default out/maps/NAME.png)"
+    )
 
 
 def _count(text: str) -> int:
@@ -249,6 +283,10 @@ def main(argv: list[str] | None = None) -> int:
             if args.league_command != "simulate":
                 raise UsageError("use 'skirmbot league simulate' (see 'skirmbot league --help')")
             return _league_simulate(args)
+        if args.command == "map":
+            if args.map_command != "check":
+                raise UsageError("use 'skirmbot map check FILE' (see 'skirmbot map --help')")
+            return _map_check(args.file, args.ruleset, args.mission, args.out)
         if args.command == "db":
             if args.db_command != "copy":
                 raise UsageError(
@@ -437,6 +475,35 @@ def _render(path: Path, after: int | None, card: str | None, out: Path) -> int:
         picture = card_png(rules.card(match.state, card))
     _write(out, picture, "--out")
     print(f"wrote {out}")
+    return 0
+
+
+def _read_map(path: Path) -> dict[str, object]:
+    """A map file given by path, read as an upload is (`mapfiles.read_map_file`); UsageError
+    for a file that cannot be read."""
+    from skirmbot.mapfiles import MAP_FILE_LIMIT, read_map_file
+
+    try:
+        with path.open("rb") as file:
+            raw = file.read(MAP_FILE_LIMIT + 1)  # one byte past the cap tells it is too large
+    except OSError as error:
+        raise UsageError(f"cannot read the map file {path}: {error.strerror or error}.") from None
+    return read_map_file(raw, path.name)
+
+
+def _map_check(path: Path, rules: str | None, mission: str | None, out: Path | None) -> int:
+    """Check a map file offline: what was found on stdout, the picture written; RulesError
+    (exit 2) in words for what is wrong."""
+    from skirmbot.mapfiles import check_map, empty_map
+
+    checked = check_map(_read_map(path), rules)
+    print(checked.summary())
+    drawn = rules or next(name for name, fits in checked.fits.items() if fits)
+    picture, alt = empty_map(checked.data, drawn, mission)
+    target = out or Path("out/maps") / f"{path.stem or 'map'}.png"
+    _write(target, picture, "--out")
+    print(alt)
+    print(f"wrote {target}")
     return 0
 
 

@@ -410,6 +410,11 @@ class Ruleset(Protocol):
         square rulesets: the kernel map's Board). ContentError in plain words."""
         ...
 
+    def deployment_zones(self, state: Any) -> tuple[tuple[Position, ...], ...]:
+        """Where each seat deploys, seat by seat: the open places of its zone (the picture of an
+        empty map, `/map show`, marks them in the seat's colour)."""
+        ...
+
     def check_mission(self, mission: Any, board: Any, squad_sizes: tuple[int, ...]) -> None:
         """The mission's (content data) set-up checks on `board` (the ruleset's own map, from
         `load_map`) for squads of these sizes, one per seat (Skirm: each deployment zone holds

@@ -8,7 +8,17 @@ from typing import Any, NoReturn
 
 from skirmbot.rules.board import Board
 from skirmbot.rules.commands import Command, CommandTable, Deploy
-from skirmbot.rules.companies import autoplayer, engine, export, legal, orders, setup, undo, views
+from skirmbot.rules.companies import (
+    autoplayer,
+    engine,
+    export,
+    geometry,
+    legal,
+    orders,
+    setup,
+    undo,
+    views,
+)
 from skirmbot.rules.companies import preview as companies_preview
 from skirmbot.rules.companies.choices import CompaniesChoices
 from skirmbot.rules.companies.commands import COMMAND_TYPES, parse_command
@@ -173,6 +183,10 @@ class Companies(PickledMatches):
     def load_map(self, data: Any) -> Board:
         check_kind(self.title, self.board, data)
         return map_from_json(data).board  # the kernel's map of squares
+
+    def deployment_zones(self, state: State) -> tuple[tuple[Position, ...], ...]:
+        areas = geometry.deployment_zones(state.board, len(state.seats))
+        return tuple(tuple(sorted(zone)) for zone in areas)
 
     def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
         self.load_mission(mission)

@@ -184,6 +184,9 @@ class Infantry(PickledMatches):
         """The scenario's PV limit for each squad: each player is a side of their own."""
         return self.load_mission(mission).points
 
+    def deployment_zones(self, state: State) -> tuple[tuple[Position, ...], ...]:
+        return tuple(tuple(setup.zone_dots(state, seat)) for seat in range(len(state.seats)))
+
     def check_mission(self, mission: Any, board: Any, squad_sizes: tuple[int, ...]) -> None:
         """The scenario's zones fit the map (this ruleset's own, from `load_map`), and each
         holds its squad (an open dot a trooper)."""

@@ -192,6 +192,9 @@ class Skirm(PickledMatches):
         check_kind(self.title, self.board, data)
         return map_from_json(data).board  # the kernel's map of squares
 
+    def deployment_zones(self, state: MatchState) -> tuple[tuple[Position, ...], ...]:
+        return tuple(tuple(zone.squares(state.board)) for zone in state.mission.zones)
+
     def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
         check_map_fits(self.load_mission(mission), board, squad_sizes)
 
