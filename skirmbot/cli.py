@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.record import MatchRecord, ReplayError, replay
@@ -85,6 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     p_demo.add_argument(
         "--out", type=Path, default=Path("out/demo"), help="the folder to write (default out/demo)"
     )
+    p_demo.add_argument("--map-file", type=Path, default=None, help=MAP_FILE_HELP)
     p_console = sub.add_parser(
         "console", help="play a match here in the terminal (hot-seat or against the bot)"
     )
@@ -100,6 +101,7 @@ def _parser() -> argparse.ArgumentParser:
     p_console.add_argument("--seed", type=_seed, default=None, help="the dice seed")
     p_console.add_argument("--ruleset", type=_ruleset, default=DEFAULT_RULESET, help=RULESET_HELP)
     p_console.add_argument("--players", type=_players, default=None, help=PLAYERS_HELP)
+    p_console.add_argument("--map-file", type=Path, default=None, help=MAP_FILE_HELP)
     p_console.add_argument(
         "--clock",
         default=None,
@@ -228,6 +230,7 @@ RULESET_HELP = (
 )
 
 
+MAP_FILE_HELP = "play on this map file (JSON, checked as 'skirmbot map check' does)"
 PLAYERS_HELP = "how many players, one per seat (default: as many as the ruleset's demo seats)"
 
 
@@ -259,6 +262,8 @@ def main(argv: list[str] | None = None) -> int:
         args = _parser().parse_args(argv)
         if args.command == "replay":
             return _replay(args.record, args.json)
+        if args.command == "demo" and args.map_file is not None:
+            return _demo_on_file(args.seed, args.out, args.ruleset, _seated(args), args.map_file)
         if args.command == "demo":
             return _demo(args.seed, args.out, args.ruleset, _seated(args))
         if args.command == "console":
@@ -270,6 +275,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.ruleset,
                 clock=args.clock,
                 players=_seated(args),
+                map_file=args.map_file,
             )
         if args.command == "render":
             return _render(args.record, args.after, args.card, args.out)
@@ -491,6 +497,56 @@ def _read_map(path: Path) -> dict[str, object]:
     return read_map_file(raw, path.name)
 
 
+def _on_map_file(path: Path | None, rules: str) -> dict[str, Any]:
+    """The console's map and mission for `--map-file`: the file's data, checked for the ruleset,
+    and the ruleset's quick mission if it fits, else the first shipped one that does."""
+    if path is None:
+        return {}
+    from skirmbot import content
+    from skirmbot.mapfiles import check_map
+
+    checked = check_map(_read_map(path), rules)
+    fitting = checked.fits[rules]
+    if not fitting:
+        raise UsageError(f"no shipped mission of {ruleset(rules).title} fits on {checked.name}.")
+    mission = content.defaults(rules)[0]
+    return {"map_data": checked.data, "mission": mission if mission in fitting else fitting[0]}
+
+
+def _demo_on_file(seed: int, out: Path, rules: str, players: int, path: Path) -> int:
+    """The demo on a map file: its default squads and the mission `_on_map_file` picks."""
+    from skirmbot.demo import (
+        PlayersError,
+        check_players,
+        default_content,
+        new_demo_match,
+        play_out,
+        write_demo,
+    )
+    from skirmbot.rules.record import record_of
+
+    try:
+        check_players(rules, players)
+    except PlayersError as error:
+        raise UsageError(str(error)) from None
+    chosen = _on_map_file(path, rules)
+    data = default_content(mission_name=chosen["mission"], rules=rules, players=players)
+    data["map"] = chosen["map_data"]
+    _folder(out, "--out")
+    match, data = new_demo_match(seed, data, rules, players)
+    play_out(match, rules)
+    names = [f"Automatic player {seat + 1}" for seat in range(players)]
+    record = record_of(match, data, names, rules)
+    last = write_demo(record, out)
+    outcome = ruleset(rules).outcome(match.state)
+    assert outcome is not None
+    print(outcome.reason)
+    print(
+        f"{len(record.commands)} commands, {last} activations on {chosen['map_data']['name']}; wrote {out}/match.json"
+    )
+    return 0
+
+
 def _map_check(path: Path, rules: str | None, mission: str | None, out: Path | None) -> int:
     """Check a map file offline: what was found on stdout, the picture written; RulesError
     (exit 2) in words for what is wrong."""
@@ -515,6 +571,7 @@ def _console(
     rules: str = DEFAULT_RULESET,
     clock: str | None = None,
     players: int = 2,
+    map_file: Path | None = None,
 ) -> int:
     import asyncio
 
@@ -533,8 +590,11 @@ def _console(
     try:
         with _interrupts_at_the_prompt():
             return asyncio.run(
-                run_console(practice, out, db, seed=seed, rules=rules, clock=clock, players=players)
-            )
+                run_console(
+                    practice, out, db, seed=seed, rules=rules, clock=clock, players=players,
+                    **_on_map_file(map_file, rules),
+                )
+            )  # fmt: skip
     except ConsoleError as error:
         raise UsageError(str(error)) from error
 

@@ -170,3 +170,32 @@ def test_the_empty_map_outlines_each_seats_zone_in_its_colour() -> None:
 def test_the_empty_map_refuses_a_mission_that_does_not_fit() -> None:
     with pytest.raises(ContentError, match="no mission called 'Firefight'"):
         empty_map(readme_map(), "skirm", "Firefight")
+
+
+def test_demo_plays_on_a_map_file_and_its_record_keeps_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "mill.json"
+    path.write_text(json.dumps(readme_map()), encoding="utf-8")
+    out = tmp_path / "demo"
+    assert (
+        main(
+            ["demo", "--ruleset", "lite", "--seed", "4", "--map-file", str(path), "--out", str(out)]
+        )
+        == 0
+    )
+    assert "on Old Mill" in capsys.readouterr().out
+    record = json.loads((out / "match.json").read_text(encoding="utf-8"))
+    assert record["content"]["map"] == readme_map()
+    assert main(["replay", str(out / "match.json")]) == 0
+
+
+def test_console_and_demo_refuse_a_map_file_their_ruleset_cannot_play(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "mill.json"
+    path.write_text(json.dumps(readme_map()), encoding="utf-8")
+    for command in ("demo", "console"):
+        args = [command, "--ruleset", "infantry", "--map-file", str(path), "--out", str(tmp_path)]
+        assert main(args) == 2
+        assert "Skirmishers plays on boards of dots; Old Mill" in capsys.readouterr().err
