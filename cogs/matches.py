@@ -128,10 +128,21 @@ async def map_choices(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
     """The maps of the ruleset chosen in the same command (its own maps when it keeps them: the
-    infantry rules' boards of dots; else the shared maps)."""
+    infantry rules' boards of dots; else the shared maps), then the server's own of the kind it
+    plays on (/map upload)."""
     rules = str(getattr(interaction.namespace, "ruleset", None) or DEFAULT_RULESET)
     typed = typed_key(current)
-    return [choice for choice in shipped("maps", rules) if typed in typed_key(choice.name)]
+    guild = getattr(interaction, "guild_id", None)
+    if guild is None:  # outside a server there are only the shipped maps
+        return [choice for choice in shipped("maps", rules) if typed in typed_key(choice.name)]
+    options = await service_of(interaction).maps.choices(guild, rules)
+    return listed(
+        [
+            app_commands.Choice(name=short(label), value=value)
+            for value, label in options
+            if typed in typed_key(label)
+        ]
+    )
 
 
 RULESETS = [app_commands.Choice(name=short(title), value=name) for name, title in ruleset_choices()]

@@ -13,7 +13,7 @@ from service_setup import ALICE, BOB, CHANNEL, GUILD, MOD
 
 from skirmbot import content
 from skirmbot.rules.record import MatchRecord, replay
-from skirmbot.service import MatchService, NotAllowed, ServiceError
+from skirmbot.service import MatchService, NotAllowed, ServiceError, person
 from skirmbot.service.leagues import LeagueService
 from skirmbot.service.maps import MAX_SERVER_MAPS, MapService, is_shipped_name
 from skirmbot.store import Store
@@ -63,7 +63,7 @@ async def test_a_moderator_uploads_a_map_and_the_server_lists_it(maps: MapServic
     assert "Map added: Old Mill: a map of 10 x 10 squares." in reply.text
     assert "Skirm Lite: Crossfire, Supply Run, Take and Hold." in reply.text
     listed = await maps.listing(GUILD)
-    assert "Old Mill: 10 x 10 squares, by <@44>" in listed.text and listed.private
+    assert f"Old Mill: 10 x 10 squares, by {person(MOD.id)}" in listed.text and listed.private
     assert "This server has no maps of its own yet" in (await maps.listing(GUILD + 1)).text
 
 

@@ -25,7 +25,7 @@ from skirmbot.rules.errors import ContentError, RulesError
 from skirmbot.rules.mapkinds import kind_of
 from skirmbot.rules.ruleset import DEFAULT_RULESET, ruleset, rulesets
 from skirmbot.service.errors import NotAllowed, ServiceError
-from skirmbot.service.replies import Reply
+from skirmbot.service.replies import Reply, person
 from skirmbot.service.work import Member
 from skirmbot.store import ServerMapRow, ServerMapsFull, ServerMapTaken, Store
 from skirmbot.words import shown, typed_key
@@ -53,7 +53,7 @@ class MapService:
         await self.store.set_setting(guild_id, MAP_ROLE, str(role_id) if role_id else None)
         if role_id is None:
             return Reply("Only moderators upload and remove maps now.", private=True)
-        return Reply(f"Members of <@&{role_id}> may now upload and remove maps.", private=True)
+        return Reply("The members with that role may now upload and remove maps.", private=True)
 
     async def _check_may_change(
         self, guild_id: int, member: Member, role_ids: Collection[int]
@@ -114,7 +114,7 @@ class MapService:
             text = f"This server has no maps of its own yet (/map upload). Shipped: {shipped}."
             return Reply(text, private=True)
         lines = [f"**This server's maps** ({len(kept)} of {MAX_SERVER_MAPS}):"]
-        lines += [f"- {row.name}: {_size(row.data)}, by <@{row.uploader_id}>" for row in kept]
+        lines += [f"- {row.name}: {_size(row.data)}, by {person(row.uploader_id)}" for row in kept]
         lines.append(f"Shipped: {shipped}.")
         return Reply("\n".join(lines), private=True)
 
@@ -132,7 +132,9 @@ class MapService:
             raise ServiceError(str(error)) from error
         title = ruleset(played).title
         text = f"**{data.get('name', name)}** for {title}. {alt}"
-        return Reply(text, picture=picture, picture_name=PICTURE_NAME, picture_alt=alt)
+        return Reply(
+            text, picture=picture, picture_name=PICTURE_NAME, picture_alt=alt, private=True
+        )
 
     async def remove(
         self, guild_id: int, member: Member, name: str, role_ids: Collection[int] = ()
