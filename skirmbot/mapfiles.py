@@ -15,6 +15,7 @@ Pure: no store, no clock, no Discord; the service and the CLI carry the bytes he
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,10 +26,11 @@ from skirmbot.rules.mapkinds import check_kind, kind_of
 from skirmbot.rules.record import MatchRecord, start_match
 from skirmbot.rules.ruleset import Ruleset, rulesets
 from skirmbot.rules.ruleset import ruleset as ruleset_called
-from skirmbot.rules.skirm.cards import check_name
 from skirmbot.rules.view import MatchView, Position
-from skirmbot.words import shown, typed_key
+from skirmbot.words import HIDDEN, shown, typed_key
 
+NAME_LIMIT = 32  # visible characters, as in squad files (skirm.cards.NAME_LIMIT)
+LINE_BREAKING = ("Cc", "Zl", "Zp")  # control characters, line and paragraph separators
 MAP_FILE_LIMIT = 64_000  # bytes: the largest shipped map is under 3 kB; a 26 x 26 map fits
 DESCRIPTION_LIMIT = 300  # visible characters: a sentence or two, as the shipped maps have
 
@@ -87,7 +89,7 @@ def check_map(data: Any, rules: str | None = None) -> CheckedMap:
     """The map file's data checked for `rules` (a ruleset's name or title), else for every
     ruleset of its kind; ContentError in words for the first thing wrong."""
     kind = kind_of(data)
-    name = check_name(data.get("name"), "The map file", "map's name", commands=False)
+    name = check_name(data.get("name"), "The map file", "map's name")
     _check_description(data.get("description"))
     played_on = _rulesets_of(kind, rules)
     fits: dict[str, tuple[str, ...]] = {}
@@ -110,7 +112,40 @@ def check_map(data: Any, rules: str | None = None) -> CheckedMap:
 def _check_description(description: Any) -> None:
     if description is None or description == "":
         return
-    check_name(description, "The map file", "description", commands=False, limit=DESCRIPTION_LIMIT)
+    check_name(description, "The map file", "description", limit=DESCRIPTION_LIMIT)
+
+
+def check_name(value: Any, label: str, what: str, *, limit: int = NAME_LIMIT) -> str:
+    """A name (or description) from a map file, trimmed: 1 to `limit` visible characters on one
+    line, no invisible characters inside, as squad files' names are checked (the rulesets'
+    own check lives in a ruleset's package, which nothing outside it may import)."""
+    if not isinstance(value, str):
+        raise ContentError(f"{label}: the {what} must be a text, not {shown(repr(value))}.")
+    name = unicodedata.normalize("NFC", value.strip())
+    categories = [unicodedata.category(char) for char in name]
+    if not any(not c.isspace() and k not in HIDDEN for c, k in zip(name, categories, strict=True)):
+        raise ContentError(
+            f"{label}: the {what} has no visible characters; "
+            f"give it 1 to {limit} letters, digits or signs."
+        )
+    if any(kind in LINE_BREAKING for kind in categories):
+        raise ContentError(
+            f"{label}: the {what} '{shown(name)}' holds a line break or control character; "
+            "write it on one line."
+        )
+    hidden = next((char for char in name if unicodedata.category(char) == "Cf"), None)
+    if hidden is not None:
+        raise ContentError(
+            f"{label}: the {what} '{shown(name)}' holds an invisible character "
+            f"(U+{ord(hidden):04X}); players could not type it. Remove it."
+        )
+    length = sum(1 for kind in categories if kind not in HIDDEN)
+    if length > limit or len(name) > 2 * limit:
+        raise ContentError(
+            f"{label}: the {what} '{shown(name)}' is {max(length, len(name))} characters long; "
+            f"a {what} has 1 to {limit} visible characters."
+        )
+    return name
 
 
 def _rulesets_of(kind: str, rules: str | None) -> list[Ruleset]:

@@ -118,6 +118,7 @@ def test_a_file_that_is_not_a_map_is_refused_in_words(raw: bytes, words: str) ->
         ({"name": "   "}, "the map's name has no visible characters"),
         ({"name": "M" * 40}, "is 40 characters long; a map's name has 1 to 32"),
         ({"name": "Old\nMill"}, "holds a line break"),
+        ({"name": "Old\u200bMill"}, "holds an invisible character \\(U\\+200B\\)"),
         ({"name": 7}, "the map's name must be a text"),
         ({"description": "x" * 301}, "a description has 1 to 300 visible characters"),
         ({"board": "hexes"}, "'board' is \"squares\""),
