@@ -241,3 +241,22 @@ def test_an_exported_record_replays_from_its_json_alone() -> None:
     again = replay(MatchRecord.from_json(json.loads(record.dumps())))
     assert again.log[-1].text == match.log[-1].text
     assert record.content["map"] == mill()
+
+
+async def test_a_board_of_dots_is_offered_to_the_infantry_rules_alone(
+    store: Store, maps: MapService
+) -> None:
+    board = {**content.raw("maps", "ruins", "infantry"), "name": "Old Ruins"}
+    reply = await maps.upload(GUILD, MOD, upload_bytes(board), "ruins.json")
+    assert "Old Ruins: a map of 22 x 16 dots." in reply.text and "Skirmishers:" in reply.text
+    assert ("Old Ruins", "Old Ruins (this server's)") in await maps.choices(GUILD, "infantry")
+    assert "Old Ruins" not in [value for value, _ in await maps.choices(GUILD, "skirm")]
+    service = MatchService(store, seed_source=lambda: 2)
+    made = await service.create(
+        GUILD, CHANNEL, ALICE, practice=True, battle_map="old ruins", rules="infantry"
+    )
+    assert "on Old Ruins" in made.text
+    with pytest.raises(
+        ServiceError, match="Skirm plays on maps of squares; Old Ruins is a board of dots"
+    ):
+        await service.create(GUILD, CHANNEL + 1, ALICE, practice=True, battle_map="Old Ruins")
