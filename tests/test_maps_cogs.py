@@ -103,7 +103,7 @@ async def test_match_new_and_league_create_offer_the_servers_maps(
     server: Server, bot: SkirmBot
 ) -> None:
     await server.admin.slash(server.channel, "map upload", file=file_of(mill()))
-    offered = await server.alice.autocomplete(server.channel, "match new", "map", "old")
+    offered = await server.alice.autocomplete(server.channel, "match new", "map", "old mi")
     assert offered == [{"name": "Old Mill (this server's)", "value": "Old Mill"}]
     everything = await server.alice.autocomplete(server.channel, "match new", "map", "")
     assert [c["value"] for c in everything][-1] == "Old Mill"
