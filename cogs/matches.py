@@ -168,7 +168,7 @@ class Matches(
         opponent="Challenge this member (leave out to let anyone join)",
         ruleset="The rules to play by (default Skirm)",
         mission="The mission to play (default: the ruleset's first)",
-        battle_map="The battlefield (default: the mission's, else the ruleset's first)",
+        battle_map="The battlefield: shipped, or this server's own (default: the mission's, else the first)",
         practice="Play against the automatic player",
         thread="Open a thread for the match and play there",
         hours="Time per activation (with a bank: to deploy), 1 to 168 hours (default 24)",
