@@ -37,7 +37,7 @@ from .common import (
     send,
     service_of,
 )
-from .matches import RULESETS, SquadName, read_squad_file, time_controls
+from .matches import RULESETS, MapName, SquadName, map_choices, read_squad_file, time_controls
 from .text import choice, choices, listed, short
 
 if TYPE_CHECKING:
@@ -188,7 +188,7 @@ class Leagues(
         excuses="Missed deadlines forgiven per player before a miss forfeits (default 2)",
         on_miss="What a forgiven miss does (default: the activation ends where it stands)",
         missions="Missions played in turn, separated by commas (leave out: drawn each round)",
-        battle_map="One map for every round (leave out: drawn each round)",
+        battle_map="One map for every round, shipped or this server's (leave out: drawn)",
         win="League points for a win and a bye (default 3)",
         draw="League points for a draw (default 1)",
         loss="League points for a loss (default 0)",
@@ -198,13 +198,10 @@ class Leagues(
         organisers="A role whose members organise this league with you",
     )
     @app_commands.rename(battle_map="map")
-    @app_commands.autocomplete(missions=mission_list, tiebreaks=tiebreak_list)
-    @app_commands.choices(
-        ruleset=RULESETS,
-        format=FORMATS,
-        on_miss=ON_MISS_CHOICES,
-        battle_map=[choice(title, name) for name, title in listed(shipped_choices("maps"))],
+    @app_commands.autocomplete(
+        missions=mission_list, tiebreaks=tiebreak_list, battle_map=map_choices
     )
+    @app_commands.choices(ruleset=RULESETS, format=FORMATS, on_miss=ON_MISS_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction[Any],
@@ -217,7 +214,7 @@ class Leagues(
         excuses: app_commands.Range[int, 0, 10] = 2,
         on_miss: str = "skip",
         missions: Listing | None = None,
-        battle_map: str | None = None,
+        battle_map: MapName | None = None,
         win: app_commands.Range[int, 0, 10] = 3,
         draw: app_commands.Range[int, 0, 10] = 1,
         loss: app_commands.Range[int, 0, 10] = 0,

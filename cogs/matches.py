@@ -128,10 +128,21 @@ async def map_choices(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
     """The maps of the ruleset chosen in the same command (its own maps when it keeps them: the
-    infantry rules' boards of dots; else the shared maps)."""
+    infantry rules' boards of dots; else the shared maps), then the server's own of the kind it
+    plays on (/map upload)."""
     rules = str(getattr(interaction.namespace, "ruleset", None) or DEFAULT_RULESET)
     typed = typed_key(current)
-    return [choice for choice in shipped("maps", rules) if typed in typed_key(choice.name)]
+    guild = getattr(interaction, "guild_id", None)
+    if guild is None:  # outside a server there are only the shipped maps
+        return [choice for choice in shipped("maps", rules) if typed in typed_key(choice.name)]
+    options = await service_of(interaction).maps.choices(guild, rules)
+    return listed(
+        [
+            app_commands.Choice(name=short(label), value=value)
+            for value, label in options
+            if typed in typed_key(label)
+        ]
+    )
 
 
 RULESETS = [app_commands.Choice(name=short(title), value=name) for name, title in ruleset_choices()]
@@ -157,7 +168,7 @@ class Matches(
         opponent="Challenge this member (leave out to let anyone join)",
         ruleset="The rules to play by (default Skirm)",
         mission="The mission to play (default: the ruleset's first)",
-        battle_map="The battlefield (default: the mission's, else the ruleset's first)",
+        battle_map="The battlefield: shipped, or this server's own (default: the mission's, else the first)",
         practice="Play against the automatic player",
         thread="Open a thread for the match and play there",
         hours="Time per activation (with a bank: to deploy), 1 to 168 hours (default 24)",

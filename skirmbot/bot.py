@@ -53,6 +53,7 @@ EXTENSIONS: tuple[str, ...] = (
     "skirmbot.cogs.squads",
     "skirmbot.cogs.dice",
     "skirmbot.cogs.leagues",
+    "skirmbot.cogs.maps",
     "skirmbot.cogs.web",
 )
 DEFAULT_DB = "skirmbot.db"

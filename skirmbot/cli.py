@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.record import MatchRecord, ReplayError, replay
@@ -85,6 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     p_demo.add_argument(
         "--out", type=Path, default=Path("out/demo"), help="the folder to write (default out/demo)"
     )
+    p_demo.add_argument("--map-file", type=Path, default=None, help=MAP_FILE_HELP)
     p_console = sub.add_parser(
         "console", help="play a match here in the terminal (hot-seat or against the bot)"
     )
@@ -100,6 +101,7 @@ def _parser() -> argparse.ArgumentParser:
     p_console.add_argument("--seed", type=_seed, default=None, help="the dice seed")
     p_console.add_argument("--ruleset", type=_ruleset, default=DEFAULT_RULESET, help=RULESET_HELP)
     p_console.add_argument("--players", type=_players, default=None, help=PLAYERS_HELP)
+    p_console.add_argument("--map-file", type=Path, default=None, help=MAP_FILE_HELP)
     p_console.add_argument(
         "--clock",
         default=None,
@@ -137,8 +139,12 @@ def _parser() -> argparse.ArgumentParser:
         "--out", type=Path, required=True, help="the PNG file to write (its folder is made)"
     )
     sub.add_parser("run", help="run the Discord bot (DISCORD_TOKEN from the environment or .env)")
-    p_web = sub.add_parser("web", help="serve the published league and match pages, without Discord")
-    p_web.add_argument("--db", default=None, help="the database (default SKIRMBOT_DB or skirmbot.db)")
+    p_web = sub.add_parser(
+        "web", help="serve the published league and match pages, without Discord"
+    )
+    p_web.add_argument(
+        "--db", default=None, help="the database (default SKIRMBOT_DB or skirmbot.db)"
+    )
     p_web.add_argument(
         "--listen", default="127.0.0.1:8080", help="host:port (default 127.0.0.1:8080)"
     )
@@ -160,6 +166,7 @@ def _parser() -> argparse.ArgumentParser:
         "--quick", action="store_true", help="draw results with the seed instead of playing"
     )
     p_sim.add_argument("--ruleset", type=_ruleset, default=DEFAULT_RULESET, help=RULESET_HELP)
+    _map_parser(sub)
     p_db = sub.add_parser("db", help="the database: copy a community's data to another one")
     db_sub = p_db.add_subparsers(dest="db_command")
     p_copy = db_sub.add_parser(
@@ -175,6 +182,35 @@ def _parser() -> argparse.ArgumentParser:
     p_copy.add_argument("source", metavar="SRC_URL", help="the database to copy (must exist)")
     p_copy.add_argument("destination", metavar="DST_URL", help="the empty database to fill")
     return parser
+
+
+def _map_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """`skirmbot map check FILE`: a map file checked offline, as an upload is, and drawn."""
+    p_map = sub.add_parser("map", help="map files: check one offline and draw it")
+    map_sub = p_map.add_subparsers(dest="map_command")
+    p_check = map_sub.add_parser(
+        "check",
+        help="check a map file as /map upload does, and write its picture",
+        description=(
+            "Check a map file (the README's Map files) as a server's upload is checked: its "
+            "size, its names, its squares and edges, and which shipped missions fit on it. "
+            "Prints what it found, or what is wrong (exit status 2), and writes the picture of "
+            "the empty map with a mission's deployment zones and objectives."
+        ),
+    )
+    p_check.add_argument("file", type=Path, metavar="FILE", help="the map file (JSON)")
+    p_check.add_argument(
+        "--ruleset",
+        type=_ruleset,
+        default=None,
+        help="check it for this ruleset alone (default: every ruleset that plays its kind)",
+    )
+    p_check.add_argument(
+        "--mission", default=None, help="the mission drawn (default: the first that fits)"
+    )
+    p_check.add_argument(
+        "--out", type=Path, default=None, help="the picture to write (default out/maps/NAME.png)"
+    )
 
 
 def _count(text: str) -> int:
@@ -194,6 +230,7 @@ RULESET_HELP = (
 )
 
 
+MAP_FILE_HELP = "play on this map file (JSON, checked as 'skirmbot map check' does)"
 PLAYERS_HELP = "how many players, one per seat (default: as many as the ruleset's demo seats)"
 
 
@@ -225,6 +262,8 @@ def main(argv: list[str] | None = None) -> int:
         args = _parser().parse_args(argv)
         if args.command == "replay":
             return _replay(args.record, args.json)
+        if args.command == "demo" and args.map_file is not None:
+            return _demo_on_file(args.seed, args.out, args.ruleset, _seated(args), args.map_file)
         if args.command == "demo":
             return _demo(args.seed, args.out, args.ruleset, _seated(args))
         if args.command == "console":
@@ -236,6 +275,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.ruleset,
                 clock=args.clock,
                 players=_seated(args),
+                map_file=args.map_file,
             )
         if args.command == "render":
             return _render(args.record, args.after, args.card, args.out)
@@ -249,6 +289,10 @@ def main(argv: list[str] | None = None) -> int:
             if args.league_command != "simulate":
                 raise UsageError("use 'skirmbot league simulate' (see 'skirmbot league --help')")
             return _league_simulate(args)
+        if args.command == "map":
+            if args.map_command != "check":
+                raise UsageError("use 'skirmbot map check FILE' (see 'skirmbot map --help')")
+            return _map_check(args.file, args.ruleset, args.mission, args.out)
         if args.command == "db":
             if args.db_command != "copy":
                 raise UsageError(
@@ -440,6 +484,85 @@ def _render(path: Path, after: int | None, card: str | None, out: Path) -> int:
     return 0
 
 
+def _read_map(path: Path) -> dict[str, object]:
+    """A map file given by path, read as an upload is (`mapfiles.read_map_file`); UsageError
+    for a file that cannot be read."""
+    from skirmbot.mapfiles import MAP_FILE_LIMIT, read_map_file
+
+    try:
+        with path.open("rb") as file:
+            raw = file.read(MAP_FILE_LIMIT + 1)  # one byte past the cap tells it is too large
+    except OSError as error:
+        raise UsageError(f"cannot read the map file {path}: {error.strerror or error}.") from None
+    return read_map_file(raw, path.name)
+
+
+def _on_map_file(path: Path | None, rules: str) -> dict[str, Any]:
+    """The console's map and mission for `--map-file`: the file's data, checked for the ruleset,
+    and the ruleset's quick mission if it fits, else the first shipped one that does."""
+    if path is None:
+        return {}
+    from skirmbot import content
+    from skirmbot.mapfiles import check_map
+
+    checked = check_map(_read_map(path), rules)
+    fitting = checked.fits[rules]
+    if not fitting:
+        raise UsageError(f"no shipped mission of {ruleset(rules).title} fits on {checked.name}.")
+    mission = content.defaults(rules)[0]
+    return {"map_data": checked.data, "mission": mission if mission in fitting else fitting[0]}
+
+
+def _demo_on_file(seed: int, out: Path, rules: str, players: int, path: Path) -> int:
+    """The demo on a map file: its default squads and the mission `_on_map_file` picks."""
+    from skirmbot.demo import (
+        PlayersError,
+        check_players,
+        default_content,
+        new_demo_match,
+        play_out,
+        write_demo,
+    )
+    from skirmbot.rules.record import record_of
+
+    try:
+        check_players(rules, players)
+    except PlayersError as error:
+        raise UsageError(str(error)) from None
+    chosen = _on_map_file(path, rules)
+    data = default_content(mission_name=chosen["mission"], rules=rules, players=players)
+    data["map"] = chosen["map_data"]
+    _folder(out, "--out")
+    match, data = new_demo_match(seed, data, rules, players)
+    play_out(match, rules)
+    names = [f"Automatic player {seat + 1}" for seat in range(players)]
+    record = record_of(match, data, names, rules)
+    last = write_demo(record, out)
+    outcome = ruleset(rules).outcome(match.state)
+    assert outcome is not None
+    print(outcome.reason)
+    print(
+        f"{len(record.commands)} commands, {last} activations on {chosen['map_data']['name']}; wrote {out}/match.json"
+    )
+    return 0
+
+
+def _map_check(path: Path, rules: str | None, mission: str | None, out: Path | None) -> int:
+    """Check a map file offline: what was found on stdout, the picture written; RulesError
+    (exit 2) in words for what is wrong."""
+    from skirmbot.mapfiles import check_map, empty_map
+
+    checked = check_map(_read_map(path), rules)
+    print(checked.summary())
+    drawn = rules or next(name for name, fits in checked.fits.items() if fits)
+    picture, alt = empty_map(checked.data, drawn, mission)
+    target = out or Path("out/maps") / f"{path.stem or 'map'}.png"
+    _write(target, picture, "--out")
+    print(alt)
+    print(f"wrote {target}")
+    return 0
+
+
 def _console(
     practice: bool,
     out: Path,
@@ -448,6 +571,7 @@ def _console(
     rules: str = DEFAULT_RULESET,
     clock: str | None = None,
     players: int = 2,
+    map_file: Path | None = None,
 ) -> int:
     import asyncio
 
@@ -466,8 +590,11 @@ def _console(
     try:
         with _interrupts_at_the_prompt():
             return asyncio.run(
-                run_console(practice, out, db, seed=seed, rules=rules, clock=clock, players=players)
-            )
+                run_console(
+                    practice, out, db, seed=seed, rules=rules, clock=clock, players=players,
+                    **_on_map_file(map_file, rules),
+                )
+            )  # fmt: skip
     except ConsoleError as error:
         raise UsageError(str(error)) from error
 

@@ -278,6 +278,7 @@ class Console:
         self.ask, self.say = ask, say
         self.kept_in = kept_in  # the database file the match is kept in (None: in memory)
         self.controls: TimeControls | None = None  # a new match's clock (--clock)
+        self.map_data: dict[str, Any] | None = None  # a new match's map file (--map-file)
         self.pictures = 0
         self.helped = False  # the command list is shown once, when the first turn begins
 
@@ -348,6 +349,7 @@ class Console:
                     battle_map=battle_map,
                     rules=self.rules,
                     controls=self.controls,
+                    map_data=self.map_data,
                     **_seats(self.players),
                 )
             )
@@ -854,6 +856,7 @@ async def run_console(
     rules: str = DEFAULT_RULESET,
     clock: str | None = None,
     players: int = 2,
+    map_data: dict[str, Any] | None = None,
 ) -> int:
     """Play in the terminal; the exit code: 0 (over, or left), 130 (Ctrl-C). ConsoleError
     when the database cannot be used, or the ruleset is not played by `players`. `clock`: a
@@ -874,6 +877,7 @@ async def run_console(
         kept_in = None if db == ":memory:" else db
         console = Console(service, out, practice, ask, say, kept_in, rules, players)
         console.controls = controls
+        console.map_data = map_data  # a map file read by path, instead of `battle_map`
         default_mission, default_squads = content.defaults(rules, players)
         return await console.play(squads or default_squads, mission or default_mission, battle_map)
     finally:

@@ -52,6 +52,7 @@ TABLES = [
     "match_snapshots",
     "matches",
     "players",
+    "server_maps",
     "settings",
     "squad_awards",
     "squads",
@@ -84,6 +85,7 @@ async def fill(store: Store) -> dict[str, int]:
     await store.note_dms_closed(BOB)
     await store.set_setting(GUILD, "timer", "48h")
     await store.set_setting(GUILD + 1, "channel", "skirm-€")
+    await store.save_server_map(GUILD, "Mühle", {"name": "Mühle", "rows": []}, ALICE, limit=50)
 
     ended = await _finished_match(store, channel=10)
     playing = await _playing_match(store, channel=11)
@@ -246,6 +248,7 @@ async def public_view(store: Store, ids: dict[str, int]) -> dict[str, Any]:
             await store.get_setting(GUILD + 1, "channel"),
         ],
         "squads": await store.squads_of(ALICE) + await store.squads_of(BOB),
+        "server_maps": await store.server_maps(GUILD),
         "awards": await store.squad_awards(squad.id),
         "leagues": await store.leagues(GUILD),
         "league_players": await store.league_players(ids["league"]),
@@ -270,7 +273,16 @@ async def test_sqlite_to_postgresql_and_back_keeps_every_row(
     report = await copy_database(str(original), postgres_url)
     assert report.ok, report.problems
     assert dict(report.copied) == {table: len(rows) for table, rows in expected_rows.items()}
-    roots = ("calendar_feeds", "leagues", "matches", "players", "settings", "squads", "vacations")
+    roots = (
+        "calendar_feeds",
+        "leagues",
+        "matches",
+        "players",
+        "server_maps",
+        "settings",
+        "squads",
+        "vacations",
+    )
     assert report.copied[0][0] in roots  # a table that refers to no other comes first
     assert report.replayed == 2  # the finished match and the one being played; not the setup one
     async with await Store.open(postgres_url) as pg:

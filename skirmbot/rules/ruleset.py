@@ -410,6 +410,11 @@ class Ruleset(Protocol):
         square rulesets: the kernel map's Board). ContentError in plain words."""
         ...
 
+    def deployment_zones(self, state: Any) -> tuple[tuple[Position, ...], ...]:
+        """Where each seat deploys, seat by seat: the open places of its zone (the picture of an
+        empty map, `/map show`, marks them in the seat's colour)."""
+        ...
+
     def check_mission(self, mission: Any, board: Any, squad_sizes: tuple[int, ...]) -> None:
         """The mission's (content data) set-up checks on `board` (the ruleset's own map, from
         `load_map`) for squads of these sizes, one per seat (Skirm: each deployment zone holds
@@ -487,6 +492,9 @@ class Ruleset(Protocol):
     points_word: str
     # How many players `skirmbot demo` seats unless told (`--players`): one of `seats`.
     demo_players: int
+    # The kind of map it plays on (skirmbot.rules.mapkinds): "squares" (the shared maps) or
+    # "dots" (the infantry rules' own boards); `load_map` refuses any other kind in words.
+    board: str
 
 
 def seats_of_their_own(players: int) -> tuple[tuple[int, ...], ...]:

@@ -87,7 +87,7 @@ from skirmbot.store import (
     VersionConflict,
 )
 from skirmbot.timers.clock import TimeControls, duration
-from skirmbot.words import seats_words, shown
+from skirmbot.words import seats_words, shown, typed_key
 
 __all__ = [
     "FORMATS",
@@ -216,7 +216,7 @@ class LeagueService:
             raise ServiceError("A result can be disputed for 1 hour to 14 days after it comes in.")
         controls = controls or TimeControls()
         fixed_missions = _names("missions", missions, played.name)
-        fixed_maps = _names("maps", maps, played.name)  # its own maps, or the shared
+        fixed_maps, server_maps = await self._league_maps(guild, maps, played)
         try:
             if isinstance(scoring, tuple):
                 scoring = Scoring(*scoring)
@@ -231,6 +231,8 @@ class LeagueService:
             "clock": asdict(controls),
             "missions": fixed_missions,
             "maps": fixed_maps,
+            # the server's own maps it names, copied: removing one later changes no league
+            "server_maps": server_maps,
             "seed": seed if seed is not None else random.SystemRandom().randrange(2**31),
             "scoring": asdict(scoring),
             "tiebreaks": list(order),
@@ -528,6 +530,35 @@ class LeagueService:
             await self.store.set_league_game_match(game.id, match_id, channel_id)
         return await self._round_reply(league, number, controls)
 
+    async def _league_maps(
+        self, guild: int, chosen: Sequence[str] | None, played: Ruleset
+    ) -> tuple[list[str] | None, dict[str, dict[str, Any]]]:
+        """The maps a league plays in turn, named as players type them: each a shipped map of
+        the ruleset (by its file name), else one of the server's own (by its name's key, its
+        data copied, checked to be of a kind the ruleset plays on); None: drawn each round from
+        the shipped ones."""
+        if chosen is None or not list(chosen):
+            return None, {}
+        names: list[str] = []
+        copies: dict[str, dict[str, Any]] = {}
+        for typed in chosen:
+            try:
+                names.append(content.find("maps", typed, played.name))
+                continue
+            except ContentError:
+                pass
+            data = await self.matches.maps.server_map_data(guild, typed)
+            if data is None:
+                raise ServiceError(await self.matches.maps.no_such_map(guild, typed, played.name))
+            try:
+                played.load_map(data)  # a map of the kind it plays on
+            except ContentError as error:
+                raise ServiceError(str(error)) from error
+            key = typed_key(str(data["name"]))
+            names.append(key)
+            copies[key] = data
+        return names, copies
+
     async def _new_match(
         self,
         league: LeagueRow,
@@ -541,6 +572,7 @@ class LeagueService:
         await self.matches.create(
             league.guild_id, channel_id, a, opponent=b, mission=number.mission,
             battle_map=number.map, controls=controls, rules=league.ruleset,
+            map_data=league.config.get("server_maps", {}).get(number.map),
         )  # fmt: skip
         await self.matches.join(channel_id, b)
         for member, entry in ((a, first), (b, second)):
@@ -567,7 +599,7 @@ class LeagueService:
         mission = content.raw("missions", number.mission, league.ruleset).get(
             "name", number.mission
         )
-        battle_map = content.raw("maps", number.map, league.ruleset).get("name", number.map)
+        battle_map = _map_title(league, number.map)
         lines = [
             f"**{league.name}: round {number.number}** ({mission} on {battle_map}). "
             f"Deadline {when(number.deadline)}."
@@ -596,7 +628,7 @@ class LeagueService:
         number = await self._round(found, None)
         controls = TimeControls.from_json(found.config["clock"])
         mission = content.raw("missions", number.mission, found.ruleset).get("name", number.mission)
-        battle_map = content.raw("maps", number.map, found.ruleset).get("name", number.map)
+        battle_map = _map_title(found, number.map)
         openings = []
         for game in await self.store.league_games(found.id, number.number):
             if game.second is None or game.channel_id is None:
@@ -1272,6 +1304,14 @@ def _names(kind: str, chosen: Sequence[str] | None, rules: str | None) -> list[s
         return [content.find(kind, name, rules or DEFAULT_RULESET) for name in chosen]
     except ContentError as error:
         raise ServiceError(str(error)) from error
+
+
+def _map_title(league: LeagueRow, name: str) -> str:
+    """A round's map as players read it: a server map the league copied, else a shipped one."""
+    copied = league.config.get("server_maps", {}).get(name)
+    if copied is not None:
+        return str(copied.get("name", name))
+    return str(content.raw("maps", name, league.ruleset).get("name", name))
 
 
 def _pick(fixed: list[str] | None, number: int, seed: int, kind: str, rules: str | None) -> str:

@@ -48,6 +48,7 @@ from skirmbot.service.campaigns import CampaignService
 from skirmbot.service.choices import Situation
 from skirmbot.service.errors import NotAllowed, ServiceError
 from skirmbot.service.links import PageLinks
+from skirmbot.service.maps import MapService
 from skirmbot.service.orderline import play_line
 from skirmbot.service.preview import preview_reply
 from skirmbot.service.progress import SquadProgress
@@ -190,13 +191,17 @@ class MatchService:
         rules: str = DEFAULT_RULESET,
         salt: str | None = None,
         players: int | None = None,
+        map_data: dict[str, Any] | None = None,
     ) -> Reply:
         """A new match in the channel under the ruleset `rules` (its name or title), for
         `players` seats (None: the fewest the ruleset takes); the others join (the challenged
         opponent first), or the automatic player takes every other seat (`practice`). No
         mission: the ruleset's first; no map: the mission's, else the ruleset's default
-        (`content.default_map`). `salt`: the creator's salt for the dice (None: the bot
-        makes one; rulings: Verifiable dice)."""
+        (`content.default_map`); `battle_map` names a shipped map or one of the server's;
+        `map_data`: a map file's data instead (a league's copy of a server map, the console's
+        `--map-file`), checked by the ruleset here. The record keeps the map's data whole.
+        `salt`: the creator's salt for the dice (None: the bot makes one; rulings: Verifiable
+        dice)."""
         controls = controls or TimeControls()
         played = _ruleset(rules)
         seats = _seat_count(played, players)
@@ -206,11 +211,15 @@ class MatchService:
                 "You cannot challenge yourself; leave the opponent out to let anyone join."
             )
         mission_data = _shipped("missions", mission or default_mission, played.name)
-        # No map chosen: the mission's own, else the ruleset's default (its own maps' first).
-        chosen_map = battle_map or content.default_map(played.name, mission_data)
-        map_data = _shipped("maps", chosen_map, played.name)
-        # a squad of one unit per seat at least: squads are chosen later
-        played.check_mission(mission_data, played.load_map(map_data), (1,) * seats)
+        if map_data is None:
+            # No map chosen: the mission's own, else the ruleset's default (its own maps'
+            # first). A name is a shipped map's, else one of the server's own (/map upload).
+            chosen_map = battle_map or content.default_map(played.name, mission_data)
+            map_data = await self.maps.resolve(guild_id, chosen_map, played.name)
+        try:  # a squad of one unit per seat at least: squads are chosen later
+            played.check_mission(mission_data, played.load_map(map_data), (1,) * seats)
+        except ContentError as error:  # a server's map of another kind, or one too small
+            raise ServiceError(str(error)) from error
         seated, names = _seated(creator, opponent, practice, seats)
         others = range(1, seats)
         record = MatchRecord(
@@ -816,6 +825,11 @@ class MatchService:
     def campaigns(self) -> CampaignService:
         """Stored squads, their XP and medals, on the same store."""
         return CampaignService(self.store, self.live)
+
+    @property
+    def maps(self) -> MapService:
+        """The server's own maps (/map), and finding a map by name for a new match."""
+        return MapService(self.store)
 
     @property
     def progress(self) -> SquadProgress:

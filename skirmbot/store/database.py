@@ -39,7 +39,7 @@ from skirmbot.store.sql import (
     UniqueViolation,
     placeholders,
 )
-from skirmbot.words import name_key
+from skirmbot.words import name_key, typed_key
 
 log = logging.getLogger(__name__)
 
@@ -247,6 +247,40 @@ def _squad_from_row(row: Row) -> SquadRow:
         created_at=float(row["created_at"]),
         updated_at=float(row["updated_at"]),
     )
+
+
+@dataclass(frozen=True)
+class ServerMapRow:
+    """A map a server uploaded (`/map upload`): the map file's data as checked."""
+
+    guild_id: int
+    key: str  # the name as `words.typed_key` reads it: how it is found
+    name: str  # its display name
+    data: dict[str, Any]
+    uploader_id: int
+    uploaded_at: float
+
+
+_SERVER_MAP_COLUMNS = "guild_id, name_key, name, data, uploader_id, uploaded_at"
+
+
+def _server_map_from_row(row: Row) -> ServerMapRow:
+    return ServerMapRow(
+        guild_id=int(row["guild_id"]),
+        key=str(row["name_key"]),
+        name=str(row["name"]),
+        data=json.loads(row["data"]),
+        uploader_id=int(row["uploader_id"]),
+        uploaded_at=float(row["uploaded_at"]),
+    )
+
+
+class ServerMapTaken(StoreError):
+    """The server already keeps a map by that name, and replacing it was not asked for."""
+
+
+class ServerMapsFull(StoreError):
+    """The server keeps as many maps as it may; one must go before another comes."""
 
 
 class LeagueNameTaken(StoreError):
@@ -809,10 +843,7 @@ class Store:
         await db.executemany(
             'INSERT INTO match_players (match_id, seat, side, user_id, name, "placing", score) '
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                (row.id, s.seat, s.side, s.user_id, s.name, s.placing, s.score)
-                for s in result.seats
-            ],
+            [(row.id, s.seat, s.side, s.user_id, s.name, s.placing, s.score) for s in result.seats],
         )
 
     async def match_results(
@@ -1159,6 +1190,80 @@ class Store:
         async with self._transaction() as db:
             deleted = await db.execute(
                 "DELETE FROM squads WHERE owner_id = ? AND name_key = ?", (owner_id, name_key(name))
+            )
+        return deleted == 1
+
+    # --- a server's own maps (issue 33) ---------------------------------------------------------
+    async def save_server_map(
+        self,
+        guild_id: int,
+        name: str,
+        data: dict[str, Any],
+        uploader_id: int,
+        *,
+        replace: bool = False,
+        limit: int,
+    ) -> ServerMapRow:
+        """Keep the server's map `name` (compared by `typed_key`). One by that name already kept
+        is replaced only with `replace`, else ServerMapTaken; a new one past `limit` maps is
+        ServerMapsFull. Counted and written in one transaction, so two uploads at once cannot
+        pass the limit together."""
+        key = typed_key(name)
+        now = self._clock()
+        async with self._transaction() as db:
+            found = await db.fetchone(
+                "SELECT 1 FROM server_maps WHERE guild_id = ? AND name_key = ?", (guild_id, key)
+            )
+            if found is not None and not replace:
+                raise ServerMapTaken(f"Server {guild_id} already keeps a map called {name}.")
+            if found is None:
+                counted = await db.fetchone(
+                    "SELECT COUNT(*) FROM server_maps WHERE guild_id = ?", (guild_id,)
+                )
+                if counted is not None and int(counted[0]) >= limit:
+                    raise ServerMapsFull(f"Server {guild_id} keeps {limit} maps already.")
+                try:
+                    await db.execute(
+                        f"INSERT INTO server_maps ({_SERVER_MAP_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                        (guild_id, key, name, _dumps(data), uploader_id, now),
+                    )
+                except UniqueViolation as error:  # the same name uploaded at the same moment
+                    raise ServerMapTaken(
+                        f"Server {guild_id} already keeps a map called {name}."
+                    ) from error
+            else:
+                await db.execute(
+                    "UPDATE server_maps SET name = ?, data = ?, uploader_id = ?, uploaded_at = ? "
+                    "WHERE guild_id = ? AND name_key = ?",
+                    (name, _dumps(data), uploader_id, now, guild_id, key),
+                )
+        return ServerMapRow(guild_id, key, name, json.loads(_dumps(data)), uploader_id, now)
+
+    async def server_map(self, guild_id: int, name: str) -> ServerMapRow | None:
+        """The server's map called `name` (as typed: compared by `typed_key`), or None."""
+        async with self._reading() as db:
+            row = await db.fetchone(
+                f"SELECT {_SERVER_MAP_COLUMNS} FROM server_maps WHERE guild_id = ? AND name_key = ?",
+                (guild_id, typed_key(name)),
+            )
+        return None if row is None else _server_map_from_row(row)
+
+    async def server_maps(self, guild_id: int) -> list[ServerMapRow]:
+        """Every map the server keeps, by name."""
+        async with self._reading() as db:
+            rows = await db.fetch(
+                f"SELECT {_SERVER_MAP_COLUMNS} FROM server_maps WHERE guild_id = ? "
+                "ORDER BY name_key",
+                (guild_id,),
+            )
+        return [_server_map_from_row(row) for row in rows]
+
+    async def delete_server_map(self, guild_id: int, name: str) -> bool:
+        """Forget the server's map called `name`; False if it kept none by that name."""
+        async with self._transaction() as db:
+            deleted = await db.execute(
+                "DELETE FROM server_maps WHERE guild_id = ? AND name_key = ?",
+                (guild_id, typed_key(name)),
             )
         return deleted == 1
 

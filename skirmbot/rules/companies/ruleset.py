@@ -8,7 +8,17 @@ from typing import Any, NoReturn
 
 from skirmbot.rules.board import Board
 from skirmbot.rules.commands import Command, CommandTable, Deploy
-from skirmbot.rules.companies import autoplayer, engine, export, legal, orders, setup, undo, views
+from skirmbot.rules.companies import (
+    autoplayer,
+    engine,
+    export,
+    geometry,
+    legal,
+    orders,
+    setup,
+    undo,
+    views,
+)
 from skirmbot.rules.companies import preview as companies_preview
 from skirmbot.rules.companies.choices import CompaniesChoices
 from skirmbot.rules.companies.commands import COMMAND_TYPES, parse_command
@@ -19,6 +29,7 @@ from skirmbot.rules.companies.state import SIDES, Group, State
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.frozen import PickledMatches
+from skirmbot.rules.mapkinds import SQUARES, check_kind
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
@@ -65,6 +76,7 @@ class Companies(PickledMatches):
     typed_kinds: frozenset[str] = frozenset()
     refused_kinds: frozenset[str] = frozenset()
     demo_players = 4  # the demo shows team play: two sides of two
+    board = SQUARES  # the kind of map it plays on (rules/mapkinds)
 
     def sides_of(self, players: int) -> tuple[tuple[int, ...], ...]:
         """Seat n is on side n % 2: ((0, 2), (1, 3)) for two teams of two."""
@@ -169,7 +181,12 @@ class Companies(PickledMatches):
         return setup.seat_points(self.load_mission(mission).points, players)
 
     def load_map(self, data: Any) -> Board:
+        check_kind(self.title, self.board, data)
         return map_from_json(data).board  # the kernel's map of squares
+
+    def deployment_zones(self, state: State) -> tuple[tuple[Position, ...], ...]:
+        areas = geometry.deployment_zones(state.board, len(state.seats))
+        return tuple(tuple(sorted(zone)) for zone in areas)
 
     def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
         self.load_mission(mission)

@@ -11,13 +11,14 @@ from skirmbot.rules.d20 import autoplayer, engine, export, legal, undo, views
 from skirmbot.rules.d20 import preview as d20_preview
 from skirmbot.rules.d20.choices import D20Choices
 from skirmbot.rules.d20.commands import COMMAND_TYPES, parse_command
-from skirmbot.rules.d20.scenarios import EDGES, Scenario, scenario_from_json
+from skirmbot.rules.d20.scenarios import EDGES, Scenario, scenario_from_json, zones
 from skirmbot.rules.d20.setup import SEATS, armory_of, check_zones, new_state, with_armory
 from skirmbot.rules.d20.state import Model, State
 from skirmbot.rules.d20.warbands import Warband, check_points, warband_from_json
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.frozen import PickledMatches
+from skirmbot.rules.mapkinds import SQUARES, check_kind
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
@@ -170,7 +171,11 @@ class D20(PickledMatches):
         return self.load_mission(mission).points_limit
 
     def load_map(self, data: Any) -> Board:
+        check_kind(self.title, self.board, data)
         return map_from_json(data).board  # the kernel's map of squares
+
+    def deployment_zones(self, state: State) -> tuple[tuple[Position, ...], ...]:
+        return tuple(tuple(sorted(zone)) for zone in zones(state.board, len(state.seats)))
 
     def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
         self.load_mission(mission)
@@ -210,6 +215,7 @@ class D20(PickledMatches):
 
     points_word = "points"  # the warband's cost in the armory's points (ours)
     demo_players = 2
+    board = SQUARES  # the kind of map it plays on (rules/mapkinds)
     score_words = ("VP", "Victory Point")  # as its status line counts them (views.standing)
 
 

@@ -21,6 +21,7 @@ from skirmbot.rules.infantry.maps import DotMap, map_from_json
 from skirmbot.rules.infantry.scenarios import Scenario, check_zones_fit, parse_scenario
 from skirmbot.rules.infantry.squads import Squad, parse_squad
 from skirmbot.rules.infantry.state import SIDES, State, Trooper
+from skirmbot.rules.mapkinds import DOTS, check_kind
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
 from skirmbot.rules.preview import Preview
@@ -69,6 +70,7 @@ class Infantry(PickledMatches):
     seats: tuple[int, ...] = setup.SEATS
     features: frozenset[str] = frozenset()
     demo_players = 2
+    board = DOTS  # the kind of map it plays on (rules/mapkinds)
     # A firing arc faces any dot and a throw aims at any dot (Firing Arcs ¶1, Explosives ¶1):
     # typed orders are read field by field, not only matched to legal.py's few listed ones.
     typed_kinds: frozenset[str] = frozenset({"arc", "throw"})
@@ -171,6 +173,7 @@ class Infantry(PickledMatches):
 
     def load_map(self, data: Any) -> DotMap:
         """This ruleset's own map of dots (content/infantry/maps), checked."""
+        check_kind(self.title, self.board, data)
         return map_from_json(data)
 
     def load_squad(self, data: Any, points_limit: int) -> Squad:
@@ -180,6 +183,9 @@ class Infantry(PickledMatches):
     def points_limit(self, mission: Any, players: int = 2) -> int:
         """The scenario's PV limit for each squad: each player is a side of their own."""
         return self.load_mission(mission).points
+
+    def deployment_zones(self, state: State) -> tuple[tuple[Position, ...], ...]:
+        return tuple(tuple(setup.zone_dots(state, seat)) for seat in range(len(state.seats)))
 
     def check_mission(self, mission: Any, board: Any, squad_sizes: tuple[int, ...]) -> None:
         """The scenario's zones fit the map (this ruleset's own, from `load_map`), and each

@@ -9,6 +9,7 @@ from skirmbot.rules.commands import Command, CommandTable, command_from_json
 from skirmbot.rules.dice import Dice
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.frozen import PickledMatches
+from skirmbot.rules.mapkinds import SQUARES, check_kind
 from skirmbot.rules.maps import map_from_json
 from skirmbot.rules.medal import Medal
 from skirmbot.rules.movement import Route
@@ -188,7 +189,11 @@ class Skirm(PickledMatches):
         return self.load_mission(mission).ep_limit
 
     def load_map(self, data: Any) -> Board:
+        check_kind(self.title, self.board, data)
         return map_from_json(data).board  # the kernel's map of squares
+
+    def deployment_zones(self, state: MatchState) -> tuple[tuple[Position, ...], ...]:
+        return tuple(tuple(zone.squares(state.board)) for zone in state.mission.zones)
 
     def check_mission(self, mission: Any, board: Board, squad_sizes: tuple[int, ...]) -> None:
         check_map_fits(self.load_mission(mission), board, squad_sizes)
@@ -226,6 +231,7 @@ class Skirm(PickledMatches):
     score_words = ("MP", "Mission Point")
     points_word = "EP"
     demo_players = 2
+    board = SQUARES  # the kind of map it plays on (rules/mapkinds)
 
 
 RULESET = Skirm()
