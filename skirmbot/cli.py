@@ -82,6 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     p_demo.add_argument("--seed", type=_seed, default=1, help="the dice seed (default 1)")
     p_demo.add_argument("--ruleset", type=_ruleset, default=DEFAULT_RULESET, help=RULESET_HELP)
     p_demo.add_argument("--players", type=_players, default=None, help=PLAYERS_HELP)
+    p_demo.add_argument("--map", default=None, help=MAP_HELP)
     p_demo.add_argument(
         "--out", type=Path, default=Path("out/demo"), help="the folder to write (default out/demo)"
     )
@@ -100,6 +101,7 @@ def _parser() -> argparse.ArgumentParser:
     p_console.add_argument("--seed", type=_seed, default=None, help="the dice seed")
     p_console.add_argument("--ruleset", type=_ruleset, default=DEFAULT_RULESET, help=RULESET_HELP)
     p_console.add_argument("--players", type=_players, default=None, help=PLAYERS_HELP)
+    p_console.add_argument("--map", default=None, help=MAP_HELP)
     p_console.add_argument(
         "--clock",
         default=None,
@@ -137,8 +139,12 @@ def _parser() -> argparse.ArgumentParser:
         "--out", type=Path, required=True, help="the PNG file to write (its folder is made)"
     )
     sub.add_parser("run", help="run the Discord bot (DISCORD_TOKEN from the environment or .env)")
-    p_web = sub.add_parser("web", help="serve the published league and match pages, without Discord")
-    p_web.add_argument("--db", default=None, help="the database (default SKIRMBOT_DB or skirmbot.db)")
+    p_web = sub.add_parser(
+        "web", help="serve the published league and match pages, without Discord"
+    )
+    p_web.add_argument(
+        "--db", default=None, help="the database (default SKIRMBOT_DB or skirmbot.db)"
+    )
     p_web.add_argument(
         "--listen", default="127.0.0.1:8080", help="host:port (default 127.0.0.1:8080)"
     )
@@ -195,6 +201,7 @@ RULESET_HELP = (
 
 
 PLAYERS_HELP = "how many players, one per seat (default: as many as the ruleset's demo seats)"
+MAP_HELP = "a shipped map of the ruleset, by its name (default: the mission's, else the ruleset's)"
 
 
 def _players(text: str) -> int:
@@ -226,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "replay":
             return _replay(args.record, args.json)
         if args.command == "demo":
-            return _demo(args.seed, args.out, args.ruleset, _seated(args))
+            return _demo(args.seed, args.out, args.ruleset, _seated(args), args.map)
         if args.command == "console":
             return _console(
                 args.practice,
@@ -236,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.ruleset,
                 clock=args.clock,
                 players=_seated(args),
+                battle_map=args.map,
             )
         if args.command == "render":
             return _render(args.record, args.after, args.card, args.out)
@@ -393,7 +401,13 @@ def _verify(path: Path, commitment: str | None) -> int:
     return 0
 
 
-def _demo(seed: int, out: Path, rules: str = DEFAULT_RULESET, players: int = 2) -> int:
+def _demo(
+    seed: int,
+    out: Path,
+    rules: str = DEFAULT_RULESET,
+    players: int = 2,
+    battle_map: str | None = None,
+) -> int:
     """Play the demo; write the record, a picture after every activation and the animation."""
     from skirmbot.demo import PlayersError, check_players, play_demo, write_demo
 
@@ -401,8 +415,9 @@ def _demo(seed: int, out: Path, rules: str = DEFAULT_RULESET, players: int = 2) 
         check_players(rules, players)
     except PlayersError as error:
         raise UsageError(str(error)) from None
+    battle_map = _shipped_map(battle_map, rules)
     _folder(out, "--out")
-    match, record = play_demo(seed, rules, players)
+    match, record = play_demo(seed, rules, players, battle_map)
     last = write_demo(record, out)
     outcome = ruleset(rules).outcome(match.state)
     assert outcome is not None
@@ -412,6 +427,15 @@ def _demo(seed: int, out: Path, rules: str = DEFAULT_RULESET, players: int = 2) 
         f"activation-000.png to activation-{last:03d}.png and replay.gif"
     )
     return 0
+
+
+def _shipped_map(typed: str | None, rules: str) -> str | None:
+    """The file name of the shipped map `--map` names (any spelling a player may type), before
+    anything is written; a name that is none of the ruleset's maps is a usage error listing
+    them (ContentError, a RulesError)."""
+    from skirmbot import content
+
+    return None if typed is None else content.find("maps", typed, rules)
 
 
 def _render(path: Path, after: int | None, card: str | None, out: Path) -> int:
@@ -448,11 +472,13 @@ def _console(
     rules: str = DEFAULT_RULESET,
     clock: str | None = None,
     players: int = 2,
+    battle_map: str | None = None,
 ) -> int:
     import asyncio
 
     from skirmbot.console import ConsoleError, run_console
 
+    battle_map = _shipped_map(battle_map, rules)
     _folder(out, "--out")
     if db != ":memory:":
         if Path(db).is_dir():
@@ -466,7 +492,16 @@ def _console(
     try:
         with _interrupts_at_the_prompt():
             return asyncio.run(
-                run_console(practice, out, db, seed=seed, rules=rules, clock=clock, players=players)
+                run_console(
+                    practice,
+                    out,
+                    db,
+                    battle_map=battle_map,
+                    seed=seed,
+                    rules=rules,
+                    clock=clock,
+                    players=players,
+                )
             )
     except ConsoleError as error:
         raise UsageError(str(error)) from error
