@@ -11,6 +11,7 @@ bottom edges and the left and right ones, so every mission's two sides meet the 
 
 from __future__ import annotations
 
+import importlib.util
 import io
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -32,6 +33,7 @@ from skirmbot.rules.ruleset import ruleset
 from skirmbot.rules.squares import Square
 
 MAPS = content.names("maps")
+BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "fairness.py"
 # The rulesets on squares, which share the maps of `content/maps/` (the infantry rules keep
 # their own boards of dots).
 SQUARE_RULESETS = ("skirm", "lite", "d20", "companies")
@@ -314,3 +316,25 @@ def test_the_console_starts_its_match_on_the_map_named(
     argv = ["console", "--practice", "--ruleset", "lite", "--map", "Terraces"]
     assert main([*argv, "--db", str(db), "--out", str(tmp_path / "out")]) == 0
     assert " on Terraces" in capsys.readouterr().out
+
+
+# --- the fairness benchmark's line per map ----------------------------------------------------
+def test_the_fairness_benchmark_gives_a_line_per_map(capsys: pytest.CaptureFixture[str]) -> None:
+    """`benchmarks/fairness.py --maps all`: a table per map, then `maps:` with a line per map
+    (the ruleset and its share there), and the `ratio:` line last, the highest share."""
+    spec = importlib.util.spec_from_file_location("fairness_benchmark", BENCHMARK)
+    assert spec is not None and spec.loader is not None
+    fairness = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fairness)
+    argv = ["--matches", "2", "--ruleset", "lite", "--maps", "all", "--processes", "1"]
+    assert fairness.main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    for name in MAPS:
+        assert f"Skirm Lite: 2 automatic matches, crossfire on {name}" in lines
+    section = lines[lines.index("maps:") + 1 : lines.index("maps:") + 1 + len(MAPS)]
+    rows = {line.split()[0]: line.split()[1:] for line in section}
+    assert sorted(rows) == MAPS
+    shares = [float(share) for ruleset_name, share in rows.values()]
+    assert all(row[0] == "lite" for row in rows.values())
+    assert all(0.5 <= share <= 1.0 for share in shares)
+    assert lines[-1].startswith("ratio: ") and float(lines[-1][7:]) >= max(shares)
