@@ -6,16 +6,18 @@ Run: `python benchmarks/fairness.py [--matches N] [--first-seed S] [--processes 
 [--ruleset NAME] [--missions all] [--maps all] [--players P]`. Each ruleset played by P players
 (2 unless told: Skirm, Skirm Lite and d20 Skirmish; 3 or 4: d20 Skirmish alone, a free-for-all;
 `--ruleset` for one) plays N matches on its default mission, or on each of its shipped missions
-with `--missions all`, on its default map, or on each of its shipped maps with `--maps all`. Match k (0-based) uses dice seed S + k, and its squads sit k seats round: with
-two players, in odd-numbered matches the second squad is side 0 (the side listed first in the
-match, which deploys first). No pictures are drawn. Each table gives the wins of each squad
-(each seat's column: its wins from that seat), the wins of each seat and the draws (first place
-shared), and `share:` the share of the decided games won by the squad that won most of them
-(even is 1/P; with two players the goal is 0.6 or less). The last line, `ratio: X`, is the
-highest share of all the tables. With `--maps all`, before it, a `maps:` section gives a line
-per map: the map, then each ruleset that played on it with its share there (of its decided
-games on that map, all its missions together), so a map that favours one side or squad shows
-whichever ruleset it does it in.
+with `--missions all`, on the mission's map (else the ruleset's default), or on each of the
+ruleset's shipped maps with `--maps all`. Match k (0-based) uses dice seed S + k, and its squads
+sit k seats round: with two players, in odd-numbered matches the second squad is side 0 (the
+side listed first in the match, which deploys first). No pictures are drawn. Each table gives
+the wins of each squad (each seat's column: its wins from that seat), the wins of each seat and
+the draws (first place shared), and `share:` the share of the decided games won by the squad
+that won most of them (even is 1/P; with two players the goal is 0.6 or less). The last line,
+`ratio: X`, is the highest share of all the tables. With `--maps all`, before it, a `maps:`
+section gives a line per map: the map, then each ruleset that played on it with its share there
+and `side`, the share of the seat that won most (of its decided games on that map, all its
+missions together). A map's layout shows in `side` (the squads swap seats, so a map that
+favours one edge gives that seat more wins); `share` also shows which squad the ground suits.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import sys
 import time
 from collections import Counter
 from multiprocessing import Pool
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from skirmbot import content
 from skirmbot.demo import default_content, new_demo_match, play_out
@@ -139,13 +141,22 @@ def report(
 def share_of(results: list[Played]) -> float:
     """The share of the decided games won by the squad that won most of them (0.5 when none
     was decided: nothing leans either way)."""
-    wins = Counter(p.job.squads[p.winner] for p in results if p.winner is not None)
+    return _most_of(Counter(p.job.squads[p.winner] for p in results if p.winner is not None))
+
+
+def side_share_of(results: list[Played]) -> float:
+    """The share of the decided games won by the seat that won most of them."""
+    return _most_of(Counter(p.winner for p in results if p.winner is not None))
+
+
+def _most_of(wins: Counter[Any]) -> float:
     decided = sum(wins.values())
     return max(wins.values()) / decided if decided else 0.5
 
 
 def report_maps(results: list[Played]) -> list[float]:
-    """Print the `maps:` section, a line per map with each ruleset's share on it; the shares."""
+    """Print the `maps:` section, a line per map with each ruleset's share and side share on
+    it; the shares."""
     by_map: dict[str, dict[str, list[Played]]] = {}
     for played in results:
         job = played.job
@@ -156,9 +167,9 @@ def report_maps(results: list[Played]) -> list[float]:
     width = max(len(name) for name in by_map)
     for name, per_rules in sorted(by_map.items()):
         line = []
-        for rules, played in per_rules.items():
-            shares.append(share_of(played))
-            line.append(f"{rules} {shares[-1]:.3f}")
+        for rules, games in per_rules.items():
+            shares.append(share_of(games))
+            line.append(f"{rules} {shares[-1]:.3f} side {side_share_of(games):.3f}")
         print(f"{name:{width}}  " + "  ".join(line))
     print()
     return shares

@@ -24,7 +24,7 @@ from skirmbot.cli import main
 from skirmbot.demo import default_content, new_demo_match, play_demo, play_out
 from skirmbot.rules.board import Board, parse_board
 from skirmbot.rules.companies import geometry
-from skirmbot.rules.d20 import setup as d20_setup
+from skirmbot.rules.d20.scenarios import zones as d20_zones_of
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.maps import TURRET, BattleMap
 from skirmbot.rules.movement import Mover, reachable
@@ -100,7 +100,7 @@ def skirm_zones(
 def d20_zones(
     rules: str, battle_map: BattleMap, mission: dict[str, Any], seats: int
 ) -> list[set[Square]]:
-    return [set(zone) for zone in d20_setup.zones(battle_map.board, seats)]
+    return [set(zone) for zone in d20_zones_of(battle_map.board, seats)]
 
 
 def companies_zones(
@@ -321,7 +321,8 @@ def test_the_console_starts_its_match_on_the_map_named(
 # --- the fairness benchmark's line per map ----------------------------------------------------
 def test_the_fairness_benchmark_gives_a_line_per_map(capsys: pytest.CaptureFixture[str]) -> None:
     """`benchmarks/fairness.py --maps all`: a table per map, then `maps:` with a line per map
-    (the ruleset and its share there), and the `ratio:` line last, the highest share."""
+    (the ruleset, its share there and its side share), and the `ratio:` line last, the
+    highest share."""
     spec = importlib.util.spec_from_file_location("fairness_benchmark", BENCHMARK)
     assert spec is not None and spec.loader is not None
     fairness = importlib.util.module_from_spec(spec)
@@ -334,7 +335,8 @@ def test_the_fairness_benchmark_gives_a_line_per_map(capsys: pytest.CaptureFixtu
     section = lines[lines.index("maps:") + 1 : lines.index("maps:") + 1 + len(MAPS)]
     rows = {line.split()[0]: line.split()[1:] for line in section}
     assert sorted(rows) == MAPS
-    shares = [float(share) for ruleset_name, share in rows.values()]
-    assert all(row[0] == "lite" for row in rows.values())
-    assert all(0.5 <= share <= 1.0 for share in shares)
-    assert lines[-1].startswith("ratio: ") and float(lines[-1][7:]) >= max(shares)
+    for words in rows.values():
+        assert words[0] == "lite" and words[2] == "side"
+        assert 0.5 <= float(words[1]) <= 1.0 and 0.5 <= float(words[3]) <= 1.0
+    highest = max(float(words[1]) for words in rows.values())
+    assert lines[-1].startswith("ratio: ") and float(lines[-1][7:]) >= highest
