@@ -82,6 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     p_demo.add_argument("--seed", type=_seed, default=1, help="the dice seed (default 1)")
     p_demo.add_argument("--ruleset", type=_ruleset, default=DEFAULT_RULESET, help=RULESET_HELP)
     p_demo.add_argument("--players", type=_players, default=None, help=PLAYERS_HELP)
+    p_demo.add_argument("--map", default=None, help=MAP_HELP)
     p_demo.add_argument(
         "--out", type=Path, default=Path("out/demo"), help="the folder to write (default out/demo)"
     )
@@ -101,6 +102,7 @@ def _parser() -> argparse.ArgumentParser:
     p_console.add_argument("--seed", type=_seed, default=None, help="the dice seed")
     p_console.add_argument("--ruleset", type=_ruleset, default=DEFAULT_RULESET, help=RULESET_HELP)
     p_console.add_argument("--players", type=_players, default=None, help=PLAYERS_HELP)
+    p_console.add_argument("--map", default=None, help=MAP_HELP)
     p_console.add_argument("--map-file", type=Path, default=None, help=MAP_FILE_HELP)
     p_console.add_argument(
         "--clock",
@@ -232,6 +234,7 @@ RULESET_HELP = (
 
 MAP_FILE_HELP = "play on this map file (JSON, checked as 'skirmbot map check' does)"
 PLAYERS_HELP = "how many players, one per seat (default: as many as the ruleset's demo seats)"
+MAP_HELP = "a shipped map of the ruleset, by its name (default: the mission's, else the ruleset's)"
 
 
 def _players(text: str) -> int:
@@ -262,10 +265,12 @@ def main(argv: list[str] | None = None) -> int:
         args = _parser().parse_args(argv)
         if args.command == "replay":
             return _replay(args.record, args.json)
+        if getattr(args, "map", None) and getattr(args, "map_file", None):
+            raise UsageError("give --map (a shipped map) or --map-file (a map file), not both.")
         if args.command == "demo" and args.map_file is not None:
             return _demo_on_file(args.seed, args.out, args.ruleset, _seated(args), args.map_file)
         if args.command == "demo":
-            return _demo(args.seed, args.out, args.ruleset, _seated(args))
+            return _demo(args.seed, args.out, args.ruleset, _seated(args), args.map)
         if args.command == "console":
             return _console(
                 args.practice,
@@ -275,6 +280,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.ruleset,
                 clock=args.clock,
                 players=_seated(args),
+                battle_map=args.map,
                 map_file=args.map_file,
             )
         if args.command == "render":
@@ -437,7 +443,13 @@ def _verify(path: Path, commitment: str | None) -> int:
     return 0
 
 
-def _demo(seed: int, out: Path, rules: str = DEFAULT_RULESET, players: int = 2) -> int:
+def _demo(
+    seed: int,
+    out: Path,
+    rules: str = DEFAULT_RULESET,
+    players: int = 2,
+    battle_map: str | None = None,
+) -> int:
     """Play the demo; write the record, a picture after every activation and the animation."""
     from skirmbot.demo import PlayersError, check_players, play_demo, write_demo
 
@@ -445,8 +457,9 @@ def _demo(seed: int, out: Path, rules: str = DEFAULT_RULESET, players: int = 2) 
         check_players(rules, players)
     except PlayersError as error:
         raise UsageError(str(error)) from None
+    battle_map = _shipped_map(battle_map, rules)
     _folder(out, "--out")
-    match, record = play_demo(seed, rules, players)
+    match, record = play_demo(seed, rules, players, battle_map)
     last = write_demo(record, out)
     outcome = ruleset(rules).outcome(match.state)
     assert outcome is not None
@@ -456,6 +469,15 @@ def _demo(seed: int, out: Path, rules: str = DEFAULT_RULESET, players: int = 2) 
         f"activation-000.png to activation-{last:03d}.png and replay.gif"
     )
     return 0
+
+
+def _shipped_map(typed: str | None, rules: str) -> str | None:
+    """The file name of the shipped map `--map` names (any spelling a player may type), before
+    anything is written; a name that is none of the ruleset's maps is a usage error listing
+    them (ContentError, a RulesError)."""
+    from skirmbot import content
+
+    return None if typed is None else content.find("maps", typed, rules)
 
 
 def _render(path: Path, after: int | None, card: str | None, out: Path) -> int:
@@ -571,12 +593,14 @@ def _console(
     rules: str = DEFAULT_RULESET,
     clock: str | None = None,
     players: int = 2,
+    battle_map: str | None = None,
     map_file: Path | None = None,
 ) -> int:
     import asyncio
 
     from skirmbot.console import ConsoleError, run_console
 
+    battle_map = _shipped_map(battle_map, rules)
     _folder(out, "--out")
     if db != ":memory:":
         if Path(db).is_dir():
@@ -591,8 +615,8 @@ def _console(
         with _interrupts_at_the_prompt():
             return asyncio.run(
                 run_console(
-                    practice, out, db, seed=seed, rules=rules, clock=clock, players=players,
-                    **_on_map_file(map_file, rules),
+                    practice, out, db, battle_map=battle_map, seed=seed, rules=rules,
+                    clock=clock, players=players, **_on_map_file(map_file, rules),
                 )
             )  # fmt: skip
     except ConsoleError as error:

@@ -58,10 +58,16 @@ def new_demo_match(
     match_content: dict[str, object] | None = None,
     rules: str = DEFAULT_RULESET,
     players: int | None = None,
+    battle_map: str | None = None,
 ) -> tuple[PlayedMatch, dict[str, object]]:
+    """A new match of automatic players on `match_content` (None: the ruleset's defaults for
+    `players`). `battle_map`: a shipped map's name, as a player types it, played instead of the
+    content's map (None: the content's own); ContentError listing the maps when there is none."""
     players = seated(rules, players)
     check_players(rules, players)
     data = match_content or default_content(rules=rules, players=players)
+    if battle_map is not None:
+        data = {**data, "map": content.raw("maps", battle_map, rules)}
     data = ruleset(rules).match_content(data)
     record = MatchRecord(content=data, dice={"seed": seed}, ruleset=rules)
     return start_match(record), data
@@ -102,12 +108,16 @@ def play_out(match: PlayedMatch, rules: str = DEFAULT_RULESET) -> None:
 
 
 def play_demo(
-    seed: int, rules: str = DEFAULT_RULESET, players: int | None = None
+    seed: int,
+    rules: str = DEFAULT_RULESET,
+    players: int | None = None,
+    battle_map: str | None = None,
 ) -> tuple[PlayedMatch, MatchRecord]:
     """A whole match of `rules` between automatic players, one per seat (None: as many as its
-    demo seats), and its record."""
+    demo seats), on `battle_map` (a shipped map's name; None: the ruleset's default), and its
+    record."""
     players = seated(rules, players)
-    match, data = new_demo_match(seed, rules=rules, players=players)
+    match, data = new_demo_match(seed, rules=rules, players=players, battle_map=battle_map)
     play_out(match, rules)
     names = [f"Automatic player {seat + 1}" for seat in range(players)]
     return match, record_of(match, data, names, ruleset(rules).name)

@@ -292,7 +292,7 @@ def test_render_makes_the_folder_it_writes_into(
 def test_an_interrupted_command_says_so_without_a_traceback(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def interrupted(seed: int, rules: str, players: int) -> object:
+    def interrupted(seed: int, rules: str, players: int, battle_map: str | None) -> object:
         raise KeyboardInterrupt
 
     monkeypatch.setattr("skirmbot.demo.play_demo", interrupted)

@@ -92,7 +92,10 @@ def test_squad_loads(name: str) -> None:
 def test_unknown_name_lists_the_shipped_ones() -> None:
     """skirmbot.content: a name that is not shipped is refused with the display names of the
     ones that are (issue 28: players type those)."""
-    with raises("There is no map called 'atlantis'. Choose one of: Foundry, Ruined Chapel."):
+    with raises(
+        "There is no map called 'atlantis'. Choose one of: Canal Locks, Foundry, Old Town, "
+        "Ruined Chapel, Salt Flats, Terraces, The Depot, Twin Keeps."
+    ):
         content.load_map("atlantis")
 
 

@@ -27,7 +27,16 @@ from skirmbot.service import MatchService, ServiceError
 from skirmbot.store import Store
 
 SQUARE_RULESETS = ("skirm", "lite", "d20", "companies")
-SHARED = ["foundry", "ruined-chapel"]
+SHARED = [
+    "canal-locks",
+    "foundry",
+    "old-town",
+    "ruined-chapel",
+    "salt-flats",
+    "terraces",
+    "the-depot",
+    "twin-keeps",
+]
 INFANTRY = ["crossroads", "farmhouse", "ruins"]
 
 
