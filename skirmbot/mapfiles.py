@@ -15,7 +15,6 @@ Pure: no store, no clock, no Discord; the service and the CLI carry the bytes he
 from __future__ import annotations
 
 import json
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,11 +22,12 @@ from skirmbot import content
 from skirmbot.render.mapshow import empty_map_alt, empty_map_png, unnamed
 from skirmbot.rules.errors import ContentError
 from skirmbot.rules.mapkinds import check_kind, kind_of
+from skirmbot.rules.names import check_text_name
 from skirmbot.rules.record import MatchRecord, start_match
 from skirmbot.rules.ruleset import Ruleset, rulesets
 from skirmbot.rules.ruleset import ruleset as ruleset_called
 from skirmbot.rules.view import MatchView, Position
-from skirmbot.words import HIDDEN, shown, typed_key
+from skirmbot.words import shown, typed_key
 
 NAME_LIMIT = 32  # visible characters, as in squad files (skirm.cards.NAME_LIMIT)
 LINE_BREAKING = ("Cc", "Zl", "Zp")  # control characters, line and paragraph separators
@@ -116,36 +116,9 @@ def _check_description(description: Any) -> None:
 
 
 def check_name(value: Any, label: str, what: str, *, limit: int = NAME_LIMIT) -> str:
-    """A name (or description) from a map file, trimmed: 1 to `limit` visible characters on one
-    line, no invisible characters inside, as squad files' names are checked (the rulesets'
-    own check lives in a ruleset's package, which nothing outside it may import)."""
-    if not isinstance(value, str):
-        raise ContentError(f"{label}: the {what} must be a text, not {shown(repr(value))}.")
-    name = unicodedata.normalize("NFC", value.strip())
-    categories = [unicodedata.category(char) for char in name]
-    if not any(not c.isspace() and k not in HIDDEN for c, k in zip(name, categories, strict=True)):
-        raise ContentError(
-            f"{label}: the {what} has no visible characters; "
-            f"give it 1 to {limit} letters, digits or signs."
-        )
-    if any(kind in LINE_BREAKING for kind in categories):
-        raise ContentError(
-            f"{label}: the {what} '{shown(name)}' holds a line break or control character; "
-            "write it on one line."
-        )
-    hidden = next((char for char in name if unicodedata.category(char) == "Cf"), None)
-    if hidden is not None:
-        raise ContentError(
-            f"{label}: the {what} '{shown(name)}' holds an invisible character "
-            f"(U+{ord(hidden):04X}); players could not type it. Remove it."
-        )
-    length = sum(1 for kind in categories if kind not in HIDDEN)
-    if length > limit or len(name) > 2 * limit:
-        raise ContentError(
-            f"{label}: the {what} '{shown(name)}' is {max(length, len(name))} characters long; "
-            f"a {what} has 1 to {limit} visible characters."
-        )
-    return name
+    """A name (or description) from a map file, checked as squad files' names are
+    (skirmbot.rules.names)."""
+    return check_text_name(value, label, what, limit)
 
 
 def _rulesets_of(kind: str, rules: str | None) -> list[Ruleset]:

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from skirmbot.rules.errors import ContentError
+from skirmbot.rules.names import check_text_name
 from skirmbot.rules.skirm.skills import Skill, skill_from_json
-from skirmbot.words import HIDDEN as _HIDDEN
-from skirmbot.words import name_key, shown
+from skirmbot.words import name_key
 
 # Rulebook: Unit Special Rules. The value says whether the rule takes a number (LDx, ...).
 UNIT_RULES: dict[str, bool] = {
@@ -47,7 +46,6 @@ SKILL_KEYS = ("name", "effect", "amount", "act", "to", "reach", "weapon", "ep", 
 
 NAME_LIMIT = 32  # visible characters in a squad, unit, weapon or skill name
 TYPE_LIMIT = 64  # visible characters in a unit's type ("Warden Captain")
-_LINE_BREAKING = ("Cc", "Zl", "Zp")  # control characters, line and paragraph separators
 SEPARATORS = ",;@"  # commands separate names with , and ; and name items as barrel@E5
 _SQUARE_NAME = re.compile(r"^[A-Za-z]\d{1,2}$")
 
@@ -109,23 +107,10 @@ def check_keys(data: dict[str, Any], known: Iterable[str], label: str, kind: str
         )
 
 
-def _trimmed(text: str) -> str:
-    """The text without blanks and zero-width characters at either end."""
-    start, end = 0, len(text)
-    while start < end and _blank(text[start]):
-        start += 1
-    while end > start and _blank(text[end - 1]):
-        end -= 1
-    return text[start:end]
 
 
-def _blank(char: str) -> bool:
-    return char.isspace() or unicodedata.category(char) in ("Cf", *_LINE_BREAKING)
 
 
-def visible_length(text: str) -> int:
-    """How many characters of `text` show: zero-width characters and combining marks don't."""
-    return sum(1 for char in text if unicodedata.category(char) not in _HIDDEN)
 
 
 def reads_like_square(name: str) -> bool:
@@ -134,14 +119,6 @@ def reads_like_square(name: str) -> bool:
     return bool(_SQUARE_NAME.match(plain)) or bool(_SQUARE_NAME.match(name.strip()))
 
 
-def _shown(text: str) -> str:
-    """The name as quoted in an error: its invisible characters shown as U+FFFD, cut short
-    like anything a player typed (`words.shown`)."""
-    printable = "".join(
-        char if unicodedata.category(char) not in (*_HIDDEN, *_LINE_BREAKING) else "\ufffd"
-        for char in text
-    )
-    return shown(printable)
 
 
 def check_name(
@@ -151,31 +128,7 @@ def check_name(
     invisible characters inside; with `commands` (units, weapons, skills: names that commands
     take) also not a square's name and without the separators commands use. `label` says whose
     name it is in the error."""
-    if not isinstance(value, str):
-        raise ContentError(f"{label}: the {what} must be a text, not {value!r}.")
-    name = unicodedata.normalize("NFC", _trimmed(value))
-    if not any(not char.isspace() and unicodedata.category(char) not in _HIDDEN for char in name):
-        raise ContentError(
-            f"{label}: the {what} has no visible characters; "
-            f"give it 1 to {limit} letters, digits or signs."
-        )
-    if any(unicodedata.category(char) in _LINE_BREAKING for char in name):
-        raise ContentError(
-            f"{label}: the {what} '{_shown(name)}' holds a line break or control character; "
-            "write it on one line."
-        )
-    hidden = next((char for char in name if unicodedata.category(char) == "Cf"), None)
-    if hidden is not None:
-        raise ContentError(
-            f"{label}: the {what} '{_shown(name)}' holds an invisible character "
-            f"(U+{ord(hidden):04X}); players could not type it. Remove it."
-        )
-    length = visible_length(name)
-    if length > limit or len(name) > 2 * limit:
-        raise ContentError(
-            f"{label}: the {what} '{_shown(name)}' is {max(length, len(name))} characters long; "
-            f"a {what} has 1 to {limit} visible characters."
-        )
+    name = check_text_name(value, label, what, limit)
     if commands and reads_like_square(name):
         raise ContentError(
             f"{label}: the {what} '{name}' reads like a square of the map; commands that take "
