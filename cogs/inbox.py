@@ -16,10 +16,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from skirmbot.service import Reply, ServiceError
+from skirmbot.service import MatchRow, Reply, ServiceError
 from skirmbot.service import inbox as inboxes
 from skirmbot.service.choices import Situation
-from skirmbot.store import MatchRow
 
 from .buttons import post
 from .common import asker, channel_of, in_time, send, service_of
