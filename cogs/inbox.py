@@ -9,6 +9,7 @@ does not play); what it posts publicly goes to that channel, and the asker is to
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Coroutine
 from typing import Any
 
@@ -19,9 +20,19 @@ from discord.ext import commands
 from skirmbot.service import MatchRow, Reply, ServiceError
 from skirmbot.service import inbox as inboxes
 from skirmbot.service.choices import Situation
+from skirmbot.service.matches import moment
 
-from .buttons import post
-from .common import asker, channel_of, in_time, send, service_of
+from .buttons import choice_view, post
+from .common import (
+    ChannelGone,
+    asker,
+    channel_of,
+    in_time,
+    picture_files,
+    post_to_channel,
+    send,
+    service_of,
+)
 from .text import choices
 
 NAME_A_MATCH = "Outside a server, name the match: the match option offers yours (/mine lists them)."
@@ -112,20 +123,46 @@ async def answer_for(
     private: bool = False,
 ) -> None:
     """Run the service call and post its replies: in the channel asked in, or, for a match named
-    from elsewhere, the public ones in the match's channel and a word to the asker of where."""
+    from elsewhere, the public ones in the match's channel (with their buttons, as if asked
+    there), the private ones to the asker, and a word to the asker of where it went."""
     elsewhere = row is not None and row.channel_id != interaction.channel_id
     reply = await in_time(interaction, work, private=elsewhere or private)
-    replies = reply.all()
     if row is None or not elsewhere:
-        await post(interaction, replies)
+        await post(interaction, reply.all())
         return
+    replies = reply.all()
+    target = await _channel(interaction, row.channel_id)
+    anchor = await _anchor(interaction, row.channel_id)
     for each in replies:
-        if not each.private and each.channel is None:
-            each.channel = row.channel_id
-    await post(interaction, replies)
+        if each.private:
+            await send(interaction, each.text, private=True, files=picture_files(each))
+        elif target is not None:
+            view = choice_view(each.choices, *anchor) if anchor and each.choices else None
+            with contextlib.suppress(ChannelGone):
+                await post_to_channel(target, each, match_id=row.id, view=view)
     if any(not each.private for each in replies):
         where = f"Posted in match #{row.id}'s channel: {inboxes.link(row)}"
         await send(interaction, where, private=True)
+
+
+async def _channel(
+    interaction: discord.Interaction[Any], channel_id: int
+) -> discord.abc.Messageable | None:
+    """The match's channel or thread, if the bot can still reach it."""
+    found: Any = interaction.client.get_channel(channel_id)
+    if found is None:
+        with contextlib.suppress(discord.HTTPException):
+            found = await interaction.client.fetch_channel(channel_id)
+    return found if isinstance(found, discord.abc.Messageable) else None
+
+
+async def _anchor(interaction: discord.Interaction[Any], channel_id: int) -> tuple[int, int] | None:
+    """(match id, how far it is) for the buttons under the match's messages, as in its channel."""
+    try:
+        row, _ = await service_of(interaction).view(channel_id)
+    except ServiceError:
+        return None
+    return row.id, moment(row)
 
 
 async def setup(bot: commands.Bot) -> None:

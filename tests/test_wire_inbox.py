@@ -18,6 +18,7 @@ from test_wire import (
     answered,
     choices,
     clean,
+    click,
     fake,
     practice_match,
     say,
@@ -123,6 +124,22 @@ async def test_the_inbox_in_a_direct_message(fake: FakeDiscord, start_bot) -> No
         done = posts_in(fake, thread)[before:]
         assert f"{unit} moves" in done[0].text, [m.text for m in done]
         assert any(m.pngs for m in done), "no map picture in the thread"
+
+        # Orders that leave the activation open: in the thread, with its buttons, as if given
+        # there (End activation works for Alice in the thread).
+        ready = await choices(bot, "move", "unit", channel_id=thread)
+        there = await choices(bot, "move", "square", channel_id=thread, unit=ready[0])
+        before = len(posts_in(fake, thread))
+        await in_dm(bot, "match orders", match=thread_match, line=f"{ready[0]} move {there[0]}")
+        moved = await bot.until(
+            lambda: [m for m in posts_in(fake, thread)[before:] if f"{ready[0]} moves" in m.text],
+            "the open activation's move posted in the thread",
+            REPLY_TIMEOUT,
+        )
+        assert "End activation" in moved[0].buttons().values(), moved[0].buttons()
+        end = await click(bot, moved[0], "End activation")
+        await settled(bot, end, lambda: end.pngs, "the map after the button ended the activation")
+        assert "expired" not in end.text, end.text
 
         # Not a match of hers, no match named, a command that needs the server: refused in
         # words, privately, and nothing is posted anywhere.
