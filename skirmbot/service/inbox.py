@@ -50,12 +50,12 @@ def label(row: MatchRow, user_id: int) -> str:
     return f"#{row.id}{f' {mission}' if mission else ''} v {others}"
 
 
-async def entries(live: LiveMatches, user_id: int) -> list[Entry]:
+async def entries(live: LiveMatches, user_id: int, *, scores: bool = True) -> list[Entry]:
     """The player's active matches: those waiting on them first, soonest deadline first, then
-    the others by match number."""
-    found = [
-        await _entry(live, row, user_id) for row in await live.store.matches_of_player(user_id)
-    ]
+    the others by match number (`scores`: with the score, which may need a replay; autocomplete,
+    which must answer at once, does without)."""
+    rows = await live.store.matches_of_player(user_id)
+    found = [await _entry(live, row, user_id, scores) for row in rows]
     waiting = sorted((e for e in found if e.mine), key=_by_deadline)
     others = sorted((e for e in found if not e.mine), key=lambda e: e.row.id)
     return waiting + others
@@ -81,7 +81,8 @@ async def match_choices(live: LiveMatches, user_id: int, current: str) -> list[t
     """(label, match id) of the player's matches whose label holds what they typed, waiting on
     them first, for a `match:` option's autocomplete."""
     typed = typed_key(current)
-    named = [(label(e.row, user_id), e.row.id) for e in await entries(live, user_id)]
+    found = await entries(live, user_id, scores=False)
+    named = [(label(e.row, user_id), e.row.id) for e in found]
     return [(text, match_id) for text, match_id in named if typed in typed_key(text)]
 
 
@@ -101,7 +102,7 @@ async def named_match(live: LiveMatches, user_id: int, match_id: int) -> MatchRo
 
 
 # --- one match ---------------------------------------------------------------------------------
-async def _entry(live: LiveMatches, row: MatchRow, user_id: int) -> Entry:
+async def _entry(live: LiveMatches, row: MatchRow, user_id: int, scores: bool) -> Entry:
     seats = [seat for seat, player in enumerate(row.players) if player == user_id]
     clock = Clock.from_json(row.setup.get("clock"))
     turn = set(waiting_for(row))
@@ -115,7 +116,7 @@ async def _entry(live: LiveMatches, row: MatchRow, user_id: int) -> Entry:
         what = _what(row, seats, reacting, picking)
         return Entry(row, True, deadline, f"- {label(row, user_id)}: {what}{due}. {where}")
     waits = _whose_turn(row, turn | set(reacting) | picking)
-    score = await _score(live, row)
+    score = await _score(live, row) if scores else ""
     text = f"- {label(row, user_id)}: {waits}{f'; {score}' if score else ''}. {where}"
     return Entry(row, False, None, text)
 
