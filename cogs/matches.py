@@ -47,7 +47,17 @@ from .common import (
     send_file,
     service_of,
 )
-from .play import offer, situation
+from .inbox import (
+    ANYWHERE,
+    MatchNumber,
+    answer_for,
+    channel_named,
+    in_a_server_or_named,
+    match_choices,
+    named_match,
+    situation_named,
+)
+from .play import offer
 from .text import NAME_LIMIT, choice, listed, short
 
 
@@ -149,7 +159,11 @@ RULESETS = [app_commands.Choice(name=short(title), value=name) for name, title i
 PLAYERS = [app_commands.Choice(name=f"{count} players", value=count) for count in seat_choices()]
 
 
-@app_commands.guild_only()
+# Issue 34: /match is also offered in direct messages and as a user-installed app, for the
+# commands that name a match (`match:`, cogs/inbox.py); every other one still needs a server
+# with the bot in it (`interaction_check`).
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class Matches(
     commands.GroupCog,
     group_name="match",
@@ -158,6 +172,11 @@ class Matches(
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Issue 34: outside a server with the bot (a direct message, a server the player added
+        the app to for themselves), only the commands that name a match run."""
+        return in_a_server_or_named(interaction, ANYWHERE)
 
     # --- setting up ----------------------------------------------------------------------
     @app_commands.command(
@@ -404,29 +423,33 @@ class Matches(
     @app_commands.describe(
         unit="Your unit (default: the one activating)",
         square="Preview it as if it stood on this square (default: where it stands)",
+        match="One of your matches, to preview from anywhere (default: this channel's)",
     )
+    @app_commands.autocomplete(match=match_choices)
     async def preview(
         self,
         interaction: discord.Interaction[Any],
         unit: UnitName | None = None,
         square: PreviewSquare | None = None,
+        match: MatchNumber | None = None,
     ) -> None:
         member = await player(interaction)
-        work = service_of(interaction).preview(channel_of(interaction), member, unit, square)
+        channel = await channel_named(interaction, match)
+        work = service_of(interaction).preview(channel, member, unit, square)
         await answer(interaction, work, private=True)
 
     @preview.autocomplete("unit")
     async def preview_unit(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        found = await situation(interaction)
+        found = await situation_named(interaction)
         return [] if found is None else offer(preview_units(found), current)
 
     @preview.autocomplete("square")
     async def preview_square(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        found = await situation(interaction)
+        found = await situation_named(interaction)
         unit = str(getattr(interaction.namespace, "unit", "") or "") or None
         return [] if found is None else offer(preview_squares(found, unit), current)
 
@@ -496,18 +519,27 @@ class Matches(
     )
     @app_commands.describe(
         line="Steps separated by ';', the unit named first; stops at a refused step or a roll",
+        match="One of your matches, to give orders from anywhere (default: this channel's)",
     )
-    async def orders(self, interaction: discord.Interaction[Any], line: OrdersLine) -> None:
+    @app_commands.autocomplete(match=match_choices)
+    async def orders(
+        self,
+        interaction: discord.Interaction[Any],
+        line: OrdersLine,
+        match: MatchNumber | None = None,
+    ) -> None:
         member = await player(interaction)
-        work = service_of(interaction).orders(channel_of(interaction), member, line)
-        await answer(interaction, work)
+        named = await named_match(interaction, match)
+        channel = channel_of(interaction) if named is None else named.channel_id
+        work = service_of(interaction).orders(channel, member, line)
+        await answer_for(interaction, named, work)
 
     @orders.autocomplete("line")
     async def orders_line(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         """What the line can go on with: the asker's units and what each can do now."""
-        found = await situation(interaction)
+        found = await situation_named(interaction)
         if found is None:
             return []
         offered = [text for text in line_choices(found, current) if len(text) <= NAME_LIMIT]

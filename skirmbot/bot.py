@@ -55,6 +55,7 @@ EXTENSIONS: tuple[str, ...] = (
     "skirmbot.cogs.leagues",
     "skirmbot.cogs.maps",
     "skirmbot.cogs.web",
+    "skirmbot.cogs.inbox",  # issue 34: /mine, the "your move" inbox
 )
 DEFAULT_DB = "skirmbot.db"
 EXIT_OK, EXIT_FAILED, EXIT_CONFIG = 0, 1, 2

@@ -712,6 +712,56 @@ class FakeDiscord:
         interaction.session = await self.dispatch("INTERACTION_CREATE", interaction.payload)
         return interaction
 
+    # --- direct messages with the bot (issue 34: /mine, a match named from anywhere) ----------
+    def _dm_interaction(self, type_: int, data: dict[str, Any], user: User) -> Interaction:
+        """An interaction from the user's direct message with the bot, as Discord sends it: no
+        guild, `user` instead of `member`, context 1 (BOT_DM). Discord only delivers it for a
+        command whose synced `contexts` hold 1: the fake refuses the others, as Discord's
+        client does not offer them there."""
+        synced = [c for c in self.commands if c["name"] == data["name"]]
+        contexts = synced[0].get("contexts") if synced else None
+        if not contexts or 1 not in contexts:
+            raise AssertionError(f"/{data['name']} is not offered in direct messages: {contexts}")
+        channel = self._dm_channel(user)
+        iid, token = snowflake(), f"token-{snowflake()}"
+        payload = {
+            "id": str(iid),
+            "application_id": str(self.application_id),
+            "type": type_,
+            "data": data,
+            "channel_id": channel["id"],
+            "channel": channel,
+            "user": user.to_json(),
+            "token": token,
+            "version": 1,
+            "app_permissions": str(BOT_PERMISSIONS),
+            "locale": "en-US",
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": "0"},  # the app as the server installed it
+            "context": 1,
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        interaction = Interaction(iid, token, payload)
+        self.interactions[token] = interaction
+        return interaction
+
+    async def dm_slash(self, command: str, user: User | None = None, **options: Any) -> Interaction:
+        """/command sent from the user's direct message with the bot."""
+        data = self._command_data(command, options, None)
+        interaction = self._dm_interaction(2, data, user or self.alice)
+        interaction.session = await self.dispatch("INTERACTION_CREATE", interaction.payload)
+        return interaction
+
+    async def dm_autocomplete(
+        self, command: str, focused: str, user: User | None = None, **options: Any
+    ) -> Interaction:
+        """An autocomplete interaction from the user's direct message with the bot."""
+        options.setdefault(focused, "")
+        data = self._command_data(command, options, focused)
+        interaction = self._dm_interaction(4, data, user or self.alice)
+        interaction.session = await self.dispatch("INTERACTION_CREATE", interaction.payload)
+        return interaction
+
     @staticmethod
     def responded_to(interaction: Interaction) -> bool:
         """Has the bot answered: a callback, and after a defer the first real message?"""
