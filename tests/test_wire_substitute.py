@@ -91,7 +91,7 @@ async def test_a_substitute_takes_a_seat_and_finishes_the_match(
 
         # Bob plays no more; Carol finishes the match.
         gone = await say(bot, "match concede", user=fake.bob)
-        assert private(gone.messages), gone.text
+        assert private(gone.messages) and "Only the two players" in gone.text, gone.text
         asked_carol = await say(bot, "match concede", user=fake.carol)
         ended = await click(bot, asked_carol.messages[0], "Concede the match", user=fake.carol)
         end = await bot.until(
