@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from aiohttp.test_utils import TestClient, TestServer
 from conftest import BOTH_BACKENDS
 from service_setup import ALICE, BOB, CHANNEL, EVE, GUILD, MOD, end_one, started
 
@@ -24,6 +25,7 @@ from skirmbot.service.pages import Pages
 from skirmbot.service.ratings import RatingService
 from skirmbot.store import Store
 from skirmbot.timers.clock import HOUR, TimeControls
+from skirmbot.web import make_app
 
 
 @pytest.fixture(params=BOTH_BACKENDS)
@@ -216,6 +218,20 @@ async def test_a_league_can_hand_a_seat_out_of_misses_to_the_automatic_player(
     assert row is not None and row.status == "playing"
     assert row.players[gone] == AUTOMATIC and P1.id in row.players
     assert row.record["holders"] == [{"seat": gone, "player": "Automatic player", "from": 0}]
+
+
+async def test_the_league_page_says_the_rule(store: Store) -> None:
+    env = Env(store)
+    await env.league_match(missed_to_automatic=True)
+    pages = Pages(store, env.matches)
+    await pages.set_published(GUILD, True)
+    client = TestClient(TestServer(make_app(store, pages)))
+    await client.start_server()
+    try:
+        text = await (await client.get(f"/g/{GUILD}/league/Spring")).text()
+    finally:
+        await client.close()
+    assert MISSED_TO_AUTOMATIC_WORDS.replace("'", "&#39;") in text, text
 
 
 async def test_a_league_without_the_rule_still_forfeits(store: Store) -> None:
