@@ -196,6 +196,7 @@ class Leagues(
         campaign="Players field stored squads, which keep their XP and medals",
         dispute_hours="How long a result can be disputed, in hours (default 48)",
         organisers="A role whose members organise this league with you",
+        to_automatic="A miss with no excuses left hands the seat to the automatic player, not a forfeit",
     )
     @app_commands.rename(battle_map="map")
     @app_commands.autocomplete(
@@ -222,6 +223,7 @@ class Leagues(
         campaign: bool = False,
         dispute_hours: app_commands.Range[int, 1, 336] = 48,
         organisers: discord.Role | None = None,
+        to_automatic: bool = False,
     ) -> None:
         creator = await player(interaction)
         options: dict[str, Any] = {}
@@ -233,7 +235,8 @@ class Leagues(
             controls=time_controls(hours, excuses, on_miss),
             missions=parts(missions) or None, maps=[battle_map] if battle_map else None,
             scoring=(win, draw, loss), campaign=campaign, dispute_hours=dispute_hours,
-            organiser_role=organisers.id if organisers else None, **options,
+            organiser_role=organisers.id if organisers else None,
+            missed_to_automatic=to_automatic, **options,
         )  # fmt: skip
         await answer(interaction, work)
 

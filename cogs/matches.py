@@ -33,6 +33,7 @@ from skirmbot.timers.clock import (
 )
 from skirmbot.words import typed_key
 
+from . import substitutes
 from .buttons import answer, concede_view
 from .common import (
     NAME_LENGTH,
@@ -591,6 +592,23 @@ class Matches(
     async def abort(self, interaction: discord.Interaction[Any]) -> None:
         member = await player(interaction)
         await answer(interaction, service_of(interaction).abort(channel_of(interaction), member))
+
+    # --- substitutes (issue 34) ---------------------------------------------------------------
+    @app_commands.command(
+        name="substitute",
+        description="Moderators, organisers: hand a player's seat to a member; players: ask for one",
+    )
+    @app_commands.describe(
+        member="Who takes the seat (a player asking: who they would like)",
+        seat_of="Moderators, organisers: whose seat goes on (default: yours)",
+    )
+    async def substitute(
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member | None = None,
+        seat_of: discord.Member | None = None,
+    ) -> None:
+        await substitutes.substitute(interaction, member, seat_of)
 
     @app_commands.command(
         name="modrole", description="Manage Server: name the role whose members may abort matches"

@@ -71,6 +71,11 @@ class MatchRecord:
     # the result, which `skirmbot verify` derives again from the seed and salts.
     rolls: list[int] | None = None
     result: dict[str, Any] | None = None
+    # Substitutes (issue 34): each hand-over of a seat, in order, as {"seat": S, "player": NAME,
+    # "from": N}: NAME holds seat S from the record's command N (0-based) on. Seats start with
+    # `players`. Replay and `skirmbot verify` never read it (the seals stay on the first
+    # names); None: no seat changed hands, as in every record written before it.
+    holders: list[dict[str, Any]] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -89,6 +94,8 @@ class MatchRecord:
             data["rolls"] = self.rolls
         if self.result is not None:
             data["result"] = self.result
+        if self.holders is not None:
+            data["holders"] = self.holders
         return data
 
     def dumps(self) -> str:
@@ -128,6 +135,7 @@ class MatchRecord:
             seats = "two" if rules.seats == (2,) else f"{min(rules.seats)} to {max(rules.seats)}"
             raise RulesError(f"A record's 'players' must list the {seats} players' names.")
         record = cls(content, dice, list(commands), list(players), rules.name, int(version))
+        record.holders = _holders(data.get("holders"), len(players))
         return _with_verifiable_dice(record, data)
 
     @classmethod
@@ -170,6 +178,41 @@ def _with_verifiable_dice(record: MatchRecord, data: dict[str, Any]) -> MatchRec
         rolls=rolls,
         result=result,
     )
+
+
+def _holders(value: object, seats: int) -> list[dict[str, Any]] | None:
+    """A record's seat hand-overs (substitutes), checked for their shape; None when it has none."""
+    if value is None:
+        return None
+    if isinstance(value, list) and all(_holder(item, seats) for item in value):
+        return [dict(item) for item in value]
+    raise RulesError(
+        "A record's 'holders' lists who took a seat from which command on: "
+        '{"seat": 0, "player": "name", "from": 12}, the seat one of the players\' seats.'
+    )
+
+
+def _holder(item: object, seats: int) -> bool:
+    if not isinstance(item, dict):
+        return False
+    seat, player, start = item.get("seat"), item.get("player"), item.get("from")
+    return (
+        isinstance(seat, int)
+        and not isinstance(seat, bool)
+        and 0 <= seat < seats
+        and isinstance(player, str)
+        and isinstance(start, int)
+        and not isinstance(start, bool)
+        and start >= 0
+    )
+
+
+def held_by(record: MatchRecord) -> list[list[tuple[str, int]]]:
+    """Who held each seat, in order, from which command on: (name, first command, 0-based)."""
+    seats: list[list[tuple[str, int]]] = [[(name, 0)] for name in record.players]
+    for change in record.holders or ():
+        seats[change["seat"]].append((str(change["player"]), int(change["from"])))
+    return seats
 
 
 def _texts_per_seat(value: object, seats: int) -> bool:

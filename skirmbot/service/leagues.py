@@ -104,6 +104,14 @@ FORMATS = (SWISS, ROUND_ROBIN)
 WIN, LOSS, DRAW, DOUBLE_LOSS = "win", "loss", "draw", "double_loss"
 RESULTS = (WIN, LOSS, DRAW, DOUBLE_LOSS)
 ORGANISER_ROLE = "league_organiser_role"  # guild setting: the role whose members organise
+# Substitutes (issue 34): a league's config says (True) that a seat out of excused misses goes to
+# the automatic player for the rest of the match instead of forfeiting; its page says so.
+MISSED_TO_AUTOMATIC = "missed_to_automatic"
+MISSED_TO_AUTOMATIC_WORDS = (
+    "A player who misses a deadline with no excused misses left hands their seat to the "
+    "automatic player for the rest of the match, instead of forfeiting; the game counts for "
+    "them as it ends."
+)
 MAX_NAME = 50
 MAX_ROUNDS = 20
 MAX_ROUND_HOURS = 60 * 24  # 60 days
@@ -186,6 +194,7 @@ class LeagueService:
         campaign: bool = False,
         dispute_hours: float = DEFAULT_DISPUTE_HOURS,
         organiser_role: int | None = None,
+        missed_to_automatic: bool = False,
     ) -> Reply:
         """A new league in sign-up. `format`: "swiss" (with `rounds`) or "round_robin";
         `controls`: every league match's clock; `missions`/`maps`: one per round in turn, or
@@ -238,6 +247,7 @@ class LeagueService:
             "tiebreaks": list(order),
             "campaign": campaign,
             "dispute_hours": dispute_hours,
+            MISSED_TO_AUTOMATIC: missed_to_automatic,
         }
         try:
             league = await self.store.create_league(
@@ -256,7 +266,8 @@ class LeagueService:
             f"Scoring: {scoring.win} for a win (and a bye), {scoring.draw} for a draw, "
             f"{scoring.loss} for a loss; ties broken by "
             f"{', '.join(_tiebreak_name(key, played) for key in order[1:])}.\n"
-            f"Players sign up with a squad; {creator.name} starts the first round."
+            + (f"{MISSED_TO_AUTOMATIC_WORDS}\n" if missed_to_automatic else "")
+            + f"Players sign up with a squad; {creator.name} starts the first round."
         )
 
     async def leagues(self, guild: int) -> Reply:

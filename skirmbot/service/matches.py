@@ -64,6 +64,7 @@ from skirmbot.service.replies import (
     the_end,
     when,
 )
+from skirmbot.service.seatholders import who_played
 from skirmbot.service.teams import (
     acting_seats,
     by_side,
@@ -698,7 +699,9 @@ class MatchService:
         row = await self.live.find(channel_id, active_only=False)
         match = await self.live.match(row)
         lines = numbered_log(match.log)  # "#5 ...": the numbers /match recap takes
-        return Reply(clip("\n".join(lines[-count:]) or "Nothing has happened yet."), private=True)
+        played = who_played(row)  # substitutes (issue 34): who held a seat that changed hands
+        lines = ([played] if played else []) + lines[-count:]
+        return Reply(clip("\n".join(lines) or "Nothing has happened yet."), private=True)
 
     async def card(self, channel_id: int, unit: str) -> Reply:
         row = await self.live.find(channel_id)
@@ -1122,6 +1125,7 @@ class MatchService:
         heading = end_heading(row.id, _result(rules, state), _seats(row, squads, mention=True))
         page = await self.links.match(row.guild_id, row.id)
         heading += f"\nReplay: {page}" if page else ""
+        heading += _substitutes(row)
         heading += dice_revealed(row)
         room = MESSAGE_LIMIT - len(heading) - 2
         medals = await self.campaigns.award_ended(row, match, limit=room)
@@ -1150,6 +1154,7 @@ class MatchService:
         rules = ruleset_of(row)
         squads = _squad_names(rules, state, len(row.players))
         heading = end_heading(row.id, _result(rules, state), _seats(row, squads, mention=False))
+        heading += _substitutes(row)
         picture, alt = await self._final_picture(match, row)
         return Reply(
             f"{heading}\nIts record: /match export. A new match: /match new.",
@@ -1159,6 +1164,12 @@ class MatchService:
 
 
 # --- helpers -------------------------------------------------------------------------------
+def _substitutes(row: MatchRow) -> str:
+    """Substitutes (issue 34): a line per seat that changed hands, for the result."""
+    played = who_played(row)
+    return f"\n{played}" if played else ""
+
+
 def dice_revealed(row: MatchRow) -> str:
     """For a match that ends now: a line saying where its dice seed is revealed and how to
     verify it (verifiable dice); nothing when no die could have been rolled (still in set-up)

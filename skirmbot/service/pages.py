@@ -27,7 +27,14 @@ from skirmbot.render.replay import activation_steps, numbered_steps
 from skirmbot.rules.errors import RulesError
 from skirmbot.rules.record import MatchRecord, revealed, so_far
 from skirmbot.service.errors import ServiceError
-from skirmbot.service.leagues import MAX_NAME, LeagueService, game_result, result_words
+from skirmbot.service.leagues import (
+    MAX_NAME,
+    MISSED_TO_AUTOMATIC,
+    MISSED_TO_AUTOMATIC_WORDS,
+    LeagueService,
+    game_result,
+    result_words,
+)
 from skirmbot.service.links import PUBLISHED
 from skirmbot.service.matches import ABORTED, PLAYING, MatchService
 from skirmbot.service.replies import describe
@@ -78,6 +85,8 @@ class LeaguePage:
     rows: list[dict[str, Any]]  # each: user, rank, name, record, the columns' values, dropped
     rounds: list[RoundLine]
     score: str = "MP"  # the league's ruleset's short name for a score (`Ruleset.score_words`)
+    # Rules of the league a player should know before a deadline bites (substitutes, issue 34).
+    rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -157,7 +166,8 @@ class Pages:
             for r in await self.store.league_rounds(found.id)
         ]
         columns = tuple(c for c in table.columns if c not in ("rank", "name", "record"))
-        return LeaguePage(found.name, table.subtitle, columns, rows, rounds, table.score)
+        rules = (MISSED_TO_AUTOMATIC_WORDS,) if found.config.get(MISSED_TO_AUTOMATIC) else ()
+        return LeaguePage(found.name, table.subtitle, columns, rows, rounds, table.score, rules)
 
     async def player(self, guild: int, name: str, user: int) -> PlayerPage | None:
         found = await self._league(guild, name)

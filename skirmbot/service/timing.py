@@ -33,6 +33,7 @@ from skirmbot.service.matches import (
 )
 from skirmbot.service.recap import with_recap
 from skirmbot.service.replies import Reply, person, when
+from skirmbot.service.substitutes import misses_go_automatic, to_automatic
 from skirmbot.service.work import (
     REACTION_MINUTES,
     SEATS_DECIDING,
@@ -48,6 +49,8 @@ from skirmbot.store.database import VacationRow
 from skirmbot.timers.clock import DAY, HOUR, Clock, Stops, duration
 from skirmbot.words import plural
 
+# What a league that hands a seat out of excused misses on does instead (issue 34).
+TO_AUTOMATIC = "the automatic player takes their seat"
 FORFEIT = "forfeits (the turn timer ran out and no excused misses were left)"
 VACATION_DAYS = "vacation_days"  # guild setting: each player's vacation days a year
 DEFAULT_VACATION_DAYS = 20  # as Lichess gives
@@ -169,6 +172,8 @@ async def _missed_turn(
     row, side = work.row, decision.side
     name = row.names[side]
     if clock.excuses_used[side] >= clock.controls.excuses:
+        if await misses_go_automatic(service.store, row.id):  # the league's rule (issue 34)
+            return await _seat_to_automatic(service, work, clock, decision)
         _note_miss(work, clock, side, "forfeit")
         reply = await service.finish(work, commands.Concede(side, reason=FORFEIT))
         reply.text = f"⏰ {name} missed the deadline with no excused misses left.\n{reply.text}"
@@ -187,6 +192,24 @@ async def _missed_turn(
     left = clock.controls.excuses - clock.excuses_used[side]
     reply.text = f"⏰ {name} missed the deadline: {what}. Excused misses left for {name}: {left}.\n{reply.text}"
     if AUTOMATIC in row.players and not await _over(work):
+        reply.followups += await service.automatic_turns(work)
+    return reply
+
+
+async def _seat_to_automatic(
+    service: MatchService, work: MatchWork, clock: Clock, decision: Decision
+) -> Reply:
+    """Substitutes (issue 34): the league hands a seat out of excused misses to the automatic
+    player, who plays the missed activation and the rest of the match for it."""
+    side, name = decision.side, work.row.names[decision.side]
+    _note_miss(work, clock, side, TO_AUTOMATIC)
+    to_automatic(work, side)
+    reply = await service.reply_to(work, await _play_out_activation(work, decision))
+    reply.text = (
+        f"⏰ {name} missed the deadline with no excused misses left: {TO_AUTOMATIC} for the "
+        f"rest of the match, as the league has it.\n{reply.text}"
+    )
+    if not await _over(work):
         reply.followups += await service.automatic_turns(work)
     return reply
 
@@ -272,21 +295,30 @@ async def _missed_deployment(service: MatchService, work: MatchWork, clock: Cloc
     assert stage is not None  # a match deploying is in a set-up stage
     hidden: dict[str, Any] = row.setup.setdefault(hidden_key(stage), {})
     notes = []
+    automatic = await misses_go_automatic(service.store, row.id)  # the league's rule (issue 34)
     for side in stage.sides:
         if str(side) in hidden or row.players[side] == AUTOMATIC:
             continue
         name = row.names[side]
-        if clock.excuses_used[side] >= clock.controls.excuses:
+        if clock.excuses_used[side] >= clock.controls.excuses and not automatic:
             _note_miss(work, clock, side, "forfeit")
             reply = await service.finish(work, commands.Concede(side, reason=FORFEIT))
             reply.text = (
                 f"⏰ {name} did not deploy in time and has no excused misses left.\n{reply.text}"
             )
             return reply
-        clock.excuses_used[side] += 1
-        _note_miss(work, clock, side, "deployed by the bot")
         placement = ruleset_of(row).automatic_placement(scratch.state, side)
         hidden[str(side)] = placement.to_json()
+        if clock.excuses_used[side] >= clock.controls.excuses:  # (and the league's rule)
+            _note_miss(work, clock, side, TO_AUTOMATIC)
+            to_automatic(work, side)
+            notes.append(
+                f"⏰ {name} did not deploy in time and has no excused misses left: the bot "
+                f"deployed for them, and {TO_AUTOMATIC} for the rest of the match, as the league has it."
+            )
+            continue
+        clock.excuses_used[side] += 1
+        _note_miss(work, clock, side, "deployed by the bot")
         notes.append(
             f"⏰ {name} did not deploy in time: the bot deployed for them (excused misses left: {clock.controls.excuses - clock.excuses_used[side]})."
         )

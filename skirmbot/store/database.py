@@ -1659,6 +1659,17 @@ class Store:
         )
         return [_league_from_row(row) for row in rows]
 
+    # -- substitutes (issue 34) -------------------------------------------------------------------
+
+    async def league_of_match(self, match_id: int) -> LeagueRow | None:
+        """The league whose game the match is (its organisers may hand its seats on, and its
+        rules say what a missed deadline does), or None for a match outside any league."""
+        async with self._reading() as db:
+            found = await self._fetch_leagues(
+                db, "id IN (SELECT league_id FROM league_games WHERE match_id = ?)", (match_id,)
+            )
+        return found[0] if found else None
+
     # -- campaigns: awards a crash left undone ---------------------------------------------------
 
     async def unawarded_matches(self) -> list[MatchRow]:
