@@ -282,3 +282,9 @@ async def post_to_channel(
         log.warning("%s: Discord refused a message in %s: %s", match, where, error)
         return False
     return True
+
+
+def roles_of(interaction: discord.Interaction[Any]) -> list[int]:
+    """The asking member's role ids (the service checks them against a league's organiser
+    roles); none in a direct message."""
+    return [role.id for role in getattr(interaction.user, "roles", [])]

@@ -34,6 +34,7 @@ from .common import (
     in_time,
     player,
     post_to_channel,
+    roles_of,
     send,
     service_of,
 )
@@ -79,11 +80,6 @@ def leagues_of(interaction: discord.Interaction[Any]) -> LeagueService:
 
 def guild_of(interaction: discord.Interaction[Any]) -> int:
     return interaction.guild_id or 0
-
-
-def roles_of(interaction: discord.Interaction[Any]) -> list[int]:
-    """The asking member's role ids (the service checks them against the organiser roles)."""
-    return [role.id for role in getattr(interaction.user, "roles", [])]
 
 
 def someone(member: discord.Member | discord.User) -> Member:

@@ -18,7 +18,7 @@ from skirmbot.service.maps import MapService
 from skirmbot.words import typed_key
 
 from .buttons import answer
-from .common import player, service_of
+from .common import player, roles_of, service_of
 from .matches import RULESETS, MapName, MissionName, mission_choices
 from .text import choices
 
@@ -29,11 +29,6 @@ def maps_of(interaction: discord.Interaction[Any]) -> MapService:
 
 def guild_of(interaction: discord.Interaction[Any]) -> int:
     return interaction.guild_id or 0
-
-
-def roles_of(interaction: discord.Interaction[Any]) -> list[int]:
-    """The asking member's role ids (the service checks them against the map role)."""
-    return [role.id for role in getattr(interaction.user, "roles", [])]
 
 
 async def any_map(

@@ -16,7 +16,7 @@ from skirmbot.service import Member, ServiceError
 from skirmbot.service import substitutes as subs
 
 from .buttons import answer, post
-from .common import bot_of, channel_of, in_time, player, service_of
+from .common import bot_of, channel_of, in_time, player, roles_of, service_of
 from .delivery import deliver
 
 
@@ -52,9 +52,3 @@ async def _may_hand_on(interaction: discord.Interaction[Any], asker: Member) -> 
     return await subs.may_hand_on(
         service_of(interaction), channel_of(interaction), asker, roles_of(interaction)
     )
-
-
-def roles_of(interaction: discord.Interaction[Any]) -> list[int]:
-    """The asking member's role ids, for the league organiser roles (as cogs/leagues.py reads
-    them; not imported from there, which imports the /match cog)."""
-    return [role.id for role in getattr(interaction.user, "roles", [])]

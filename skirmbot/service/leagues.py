@@ -161,6 +161,20 @@ class GameResult:
     at: float
 
 
+async def is_organiser(
+    store: Store, league: LeagueRow, member: Member, roles: Collection[int]
+) -> bool:
+    """Whether the member runs the league: its creator, a moderator, or a member with its
+    organiser role or the server's (`roles`: the member's role ids)."""
+    if member.id == league.creator_id or member.moderator:
+        return True
+    role_ids = {league.organiser_role}
+    guild_role = await store.get_setting(league.guild_id, ORGANISER_ROLE)
+    if guild_role is not None:
+        role_ids.add(int(guild_role))
+    return any(role in role_ids for role in roles)
+
+
 class LeagueService:
     def __init__(
         self,
@@ -1170,13 +1184,7 @@ class LeagueService:
     async def _check_organiser(
         self, league: LeagueRow, member: Member, roles: Collection[int]
     ) -> None:
-        if member.id == league.creator_id or member.moderator:
-            return
-        role_ids = {league.organiser_role}
-        guild_role = await self.store.get_setting(league.guild_id, ORGANISER_ROLE)
-        if guild_role is not None:
-            role_ids.add(int(guild_role))
-        if any(role in role_ids for role in roles):
+        if await is_organiser(self.store, league, member, roles):
             return
         raise NotAllowed(
             f"Only {league.name}'s organisers (its creator and members with the league "

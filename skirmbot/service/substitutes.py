@@ -21,7 +21,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from skirmbot.service.errors import NotAllowed, ServiceError
-from skirmbot.service.leagues import MISSED_TO_AUTOMATIC, ORGANISER_ROLE
+from skirmbot.service.leagues import MISSED_TO_AUTOMATIC, is_organiser
 from skirmbot.service.matches import AUTOMATIC_NAME, MatchService
 from skirmbot.service.replies import Reply, person
 from skirmbot.service.seatholders import hand_seat
@@ -135,15 +135,9 @@ async def _allowed(
 ) -> bool:
     """A moderator, or an organiser of the match's league (its creator, a member with its or
     the server's league organiser role), as the league commands judge them."""
-    if asker.moderator or (league is not None and asker.id == league.creator_id):
-        return True
     if league is None:
-        return False
-    role_ids = {league.organiser_role}
-    guild_role = await store.get_setting(league.guild_id, ORGANISER_ROLE)
-    if guild_role is not None:
-        role_ids.add(int(guild_role))
-    return any(role in role_ids for role in roles)
+        return asker.moderator
+    return await is_organiser(store, league, asker, roles)
 
 
 async def _check_allowed(
