@@ -530,6 +530,18 @@ def _setting_match(key: str) -> int | None:
     return int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else None
 
 
+@dataclass(frozen=True)
+class NotifySettings:
+    """A player's reminder settings (issue 34: pnotify), None where they never chose: their
+    time zone (an IANA name), quiet hours in it (minutes after local midnight) and how long
+    before a deadline they are reminded (seconds; None: when the match's clock says)."""
+
+    time_zone: str | None = None
+    quiet_start: int | None = None
+    quiet_end: int | None = None
+    remind_before: float | None = None
+
+
 class Store:
     """Matches, their records, players, squads, leagues and per-guild settings, kept safely in
     SQLite or PostgreSQL."""
@@ -1046,6 +1058,44 @@ class Store:
             await db.execute(
                 "UPDATE players SET dms_closed_at = ? WHERE user_id = ?", (self._clock(), user_id)
             )
+
+    # -- notifications on a player's terms (issue 34: pnotify) --------------------------------
+    async def notify_settings(self, user_id: int) -> NotifySettings:
+        """The player's reminder settings (/timer notify): all None for a player who never
+        chose (or whom the store does not know): reminded as the match says."""
+        async with self._reading() as db:
+            row = await db.fetchone(
+                "SELECT time_zone, quiet_start, quiet_end, remind_before FROM players "
+                "WHERE user_id = ?",
+                (user_id,),
+            )
+        if row is None:
+            return NotifySettings()
+        return NotifySettings(
+            time_zone=None if row["time_zone"] is None else str(row["time_zone"]),
+            quiet_start=None if row["quiet_start"] is None else int(row["quiet_start"]),
+            quiet_end=None if row["quiet_end"] is None else int(row["quiet_end"]),
+            remind_before=None if row["remind_before"] is None else float(row["remind_before"]),
+        )
+
+    async def set_notify_settings(self, user_id: int, settings: NotifySettings) -> None:
+        """Keep a remembered player's reminder settings, all four at once (StoreError if the
+        player is not known)."""
+        async with self._transaction() as db:
+            changed = await db.execute(
+                "UPDATE players SET time_zone = ?, quiet_start = ?, quiet_end = ?, "
+                "remind_before = ?, updated_at = ? WHERE user_id = ?",
+                (
+                    settings.time_zone,
+                    settings.quiet_start,
+                    settings.quiet_end,
+                    settings.remind_before,
+                    self._clock(),
+                    user_id,
+                ),
+            )
+            if changed != 1:
+                raise StoreError(f"Player {user_id} is not known; remember_player() them first.")
 
     # -- clocks: vacations and calendar feeds (issue 21) ---------------------------------------
 
@@ -1707,6 +1757,7 @@ __all__ = [
     "LeagueRoundRow",
     "LeagueRow",
     "MatchRow",
+    "NotifySettings",
     "SquadRow",
     "Store",
     "StoreError",

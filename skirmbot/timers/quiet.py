@@ -81,7 +81,7 @@ class QuietHours:
         return moment  # no end found (not a real zone's rules): as due, never held for ever
 
     def describe(self) -> str:
-        """"22:00 to 07:00 (Europe/Berlin)"."""
+        """In words, as "22:00 to 07:00 (Europe/Berlin)"."""
         return f"{_clock(self.start)} to {_clock(self.end)} ({self.zone})"
 
 

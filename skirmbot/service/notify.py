@@ -1,0 +1,176 @@
+"""Notifications on a player's terms (issue 34): `/timer notify` and when a reminder goes out.
+
+A player chooses, for all their matches: reminders by direct message or in the match's channel
+(what `/timer reminders` chose before, and still does), how long before a deadline they are
+reminded, and quiet hours in their own time zone (skirmbot.timers.quiet). A player who never
+chose is reminded exactly as before.
+
+The match's clock fires one reminder moment (`Clock.remind`). When it fires, each player it
+waits for is reminded now, or held: a later moment of their own (a shorter lead), or the end of
+their quiet hours. The clock then waits for the earliest held moment, and the set-up notes who
+was already reminded for this activation and deadline (`HELD`), so nobody is reminded twice and
+an extension (a new deadline) reminds everyone again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from skirmbot.service.errors import ServiceError
+from skirmbot.service.replies import Reply
+from skirmbot.service.work import MatchWork, Member
+from skirmbot.store import Store
+from skirmbot.store.database import NotifySettings
+from skirmbot.timers.clock import HOUR, Clock, duration
+from skirmbot.timers.quiet import QuietHours, ZoneError, send_at, zone
+
+HELD = "notify_held"  # set-up key: {"key", "deadline", "sent": [user ids reminded already]}
+MIN_BEFORE, MAX_BEFORE = 0.25, 72.0  # hours before a deadline a player may ask for
+
+
+def quiet_hours(settings: NotifySettings) -> QuietHours | None:
+    """The player's quiet hours, if they chose some (and a zone, which they need)."""
+    start, end, name = settings.quiet_start, settings.quiet_end, settings.time_zone
+    if start is None or end is None or name is None or start == end:
+        return None
+    try:
+        return QuietHours(name, start, end)
+    except ValueError:  # a zone this machine no longer knows: remind as the match says
+        return None
+
+
+def reminder_moment(settings: NotifySettings, clock: Clock, now: float) -> float:
+    """When this player's reminder for the clock's deadline goes out, the match's reminder
+    firing `now`: their own lead (none: now, as the match placed it), not before now, then
+    past their quiet hours unless those last to the deadline."""
+    due = now
+    if settings.remind_before is not None:
+        due = max(now, clock.deadline - settings.remind_before)
+    return send_at(due, clock.deadline, quiet_hours(settings))
+
+
+async def due_now(store: Store, work: MatchWork, clock: Clock, players: Sequence[int]) -> set[int]:
+    """Of `players` (people the clock waits for), those to remind now. The others are held:
+    the clock's reminder moves to the earliest of their moments (it is kept, with who was
+    reminded already); with nobody held, the reminder is done."""
+    row, now = work.row, work.now()
+    note: dict[str, Any] = row.setup.get(HELD) or {}
+    same = note.get("key") == clock.key and note.get("deadline") == clock.deadline
+    sent: set[int] = set(note.get("sent", [])) if same else set()
+    ready: set[int] = set()
+    later: list[float] = []
+    for player in dict.fromkeys(players):
+        if player in sent:
+            continue
+        moment = reminder_moment(await store.notify_settings(player), clock, now)
+        if moment <= now:
+            ready.add(player)
+        else:
+            later.append(moment)
+    if later:
+        clock.reminded, clock.remind = False, min(later)
+        row.setup[HELD] = {
+            "key": clock.key,
+            "deadline": clock.deadline,
+            "sent": sorted(sent | ready),
+        }
+    else:
+        clock.reminded = True
+        row.setup.pop(HELD, None)
+    work.keep_clock(clock)
+    return ready
+
+
+# --- /timer notify ----------------------------------------------------------------------------
+def _minutes(hour: int | None) -> int | None:
+    return None if hour is None else hour * 60
+
+
+def _chosen(
+    settings: NotifySettings,
+    before_hours: float | None,
+    time_zone: str | None,
+    quiet_from: int | None,
+    quiet_until: int | None,
+) -> NotifySettings:
+    """The settings with what the player chose now (ServiceError, changing nothing, when a
+    choice is out of bounds)."""
+    name = settings.time_zone
+    if time_zone is not None:
+        try:
+            name = zone(time_zone).key
+        except ZoneError as error:
+            raise ServiceError(str(error)) from None
+    before = settings.remind_before
+    if before_hours is not None:
+        if before_hours != 0 and not MIN_BEFORE <= before_hours <= MAX_BEFORE:
+            raise ServiceError(
+                f"Give how long before a deadline as {MIN_BEFORE} to {MAX_BEFORE:g} hours "
+                "(0: when the match's clock says)."
+            )
+        before = None if before_hours == 0 else before_hours * HOUR
+    start, end = settings.quiet_start, settings.quiet_end
+    if (quiet_from is None) != (quiet_until is None):
+        raise ServiceError(
+            "Give both ends of your quiet hours, for example quiet_from:22 quiet_until:7 "
+            "(the same hour for both: no quiet hours)."
+        )
+    if quiet_from is not None and quiet_until is not None:
+        if not (0 <= quiet_from <= 23 and 0 <= quiet_until <= 23):
+            raise ServiceError("Quiet hours start and end on a whole hour, 0 to 23.")
+        start, end = (
+            (None, None) if quiet_from == quiet_until else (quiet_from * 60, quiet_until * 60)
+        )
+    if start is not None and name is None:
+        raise ServiceError(
+            "Quiet hours are in your own time: give your time zone too, for example "
+            "time_zone:Europe/Berlin."
+        )
+    return NotifySettings(name, start, end, before)
+
+
+def describe(settings: NotifySettings, by_dm: bool) -> str:
+    """The player's reminder settings, in words."""
+    where = "by direct message" if by_dm else "in the match's channel"
+    before = settings.remind_before
+    when_ = (
+        "when the match's clock says (its share of the time)"
+        if before is None
+        else f"{duration(before)} before a deadline"
+    )
+    quiet = quiet_hours(settings)
+    lines = [f"Your reminders come {where}, {when_}."]
+    if quiet is not None:
+        lines.append(
+            f"Quiet hours: {quiet.describe()}. A reminder due then goes out when they end, "
+            "unless they end after the deadline: then it goes out as due."
+        )
+    else:
+        lines.append("No quiet hours.")
+    if settings.time_zone is not None:
+        lines.append(f"Your time zone: {settings.time_zone}.")
+    return " ".join(lines)
+
+
+async def set_notify(
+    store: Store,
+    member: Member,
+    by_dm: bool | None = None,
+    before_hours: float | None = None,
+    time_zone: str | None = None,
+    quiet_from: int | None = None,
+    quiet_until: int | None = None,
+) -> Reply:
+    """`/timer notify`: change what the player gave, keep the rest, and say what they have
+    now (privately). With nothing given it only says."""
+    await store.remember_player(member.id, member.name)
+    settings = await store.notify_settings(member.id)
+    chosen = _chosen(settings, before_hours, time_zone, quiet_from, quiet_until)
+    if chosen != settings:
+        await store.set_notify_settings(member.id, chosen)
+    if by_dm is not None:  # as /timer reminders: choosing forgets that DMs were closed
+        await store.set_dm_reminders(member.id, by_dm)
+    known = await store.player(member.id)
+    wants_dm = known is not None and bool(known.get("dm_reminders"))
+    return Reply(describe(chosen, wants_dm), private=True)
