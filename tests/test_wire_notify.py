@@ -2,7 +2,8 @@
 loopback fake of Discord, on the warped clock of the timer tests (an hour a second): a zone
 that is none is refused in plain words and privately; Alice's quiet hours, in Berlin, cover
 the moment her practice match's deployment reminder falls due, and the reminder is not sent
-until they end, then is, before the deadline, pinging her."""
+until they end, then is, before the deadline, pinging her (not silently, as a post that pings
+nobody is sent)."""
 
 from __future__ import annotations
 
@@ -64,8 +65,11 @@ async def test_quiet_hours_hold_a_reminder_until_they_end_then_it_is_sent(
         await say(bot, "match new", practice=True, hours=HOURS)
         squads = await choices(bot, "match squad", "name")
         await say(bot, "match squad", name=squads[0])  # the deployment's clock runs
-        found = DEADLINE.search((await say(bot, "timer show")).text)
+        shown = await say(bot, "timer show")
+        found = DEADLINE.search(shown.text)
         assert found, "no deadline shown"
+        # A post that pings nobody goes out silently (nobody needs waking for the clock).
+        assert shown.messages and all(m.silent for m in shown.messages), shown.text
         deadline = int(found.group(1))
         due = deadline - 0.2 * HOURS * 3600  # the reminder's moment, 80% of the way
 
@@ -89,6 +93,7 @@ async def test_quiet_hours_hold_a_reminder_until_they_end_then_it_is_sent(
         assert due < sent < deadline, (due, sent, deadline)
         assert local.hour != hour, f"sent at {local:%H:%M} Berlin time, inside the quiet hours"
         assert "deploy your squad" in reminder.text and fake.alice.id in reminder.pings
+        assert not reminder.silent  # the ping that it is her turn wakes her
         assert not any("did not deploy" in m.text for m in posts() if m.created < reminder.created)
         assert not fake.unknown, f"routes the fake does not know: {fake.unknown}"
         clean(bot.log())
