@@ -104,3 +104,16 @@ async def test_the_store_keeps_each_players_settings(store: Store) -> None:
     assert await store.notify_settings(BOB.id) == NotifySettings()
     await store.remember_player(ALICE.id, "Alice again")  # a new name keeps them
     assert await store.notify_settings(ALICE.id) == chosen
+
+
+async def test_a_longer_lead_reminds_that_player_earlier_and_the_other_as_the_match_says(
+    store: Store,
+) -> None:
+    table = Table(store, FakeClock())
+    await set_notify(store, ALICE, before_hours=5)
+    await deploying(table)  # 10 hours to deploy: the match reminds at 8 hours
+    assert await table.advance(4 * HOUR) == []
+    assert pinged(await table.advance(HOUR)) == [ALICE.id]  # 5 hours before the end
+    assert pinged(await table.advance(2 * HOUR)) == []
+    assert pinged(await table.advance(HOUR)) == [BOB.id]  # the match's own 80%
+    assert pinged(await table.advance(HOUR)) == []

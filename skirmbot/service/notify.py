@@ -15,17 +15,21 @@ an extension (a new deadline) reminds everyone again.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skirmbot.service.errors import ServiceError
 from skirmbot.service.replies import Reply
-from skirmbot.service.work import MatchWork, Member
-from skirmbot.store import Store
+from skirmbot.store import MatchRow, Store
 from skirmbot.store.database import NotifySettings
 from skirmbot.timers.clock import HOUR, Clock, duration
 from skirmbot.timers.quiet import QuietHours, ZoneError, send_at, zone
 
-HELD = "notify_held"  # set-up key: {"key", "deadline", "sent": [user ids reminded already]}
+if TYPE_CHECKING:  # the unit of work places reminders through here (no import cycle)
+    from skirmbot.service.work import MatchWork, Member
+
+# Set-up key: {"key", "deadline", "sent": [user ids reminded already], "own": the match's own
+# reminder moment, when a player's longer lead moved the clock's earlier}.
+HELD = "notify_held"
 MIN_BEFORE, MAX_BEFORE = 0.25, 72.0  # hours before a deadline a player may ask for
 
 
@@ -40,11 +44,13 @@ def quiet_hours(settings: NotifySettings) -> QuietHours | None:
         return None
 
 
-def reminder_moment(settings: NotifySettings, clock: Clock, now: float) -> float:
+def reminder_moment(
+    settings: NotifySettings, clock: Clock, now: float, own: float | None = None
+) -> float:
     """When this player's reminder for the clock's deadline goes out, the match's reminder
-    firing `now`: their own lead (none: now, as the match placed it), not before now, then
-    past their quiet hours unless those last to the deadline."""
-    due = now
+    firing `now`: their own lead (none: the match's own moment `own`, now when not known), not
+    before now, then past their quiet hours unless those last to the deadline."""
+    due = now if own is None else max(now, own)
     if settings.remind_before is not None:
         due = max(now, clock.deadline - settings.remind_before)
     return send_at(due, clock.deadline, quiet_hours(settings))
@@ -58,23 +64,20 @@ async def due_now(store: Store, work: MatchWork, clock: Clock, players: Sequence
     note: dict[str, Any] = row.setup.get(HELD) or {}
     same = note.get("key") == clock.key and note.get("deadline") == clock.deadline
     sent: set[int] = set(note.get("sent", [])) if same else set()
+    own: float | None = note.get("own") if same else None
     ready: set[int] = set()
     later: list[float] = []
     for player in dict.fromkeys(players):
         if player in sent:
             continue
-        moment = reminder_moment(await store.notify_settings(player), clock, now)
+        moment = reminder_moment(await store.notify_settings(player), clock, now, own)
         if moment <= now:
             ready.add(player)
         else:
             later.append(moment)
     if later:
         clock.reminded, clock.remind = False, min(later)
-        row.setup[HELD] = {
-            "key": clock.key,
-            "deadline": clock.deadline,
-            "sent": sorted(sent | ready),
-        }
+        row.setup[HELD] = _note(clock, sorted(sent | ready), own)
     else:
         clock.reminded = True
         row.setup.pop(HELD, None)
@@ -82,9 +85,32 @@ async def due_now(store: Store, work: MatchWork, clock: Clock, players: Sequence
     return ready
 
 
+def _note(clock: Clock, sent: list[int], own: float | None) -> dict[str, Any]:
+    note: dict[str, Any] = {"key": clock.key, "deadline": clock.deadline, "sent": sent}
+    if own is not None:
+        note["own"] = own
+    return note
+
+
+async def place_reminder(
+    store: Store, row: MatchRow, clock: Clock, players: Sequence[int], now: float
+) -> None:
+    """A new activation's clock: its reminder moves earlier for a player who asked to be
+    reminded longer before a deadline than the match's clock does (never before now). The
+    match's own moment is noted, for the players who keep it."""
+    if clock.key is None or clock.reminded or clock.paused is not None:
+        return
+    earliest = clock.remind
+    for player in dict.fromkeys(players):
+        before = (await store.notify_settings(player)).remind_before
+        if before is not None:
+            earliest = min(earliest, max(now, clock.deadline - before))
+    if earliest < clock.remind:
+        row.setup[HELD] = _note(clock, [], clock.remind)
+        clock.remind = earliest
+
+
 # --- /timer notify ----------------------------------------------------------------------------
-def _minutes(hour: int | None) -> int | None:
-    return None if hour is None else hour * 60
 
 
 def _chosen(
