@@ -106,7 +106,7 @@ class Timers(
 
     @app_commands.command(
         name="notify",
-        description="Your reminders: where, how long before a deadline, quiet hours in your time",
+        description="Your reminders: where, how long before, quiet hours in your time, a daily digest",
     )
     @app_commands.describe(
         by_dm="True: by direct message; False: in the match's channel (as /timer reminders)",
@@ -114,6 +114,7 @@ class Timers(
         time_zone="Your time zone, an IANA name such as Europe/Berlin or America/New_York",
         quiet_from="Quiet hours start at this hour of your day, 0 to 23 (no reminders then)",
         quiet_until="Quiet hours end at this hour, 0 to 23 (the same as quiet_from: none)",
+        digest_hour="A daily digest by DM at this hour of your day, 0 to 23 (-1: none)",
     )
     async def notify(
         self,
@@ -123,18 +124,22 @@ class Timers(
         time_zone: app_commands.Range[str, 1, 64] | None = None,
         quiet_from: app_commands.Range[int, 0, 23] | None = None,
         quiet_until: app_commands.Range[int, 0, 23] | None = None,
+        digest_hour: app_commands.Range[int, -1, 23] | None = None,
     ) -> None:
         """Issue 34: each player's own reminders (skirmbot.service.notify); with no option,
         what they have now. Always private."""
         member = await player(interaction)
+        service = service_of(interaction)
         chosen = notify.set_notify(
-            service_of(interaction).store,
+            service.store,
             member,
             by_dm=by_dm,
             before_hours=hours_before,
             time_zone=time_zone,
             quiet_from=quiet_from,
             quiet_until=quiet_until,
+            digest_hour=digest_hour,
+            now=service.now(),
         )
         await answer(interaction, chosen, private=True)
 

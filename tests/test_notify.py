@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import pytest
 from conftest import BOTH_BACKENDS
-from service_setup import ALICE, BOB
+from service_setup import ALICE, BOB, CHANNEL
 from test_timers import FakeClock, Table, deploying, playing, waiting_for
 
-from skirmbot.service import ServiceError
+from skirmbot.service import ServiceError, digests
 from skirmbot.service.notify import set_notify
-from skirmbot.service.replies import Reply
+from skirmbot.service.replies import MOMENT, Reply, channel
 from skirmbot.store import Store
 from skirmbot.store.database import NotifySettings
-from skirmbot.timers.clock import HOUR
+from skirmbot.timers.clock import DAY, HOUR, TimeControls
 
 # FakeClock starts at 1970-01-12 13:46:40 UTC (14:46:40 in Berlin, winter time): a deployment
 # of 10 hours is reminded at 80%, 21:46:40 UTC, and runs out at 23:46:40 UTC.
@@ -117,3 +117,60 @@ async def test_a_longer_lead_reminds_that_player_earlier_and_the_other_as_the_ma
     assert pinged(await table.advance(2 * HOUR)) == []
     assert pinged(await table.advance(HOUR)) == [BOB.id]  # the match's own 80%
     assert pinged(await table.advance(HOUR)) == []
+
+
+async def test_a_daily_digest_lists_what_waits_once_a_day_at_the_players_hour(
+    store: Store,
+) -> None:
+    table = Table(store, FakeClock())
+    service = table.service
+    await deploying(table, TimeControls(activation_seconds=3 * DAY))
+    said = await set_notify(store, ALICE, time_zone="UTC", digest_hour=15, now=service.now())
+    assert "daily digest by direct message at 15:00 your time" in said.text, said.text
+    assert await digests.due(service) == []  # 13:46 UTC
+    table.clock.now += HOUR
+    assert await digests.due(service) == []  # 14:46
+    table.clock.now += 15 * 60
+    [digest] = await digests.due(service)  # 15:01
+    row = await store.last_match(CHANNEL)
+    assert row is not None
+    assert digest.user_id == ALICE.id and f"Match #{row.id} in {channel(CHANNEL)}" in digest.text
+    assert "1 waiting on you" in digest.text and MOMENT.search(digest.text)
+    assert await digests.due(service) == []  # once a day
+    table.clock.now += 23 * HOUR
+    assert await digests.due(service) == []  # 14:01 the next day
+    table.clock.now += HOUR
+    assert [d.user_id for d in await digests.due(service)] == [ALICE.id]
+    await service.deploy(CHANNEL, ALICE)  # nothing waits on her now: no digest to wake her
+    table.clock.now += DAY
+    assert await digests.due(service) == []
+    with pytest.raises(ServiceError, match="give your time zone too"):
+        await set_notify(store, BOB, digest_hour=8)
+
+
+async def test_a_digest_before_the_deadline_takes_the_reminders_place(store: Store) -> None:
+    table = Table(store, FakeClock())
+    await set_notify(store, ALICE, time_zone="UTC", digest_hour=22)  # before 23:46 UTC
+    await deploying(table)
+    assert pinged(await table.advance(8 * HOUR)) == [BOB.id]
+    assert pinged(await table.advance(HOUR)) == []
+
+
+async def test_a_digest_after_the_deadline_leaves_the_reminder(store: Store) -> None:
+    table = Table(store, FakeClock())
+    await set_notify(store, ALICE, time_zone="UTC", digest_hour=9)  # 09:00: after 23:46 UTC
+    await deploying(table)
+    assert sorted(pinged(await table.advance(8 * HOUR))) == sorted([ALICE.id, BOB.id])
+
+
+@pytest.mark.parametrize("backend", BOTH_BACKENDS)
+async def test_a_digest_is_claimed_once(store: Store) -> None:
+    for member in (ALICE, BOB):
+        await store.remember_player(member.id, member.name)
+    await store.set_notify_settings(ALICE.id, NotifySettings("UTC", digest_hour=8, digest_at=5.0))
+    await store.set_notify_settings(BOB.id, NotifySettings("UTC"))  # no digest
+    [(user, settings)] = await store.digest_players()
+    assert user == ALICE.id and settings.digest_at == 5.0
+    assert await store.claim_digest(ALICE.id, 5.0, 90_000.5)
+    assert not await store.claim_digest(ALICE.id, 5.0, 90_001.0)  # another process sent it
+    assert (await store.notify_settings(ALICE.id)).digest_at == 90_000.5

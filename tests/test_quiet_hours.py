@@ -12,7 +12,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from skirmbot.timers.quiet import QuietHours, ZoneError, send_at, zone
+from skirmbot.timers.quiet import QuietHours, ZoneError, next_local_hour, send_at, zone
 
 # Zones that switch (north and south of the equator, a half-hour switch, a 45-minute offset)
 # and zones that do not.
@@ -145,3 +145,20 @@ def test_a_zone_that_is_none_is_refused_in_plain_words(name: str) -> None:
     with pytest.raises(ZoneError) as refused:
         zone(name)
     assert f"'{name}' is not a time zone; for example Europe/Berlin" in str(refused.value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(zones, moments, st.integers(0, 23))
+def test_a_daily_digest_comes_at_the_players_hour_once_a_day(
+    name: str, after: float, hour: int
+) -> None:
+    """The next digest: after `after`, within a day (and the hour a switch may add), at the
+    hour asked for, local time, or just past it when the clocks skip it; the one after it
+    comes a day later, give or take the switch's hour."""
+    first = next_local_hour(after, name, hour)
+    assert after < first <= after + DAY + HOUR
+    local = dt.datetime.fromtimestamp(first, zone(name))
+    before = dt.datetime.fromtimestamp(first - 1, zone(name))
+    assert (local.hour, local.minute) == (hour, 0) or before.hour < hour < local.hour + 1
+    second = next_local_hour(first, name, hour)
+    assert DAY - HOUR <= second - first <= DAY + HOUR

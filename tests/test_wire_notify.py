@@ -3,7 +3,7 @@ loopback fake of Discord, on the warped clock of the timer tests (an hour a seco
 that is none is refused in plain words and privately; Alice's quiet hours, in Berlin, cover
 the moment her practice match's deployment reminder falls due, and the reminder is not sent
 until they end, then is, before the deadline, pinging her (not silently, as a post that pings
-nobody is sent)."""
+nobody is sent); her daily digest comes by direct message at her hour, Tokyo time."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from fakediscord import FakeDiscord
+from fakediscord.server import Message
 from test_wire import START_TIMEOUT, TEST_TIMEOUT, Bot, channel_posts, choices, clean, fake, say
 
 __all__ = ["fake"]  # the fixture, shared with test_wire
@@ -25,6 +26,7 @@ WARP = 3600.0  # an hour a second
 HOURS = 10  # the deployment's time: its reminder at 80%, two hours before the end
 DEADLINE = re.compile(r"time runs out <t:(\d+):R>")
 BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
+TOKYO = zoneinfo.ZoneInfo("Asia/Tokyo")
 
 
 @pytest.fixture
@@ -95,5 +97,36 @@ async def test_quiet_hours_hold_a_reminder_until_they_end_then_it_is_sent(
         assert "deploy your squad" in reminder.text and fake.alice.id in reminder.pings
         assert not reminder.silent  # the ping that it is her turn wakes her
         assert not any("did not deploy" in m.text for m in posts() if m.created < reminder.created)
+        assert not fake.unknown, f"routes the fake does not know: {fake.unknown}"
+        clean(bot.log())
+
+
+async def test_a_daily_digest_comes_by_direct_message_at_the_players_hour(
+    fake: FakeDiscord, warped_bot
+) -> None:
+    async with asyncio.timeout(TEST_TIMEOUT):
+        origin = time.time()
+        bot = await warped_bot(origin)
+        await say(bot, "match new", practice=True, hours=24)
+        squads = await choices(bot, "match squad", "name")
+        await say(bot, "match squad", name=squads[0])  # her deployment waits on her
+        # The digest at an hour of her day (Tokyo time) two to three hours from now.
+        now = origin + (time.time() - origin) * WARP
+        local = dt.datetime.fromtimestamp(now, TOKYO)
+        hour = (local.hour + 3) % 24
+        due = (local.replace(minute=0, second=0, microsecond=0) + dt.timedelta(hours=3)).timestamp()
+        chosen = await say(bot, "timer notify", time_zone="Asia/Tokyo", digest_hour=hour)
+        assert all(m.ephemeral for m in chosen.messages), chosen.text
+        assert f"daily digest by direct message at {hour:02d}:00" in chosen.text, chosen.text
+
+        def digests() -> list[Message]:
+            return [m for m in fake.messages.values() if m.text.startswith("🗓️ Your daily digest")]
+
+        await bot.until(digests, "Alice's daily digest", 60)
+        first = digests()[0]
+        sent = origin + (first.created - origin) * WARP
+        assert sent >= due, f"sent {(due - sent) / 60:.0f} minutes before {hour}:00 Tokyo time"
+        assert first.channel_id != fake.channel_id  # a direct message
+        assert "Match #1 in <#" in first.text and "time runs out <t:" in first.text, first.text
         assert not fake.unknown, f"routes the fake does not know: {fake.unknown}"
         clean(bot.log())

@@ -22,7 +22,7 @@ from skirmbot.service.replies import Reply
 from skirmbot.store import MatchRow, Store
 from skirmbot.store.database import NotifySettings
 from skirmbot.timers.clock import HOUR, Clock, duration
-from skirmbot.timers.quiet import QuietHours, ZoneError, send_at, zone
+from skirmbot.timers.quiet import QuietHours, ZoneError, next_local_hour, send_at, zone
 
 if TYPE_CHECKING:  # the unit of work places reminders through here (no import cycle)
     from skirmbot.service.work import MatchWork, Member
@@ -70,7 +70,11 @@ async def due_now(store: Store, work: MatchWork, clock: Clock, players: Sequence
     for player in dict.fromkeys(players):
         if player in sent:
             continue
-        moment = reminder_moment(await store.notify_settings(player), clock, now, own)
+        settings = await store.notify_settings(player)
+        if covered(settings, clock.deadline, now):
+            sent.add(player)  # their digest tells them first
+            continue
+        moment = reminder_moment(settings, clock, now, own)
         if moment <= now:
             ready.add(player)
         else:
@@ -83,6 +87,14 @@ async def due_now(store: Store, work: MatchWork, clock: Clock, players: Sequence
         row.setup.pop(HELD, None)
     work.keep_clock(clock)
     return ready
+
+
+def covered(settings: NotifySettings, deadline: float, now: float) -> bool:
+    """Whether a player's daily digest takes the place of a reminder now: they chose one and
+    it comes before the deadline."""
+    if settings.digest_hour is None or settings.time_zone is None:
+        return False
+    return next_local_hour(now, settings.time_zone, settings.digest_hour) < deadline
 
 
 def _note(clock: Clock, sent: list[int], own: float | None) -> dict[str, Any]:
@@ -119,6 +131,8 @@ def _chosen(
     time_zone: str | None,
     quiet_from: int | None,
     quiet_until: int | None,
+    digest_hour: int | None = None,
+    now: float = 0.0,
 ) -> NotifySettings:
     """The settings with what the player chose now (ServiceError, changing nothing, when a
     choice is out of bounds)."""
@@ -153,7 +167,19 @@ def _chosen(
             "Quiet hours are in your own time: give your time zone too, for example "
             "time_zone:Europe/Berlin."
         )
-    return NotifySettings(name, start, end, before)
+    digest, since = settings.digest_hour, settings.digest_at
+    if digest_hour is not None:
+        if not -1 <= digest_hour <= 23:
+            raise ServiceError("A daily digest comes at a whole hour, 0 to 23 (-1: no digest).")
+        digest = None if digest_hour == -1 else digest_hour
+        if digest != settings.digest_hour:
+            since = None if digest is None else now  # the first one at the next such hour
+    if digest is not None and name is None:
+        raise ServiceError(
+            "A daily digest comes at an hour of your own day: give your time zone too, for "
+            "example time_zone:Europe/Berlin."
+        )
+    return NotifySettings(name, start, end, before, digest, since)
 
 
 def describe(settings: NotifySettings, by_dm: bool) -> str:
@@ -174,6 +200,12 @@ def describe(settings: NotifySettings, by_dm: bool) -> str:
         )
     else:
         lines.append("No quiet hours.")
+    if settings.digest_hour is not None:
+        lines.append(
+            f"A daily digest by direct message at {settings.digest_hour:02d}:00 your time lists "
+            "what waits on you, instead of a reminder each (a deadline before the next digest "
+            "still gets its reminder)."
+        )
     if settings.time_zone is not None:
         lines.append(f"Your time zone: {settings.time_zone}.")
     return " ".join(lines)
@@ -187,12 +219,14 @@ async def set_notify(
     time_zone: str | None = None,
     quiet_from: int | None = None,
     quiet_until: int | None = None,
+    digest_hour: int | None = None,
+    now: float = 0.0,
 ) -> Reply:
     """`/timer notify`: change what the player gave, keep the rest, and say what they have
     now (privately). With nothing given it only says."""
     await store.remember_player(member.id, member.name)
     settings = await store.notify_settings(member.id)
-    chosen = _chosen(settings, before_hours, time_zone, quiet_from, quiet_until)
+    chosen = _chosen(settings, before_hours, time_zone, quiet_from, quiet_until, digest_hour, now)
     if chosen != settings:
         await store.set_notify_settings(member.id, chosen)
     if by_dm is not None:  # as /timer reminders: choosing forgets that DMs were closed

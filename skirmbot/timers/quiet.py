@@ -98,3 +98,17 @@ def send_at(due: float, deadline: float, quiet: QuietHours | None) -> float:
         return due
     held = quiet.end_after(due)
     return held if held < deadline else due
+
+
+def next_local_hour(after: float, name: str, hour: int) -> float:
+    """The first moment after `after` at which the local clock in zone `name` shows `hour`:00
+    (a player's daily digest). On the spring night that skips the hour, the moment the clock
+    jumps past it; on the autumn night that repeats it, its first time."""
+    here = zone(name)
+    day = dt.datetime.fromtimestamp(after, here).date()
+    for offset in range(3):  # today's, tomorrow's, or (across a skipped day) the next
+        local = dt.datetime.combine(day + dt.timedelta(days=offset), dt.time(hour), tzinfo=here)
+        moment = local.timestamp()  # fold 0: the first of a repeated hour, a gap's far side
+        if moment > after:
+            return moment
+    raise AssertionError("a day holds every hour")  # pragma: no cover
