@@ -175,6 +175,8 @@ async def send(
     options: dict[str, Any] = {
         "content": with_mention(text, ping) or DONE,
         "allowed_mentions": mentions(ping),
+        # Issue 34: a post that pings nobody wakes nobody (no push, no sound); a ping does.
+        "silent": not pinged(ping),
     }
     if files:
         options["files"] = list(files)
@@ -272,6 +274,7 @@ async def post_to_channel(
             with_mention(reply.text, ping) or DONE,
             files=picture_files(reply),
             allowed_mentions=mentions(ping),
+            silent=not ping,  # issue 34: as `send`, a post that pings nobody wakes nobody
             **buttons,
         )
     except discord.HTTPException as error:

@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from skirmbot.service import Reply, timing
+from skirmbot.service import Reply, notify, timing
 from skirmbot.service.calendar import Calendars
 
 from .buttons import answer
@@ -103,6 +103,45 @@ class Timers(
             else "in the match's channel"
         )
         await send(interaction, f"Your turn reminders will come {where}.", private=True)
+
+    @app_commands.command(
+        name="notify",
+        description="Your reminders: where, how long before, quiet hours in your time, a daily digest",
+    )
+    @app_commands.describe(
+        by_dm="True: by direct message; False: in the match's channel (as /timer reminders)",
+        hours_before="Hours before a deadline, 0.25 to 72 (0: when the match's clock says)",
+        time_zone="Your time zone, an IANA name such as Europe/Berlin or America/New_York",
+        quiet_from="Quiet hours start at this hour of your day, 0 to 23 (no reminders then)",
+        quiet_until="Quiet hours end at this hour, 0 to 23 (the same as quiet_from: none)",
+        digest_hour="A daily digest by DM at this hour of your day, 0 to 23 (-1: none)",
+    )
+    async def notify(
+        self,
+        interaction: discord.Interaction[Any],
+        by_dm: bool | None = None,
+        hours_before: app_commands.Range[float, 0.0, 72.0] | None = None,
+        time_zone: app_commands.Range[str, 1, 64] | None = None,
+        quiet_from: app_commands.Range[int, 0, 23] | None = None,
+        quiet_until: app_commands.Range[int, 0, 23] | None = None,
+        digest_hour: app_commands.Range[int, -1, 23] | None = None,
+    ) -> None:
+        """Issue 34: each player's own reminders (skirmbot.service.notify); with no option,
+        what they have now. Always private."""
+        member = await player(interaction)
+        service = service_of(interaction)
+        chosen = notify.set_notify(
+            service.store,
+            member,
+            by_dm=by_dm,
+            before_hours=hours_before,
+            time_zone=time_zone,
+            quiet_from=quiet_from,
+            quiet_until=quiet_until,
+            digest_hour=digest_hour,
+            now=service.now(),
+        )
+        await answer(interaction, chosen, private=True)
 
     @app_commands.command(
         name="vacation",

@@ -50,6 +50,7 @@ EXTENSIONS: tuple[str, ...] = (
     "skirmbot.cogs.matches",
     "skirmbot.cogs.play",
     "skirmbot.cogs.timers",
+    "skirmbot.cogs.notify",  # issue 34: daily digests
     "skirmbot.cogs.squads",
     "skirmbot.cogs.dice",
     "skirmbot.cogs.leagues",

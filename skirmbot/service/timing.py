@@ -19,6 +19,7 @@ from skirmbot.rules import commands
 from skirmbot.rules.events import Event
 from skirmbot.rules.ruleset import PlayedMatch
 from skirmbot.rules.view import Decision
+from skirmbot.service import notify
 from skirmbot.service.errors import NotAllowed, ServiceError
 from skirmbot.service.matches import (
     ABORTED,
@@ -85,8 +86,6 @@ async def on_deadline(service: MatchService, match_id: int, deadline: Deadline) 
 
 async def _remind(service: MatchService, work: MatchWork, clock: Clock) -> Reply | None:
     row = work.row
-    clock.reminded = True
-    work.keep_clock(clock)
     match = await work.in_play()
     due = when(clock.deadline)
     if match is None:
@@ -94,6 +93,11 @@ async def _remind(service: MatchService, work: MatchWork, clock: Clock) -> Reply
         placed = row.setup.get(HIDDEN[stage], {})
         waiting = [row.players[s] for s in range(len(row.players)) if str(s) not in placed]
         people = [p for p in waiting if p not in (None, AUTOMATIC)]
+        # Issue 34: each player's own lead and quiet hours may hold their reminder.
+        ready = await notify.due_now(service.store, work, clock, people)
+        if people and not ready:
+            return None  # every one of them is held: the clock fires again for them
+        people = [p for p in people if p in ready]
         # One reminder per player still to deploy: each is pinged, each where they chose.
         reminders = [
             Reply(
@@ -107,11 +111,15 @@ async def _remind(service: MatchService, work: MatchWork, clock: Clock) -> Reply
             return Reply(f"⏰ Deploy your squad with /deploy. Time runs out {due}.")
         reminders[0].followups = reminders[1:]
         return reminders[0]
-    # One reminder per seat whose turn it is: each pinged, each with its catch-up.
+    # One reminder per seat whose turn it is: each pinged, each with its catch-up; a player's
+    # own lead or quiet hours may hold theirs (issue 34).
+    turns = [d for d in deciding(row, match) if d.turn]
+    people = [p for p in (row.players[d.side] for d in turns) if p is not None and p != AUTOMATIC]
+    ready = await notify.due_now(service.store, work, clock, people)
     reminders = [
         await _reminder(service, work, decision, due)
-        for decision in deciding(row, match)
-        if decision.turn
+        for decision in turns
+        if row.players[decision.side] in ready
     ]
     if not reminders:
         return None

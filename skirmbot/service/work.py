@@ -45,7 +45,7 @@ from skirmbot.rules.events import Event
 from skirmbot.rules.record import MatchRecord, replay
 from skirmbot.rules.ruleset import DEFAULT_RULESET, PlayedMatch, Ruleset, ruleset
 from skirmbot.rules.view import Decision, activation_key
-from skirmbot.service import kept, snapshots
+from skirmbot.service import kept, notify, snapshots
 from skirmbot.service.admission import Admission, admitted, default_admission
 from skirmbot.service.errors import Busy, NotAllowed, ServiceError
 from skirmbot.store import Deadline, MatchRow, Store, VersionConflict
@@ -381,12 +381,23 @@ class MatchWork:
         if key != clock.key:
             clock.follow(key, self.now(), _waiting(key, found), await self.stops())
             self._keep_seats_deciding(key, found)
+            # Issue 34 (pnotify): a player's own, longer lead moves the reminder earlier.
+            await notify.place_reminder(
+                self._matches.store, self.row, clock, self._people(key, found), self.now()
+            )
         reactions = {d.key: d.side for d in found if not d.turn}
         if reactions or clock.reactions:
             clock.react(reactions, self.now(), await self.reaction_seconds())
         if clock.to_json() != before:  # a clock read back unchanged is not saved again
             self.keep_clock(clock)
         return clock.next_deadline()
+
+    def _people(self, key: str | None, found: tuple[Decision, ...]) -> list[int]:
+        """The people a new key's clock may wait for: its one side's player, else (a
+        deployment, several seats at once) every person in the match (issue 34: pnotify)."""
+        side = _waiting(key, found)
+        players = self.row.players if side is None else [self.row.players[side]]
+        return [p for p in players if p is not None and p != AUTOMATIC]
 
     def _keep_seats_deciding(self, key: str | None, found: tuple[Decision, ...]) -> None:
         """The seats a turn's clock waits for when it waits for several at once (the clock

@@ -530,6 +530,40 @@ def _setting_match(key: str) -> int | None:
     return int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else None
 
 
+@dataclass(frozen=True)
+class NotifySettings:
+    """A player's reminder settings (issue 34: pnotify), None where they never chose: their
+    time zone (an IANA name), quiet hours in it (minutes after local midnight) and how long
+    before a deadline they are reminded (seconds; None: when the match's clock says)."""
+
+    time_zone: str | None = None
+    quiet_start: int | None = None
+    quiet_end: int | None = None
+    remind_before: float | None = None
+    digest_hour: int | None = None  # local hour of a daily digest instead of reminders
+    digest_at: float | None = None  # the last digest sent (or when the hour was chosen)
+
+
+_NOTIFY_COLUMNS = "time_zone, quiet_start, quiet_end, remind_before, digest_hour, digest_at"
+
+
+def _notify_from_row(row: Row) -> NotifySettings:
+    def number(name: str) -> float | None:
+        return None if row[name] is None else float(row[name])
+
+    def whole(name: str) -> int | None:
+        return None if row[name] is None else int(row[name])
+
+    return NotifySettings(
+        time_zone=None if row["time_zone"] is None else str(row["time_zone"]),
+        quiet_start=whole("quiet_start"),
+        quiet_end=whole("quiet_end"),
+        remind_before=number("remind_before"),
+        digest_hour=whole("digest_hour"),
+        digest_at=number("digest_at"),
+    )
+
+
 class Store:
     """Matches, their records, players, squads, leagues and per-guild settings, kept safely in
     SQLite or PostgreSQL."""
@@ -1046,6 +1080,64 @@ class Store:
             await db.execute(
                 "UPDATE players SET dms_closed_at = ? WHERE user_id = ?", (self._clock(), user_id)
             )
+
+    # -- notifications on a player's terms (issue 34: pnotify) --------------------------------
+    async def notify_settings(self, user_id: int) -> NotifySettings:
+        """The player's reminder settings (/timer notify): all None for a player who never
+        chose (or whom the store does not know): reminded as the match says."""
+        async with self._reading() as db:
+            row = await db.fetchone(
+                f"SELECT {_NOTIFY_COLUMNS} FROM players WHERE user_id = ?", (user_id,)
+            )
+        return NotifySettings() if row is None else _notify_from_row(row)
+
+    async def digest_players(self) -> list[tuple[int, NotifySettings]]:
+        """The players who chose a daily digest (and a time zone), by user id."""
+        async with self._reading() as db:
+            rows = await db.fetch(
+                f"SELECT user_id, {_NOTIFY_COLUMNS} FROM players "
+                "WHERE digest_hour IS NOT NULL AND time_zone IS NOT NULL ORDER BY user_id",
+                (),
+            )
+        return [(int(row["user_id"]), _notify_from_row(row)) for row in rows]
+
+    async def claim_digest(self, user_id: int, last: float | None, now: float) -> bool:
+        """Note a digest sent to the player at `now`, if the last one is still `last` (False:
+        another process sent it meanwhile): each digest goes out once."""
+        async with self._transaction() as db:
+            if last is None:
+                changed = await db.execute(
+                    "UPDATE players SET digest_at = ? WHERE user_id = ? AND digest_at IS NULL",
+                    (now, user_id),
+                )
+            else:
+                changed = await db.execute(
+                    "UPDATE players SET digest_at = ? WHERE user_id = ? AND digest_at = ?",
+                    (now, user_id, last),
+                )
+        return changed == 1
+
+    async def set_notify_settings(self, user_id: int, settings: NotifySettings) -> None:
+        """Keep a remembered player's reminder settings, all of them at once (StoreError if
+        the player is not known)."""
+        async with self._transaction() as db:
+            changed = await db.execute(
+                "UPDATE players SET time_zone = ?, quiet_start = ?, quiet_end = ?, "
+                "remind_before = ?, digest_hour = ?, digest_at = ?, updated_at = ? "
+                "WHERE user_id = ?",
+                (
+                    settings.time_zone,
+                    settings.quiet_start,
+                    settings.quiet_end,
+                    settings.remind_before,
+                    settings.digest_hour,
+                    settings.digest_at,
+                    self._clock(),
+                    user_id,
+                ),
+            )
+            if changed != 1:
+                raise StoreError(f"Player {user_id} is not known; remember_player() them first.")
 
     # -- clocks: vacations and calendar feeds (issue 21) ---------------------------------------
 
@@ -1718,6 +1810,7 @@ __all__ = [
     "LeagueRoundRow",
     "LeagueRow",
     "MatchRow",
+    "NotifySettings",
     "SquadRow",
     "Store",
     "StoreError",

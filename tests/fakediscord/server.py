@@ -90,6 +90,7 @@ BOT_PERMISSIONS = MEMBER_PERMISSIONS
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+SILENT = 1 << 12  # SUPPRESS_NOTIFICATIONS: posted without a push or a sound (issue 34)
 
 _ids = itertools.count(1_300_000_000_000_000_001)
 
@@ -226,6 +227,7 @@ class Message:
     allowed_mentions: dict[str, Any] | None = None
     interaction: Interaction | None = None
     edits: int = 0
+    created: float = field(default_factory=time.time)  # when the fake took it (real time)
 
     @property
     def pings(self) -> set[int]:
@@ -239,6 +241,11 @@ class Message:
     @property
     def ephemeral(self) -> bool:
         return bool(self.flags & EPHEMERAL)
+
+    @property
+    def silent(self) -> bool:
+        """Sent with the suppress-notifications flag (discord.py's `silent=True`)."""
+        return bool(self.flags & SILENT)
 
     @property
     def text(self) -> str:
