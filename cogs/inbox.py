@@ -74,7 +74,8 @@ def in_a_server_or_named(interaction: discord.Interaction[Any], anywhere: frozen
         return True
     raise NotHere(
         "That command works in a server with the bot, in the match's channel. From anywhere: "
-        "/mine lists your matches, and /match preview and /match orders take one with match:."
+        "/mine lists your matches, /match preview and /match orders take one with match:, and "
+        "/timer notify sets your reminders."
     )
 
 

@@ -22,14 +22,21 @@ from skirmbot.service.calendar import Calendars
 from .buttons import answer
 from .common import channel_of, in_time, player, send, send_file, service_of
 from .delivery import deliver
+from .inbox import in_a_server_or_named
 
 if TYPE_CHECKING:
     from skirmbot.bot import SkirmBot
 
 log = logging.getLogger("skirmbot.timers")
+# The /timer commands about the player's own reminders, not a match: they run anywhere.
+YOUR_OWN = frozenset({"timer notify", "timer reminders"})
 
 
-@app_commands.guild_only()
+# A player's own reminder settings hold for all their matches: set from anywhere (issue 34),
+# a direct message with the bot included; Discord sets where a group runs for the whole group,
+# so the others are refused outside a server with the bot (`interaction_check`).
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class Timers(
     commands.GroupCog,
     group_name="timer",
@@ -41,6 +48,9 @@ class Timers(
         # like the service's own lock per match).
         self._posting: dict[int, asyncio.Lock] = {}
         super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        return in_a_server_or_named(interaction, YOUR_OWN)
 
     @app_commands.command(
         name="show",

@@ -161,3 +161,33 @@ async def test_the_inbox_in_a_direct_message(fake: FakeDiscord, start_bot) -> No
         assert elsewhere() == posted + 3, "a refusal posted something"
         assert not fake.unknown, f"routes the fake does not know: {fake.unknown}"
         clean(bot.log())
+
+
+async def test_reminders_are_set_from_a_direct_message_and_a_match_clock_is_not(
+    fake: FakeDiscord, start_bot
+) -> None:
+    """A player's own reminders hold for all their matches: /timer notify and /timer reminders
+    run in a direct message with the bot; /timer commands about a match's clock are refused
+    there in words, privately."""
+    async with asyncio.timeout(TEST_TIMEOUT):
+        bot = await start_bot()
+        posted = len(fake.messages)
+
+        chosen = await in_dm(
+            bot, "timer notify", time_zone="Europe/Berlin", quiet_from=22, quiet_until=7
+        )
+        shown = await in_dm(bot, "timer notify")
+        dm = await in_dm(bot, "timer reminders", by_dm=True)
+        refused = await in_dm(bot, "timer extend")
+        wrong = await in_dm(bot, "timer notify", time_zone="Europe/Berln")
+
+        for answer in (chosen, shown, dm, refused, wrong):
+            assert [m.ephemeral for m in answer.messages] == [True], answer.text
+        assert "Europe/Berlin" in shown.text and "22" in shown.text, shown.text
+        assert "direct message" in dm.text, dm.text
+        assert "works in a server with the bot" in refused.text, refused.text
+        assert "/timer notify" in refused.text, refused.text
+        assert "'Europe/Berln' is not a time zone" in wrong.text, wrong.text
+        assert len(fake.messages) == posted + 5, "only the five private answers"
+        assert not fake.unknown, f"routes the fake does not know: {fake.unknown}"
+        clean(bot.log())
