@@ -179,3 +179,41 @@ def test_a_trusted_group_move_is_not_explained(monkeypatch: pytest.MonkeyPatch) 
     replay(record, trusted=True)
     with pytest.raises(AssertionError):
         replay(record)
+
+
+def test_the_catch_up_and_the_pages_replay_our_records_trusted_to_the_same_steps(
+    demo_record: MatchRecord,
+) -> None:
+    """The recap and the web pages replay a stored record step by step (render/replay.py),
+    trusted: the same steps, events and views as checked, and the match handed out between
+    commands is not trusted (a caller that goes on with it is checked)."""
+    from skirmbot.render.replay import _steps, numbered_steps
+
+    def steps(trusted: bool) -> list[Any]:
+        return [
+            (step.number, step.side, step.mp, step.key, _kinds(step.events), view.turn)
+            for step, view in numbered_steps(demo_record, trusted=trusted)
+        ]
+
+    assert steps(trusted=True) == steps(trusted=False)
+    assert all(match.trusted is False for match, *_ in _steps(demo_record, trusted=True))
+
+
+def _kinds(events: list[Any]) -> list[tuple[str, str]]:
+    return [(event.kind, event.text) for event in events]
+
+
+def test_the_catch_up_replays_trusted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recap of a stored Skirm match never checks a move against every reachable square."""
+    from skirmbot.service.recap import catch_up
+
+    record = play_demo(1)[1]
+    expected = catch_up(record, 0)
+
+    def listed(*_: object) -> None:
+        raise AssertionError("the recap checked the store's own record in full")
+
+    monkeypatch.setattr(skirm_actions, "check_move", listed)
+    again = catch_up(record, 0)
+    assert expected is not None and again is not None
+    assert (again.text, again.first, again.last) == (expected.text, expected.first, expected.last)

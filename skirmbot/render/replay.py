@@ -56,22 +56,26 @@ class Step:
         return "The end" if any(e.kind == "match_ended" for e in self.events) else "Deployment"
 
 
-def activation_steps(record: MatchRecord) -> Iterator[tuple[MatchView, list[Event]]]:
+def activation_steps(
+    record: MatchRecord, *, trusted: bool = False
+) -> Iterator[tuple[MatchView, list[Event]]]:
     """The match after deployment (step 0) and after each activation (steps 1, 2, ...), with
-    the events of that activation. The view shows the live board: draw it before the next step."""
+    the events of that activation. The view shows the live board: draw it before the next step.
+    `trusted`: the record is our own store's (skirmbot.rules.record.replay)."""
     rules = ruleset(record.ruleset)
-    for match, events, *_ in _steps(record):
+    for match, events, *_ in _steps(record, trusted):
         yield rules.view(match.state), events
 
 
 def _steps(
-    record: MatchRecord,
+    record: MatchRecord, trusted: bool = False
 ) -> Iterator[tuple[PlayedMatch, list[Event], tuple[int, int], dict[int, str]]]:
     """The match after each step, the step's events, the turn and activations done when its
-    activation began, and then each deciding seat's key."""
+    activation began, and then each deciding seat's key. `trusted`: each command is applied
+    trusted (PlayedMatch.trusted: a record our store accepted command by command), the match
+    handed out between commands is not."""
     rules = ruleset(record.ruleset)
     match = start_match(record)
-    rules = ruleset(record.ruleset)
     began = (0, 0)
     keys: dict[int, str] = {}
     pending: list[Event] = []
@@ -80,7 +84,11 @@ def _steps(
         if before.activating is None:  # the last command with no activation in progress starts it
             began = (before.turn, before.activations)
             keys = {d.side: d.key for d in rules.deciding(match.state) if d.turn}
-        events = match.apply(rules.parse_command(data))
+        match.trusted = trusted
+        try:
+            events = match.apply(rules.parse_command(data))
+        finally:
+            match.trusted = False
         pending += events
         kinds = {event.kind for event in events}
         if kinds & {"activation_ended", "match_ended"} or (
@@ -94,11 +102,13 @@ def _turn(rules: Ruleset, match: PlayedMatch) -> int:
     return rules.view(match.state).turn
 
 
-def numbered_steps(record: MatchRecord) -> Iterator[tuple[Step, MatchView]]:
+def numbered_steps(
+    record: MatchRecord, *, trusted: bool = False
+) -> Iterator[tuple[Step, MatchView]]:
     """Each step of the record (see `Step`) with the match's view after it. The view shows the
-    live board: draw it before the next step."""
+    live board: draw it before the next step. `trusted` as for `activation_steps`."""
     rules = ruleset(record.ruleset)
-    for number, (match, events, began, keys) in enumerate(_steps(record)):
+    for number, (match, events, began, keys) in enumerate(_steps(record, trusted)):
         ended = [event for event in events if event.kind == "activation_ended"]
         side = ended[-1].data.get("side") if ended and number else None
         view = rules.view(match.state)
@@ -126,7 +136,11 @@ def match_after(
 
 
 def animation(
-    record: MatchRecord, renderer: MapRenderer | None = None, only: Container[int] | None = None
+    record: MatchRecord,
+    renderer: MapRenderer | None = None,
+    only: Container[int] | None = None,
+    *,
+    trusted: bool = False,
 ) -> bytes:
     """An animated GIF, one frame per activation (`only`: the frames of those step numbers, 0
     being the match as deployed); all frames share the fixed palette. One renderer draws every
@@ -134,7 +148,7 @@ def animation(
     renderer = renderer or MapRenderer()
     frames = [
         renderer.render(view, step.events)
-        for step, view in numbered_steps(record)
+        for step, view in numbered_steps(record, trusted=trusted)
         if only is None or step.number in only
     ]
     if not frames:

@@ -122,11 +122,12 @@ def catch_up(
 ) -> Recap | None:
     """The recap for the player of `side` since they last acted, or from activation `start`
     on; None when no activation happened since. Replays the record twice (once to number the
-    activations, once to draw the frames wanted): pure, run it in a thread."""
+    activations, once to draw the frames wanted), trusted: the record is our store's, each of
+    its commands checked when it was accepted. Pure: run it in a thread."""
     steps: list[Step] = []
     state: MatchView | None = None
     try:
-        for step, after in numbered_steps(record):
+        for step, after in numbered_steps(record, trusted=True):
             steps.append(step)
             state = after  # after the loop, the match now (its unit names)
     except RulesError as error:  # a record this version cannot replay shows no recap
@@ -153,7 +154,9 @@ def catch_up(
     # The first frame is the position the player last saw, so even one activation shows the
     # change (a single frame was a still picture).
     try:
-        gif = animation(record, renderer or MapRenderer(), only={before.number, *framed})
+        gif = animation(
+            record, renderer or MapRenderer(), only={before.number, *framed}, trusted=True
+        )
     except RulesError as error:  # a record this version cannot replay shows no recap
         raise ServiceError(f"The recap cannot be drawn: {error}") from error
     score = ruleset(record.ruleset).score_words[0]
