@@ -313,6 +313,22 @@ def test_the_outcome_places_the_winner_first_with_pv() -> None:
     assert views.headline(state) == "Riflemen wins"
 
 
+def test_a_match_won_on_points_says_each_sides_pv_once() -> None:
+    """After the last round the result names the winner and each side's PV, once (the reason
+    once said "686 PV to 432 PV" and then "Riflemen 686 PV · Laser Team 432 PV")."""
+    state = deployed()
+    state.trooper(next(iter(LASERS))).track = Track((Mark.FULL,) * 10, 0)
+    state.round = state.scenario.rounds + 1
+    state.over, state.winner = True, 0
+    found = views.outcome(state)
+    assert found is not None
+    won = found.scores[0]
+    rounds = state.scenario.rounds
+    assert found.reason == (
+        f"Riflemen wins after {rounds} rounds. Riflemen {won} PV · Laser Team 0 PV."
+    ), found.reason
+
+
 @pytest.mark.parametrize("seed", [3, 11])
 def test_every_moment_of_a_played_match_is_shown(seed: int) -> None:
     """Through a seeded match played from the menu (prompts on, so moves pause for arcs): the

@@ -47,8 +47,10 @@ def _plural(why: str) -> str:
 
 
 def _on_points(state: State) -> tuple[int | None, str]:
+    """The winner on PV after the last round, in words; each side's PV follows in the result
+    (views.pv_words), so they are not said here as well."""
     a, b = scores(state)
-    told = f"after {state.scenario.rounds} rounds, {a} PV to {b} PV"
+    told = f"after {state.scenario.rounds} rounds"
     if a == b:
         return None, f"A draw {told}."
     winner = 0 if a > b else 1
