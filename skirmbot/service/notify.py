@@ -15,7 +15,7 @@ an extension (a new deadline) reminds everyone again.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from skirmbot.service.errors import ServiceError
 from skirmbot.service.replies import Reply
@@ -24,8 +24,28 @@ from skirmbot.store.database import NotifySettings
 from skirmbot.timers.clock import HOUR, Clock, duration
 from skirmbot.timers.quiet import QuietHours, ZoneError, next_local_hour, send_at, zone
 
-if TYPE_CHECKING:  # the unit of work places reminders through here (no import cycle)
-    from skirmbot.service.work import MatchWork, Member
+
+class ClockedWork(Protocol):
+    """What holding a reminder needs of a match's unit of work (skirmbot.service.work, which
+    places reminders through this module: named by what it does, not imported back)."""
+
+    @property
+    def row(self) -> MatchRow: ...
+
+    def now(self) -> float: ...
+
+    def keep_clock(self, clock: Clock) -> None: ...
+
+
+class Person(Protocol):
+    """Who sets their reminders (a service Member)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
 
 # Set-up key: {"key", "deadline", "sent": [user ids reminded already], "own": the match's own
 # reminder moment, when a player's longer lead moved the clock's earlier}.
@@ -56,7 +76,9 @@ def reminder_moment(
     return send_at(due, clock.deadline, quiet_hours(settings))
 
 
-async def due_now(store: Store, work: MatchWork, clock: Clock, players: Sequence[int]) -> set[int]:
+async def due_now(
+    store: Store, work: ClockedWork, clock: Clock, players: Sequence[int]
+) -> set[int]:
     """Of `players` (people the clock waits for), those to remind now. The others are held:
     the clock's reminder moves to the earliest of their moments (it is kept, with who was
     reminded already); with nobody held, the reminder is done."""
@@ -213,7 +235,7 @@ def describe(settings: NotifySettings, by_dm: bool) -> str:
 
 async def set_notify(
     store: Store,
-    member: Member,
+    member: Person,
     by_dm: bool | None = None,
     before_hours: float | None = None,
     time_zone: str | None = None,
