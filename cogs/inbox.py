@@ -37,7 +37,7 @@ from .text import choices
 
 NAME_A_MATCH = "Outside a server, name the match: the match option offers yours (/mine lists them)."
 # The /match commands that name a match, so run anywhere (a direct message with the bot).
-ANYWHERE = frozenset({"match preview", "match orders"})
+ANYWHERE = frozenset({"match preview", "match orders", "match status", "match log"})
 # A match's number, as Discord's integer options take it (at most 2**53).
 MatchNumber = app_commands.Range[int, 1, 2**53]
 
@@ -74,8 +74,8 @@ def in_a_server_or_named(interaction: discord.Interaction[Any], anywhere: frozen
         return True
     raise NotHere(
         "That command works in a server with the bot, in the match's channel. From anywhere: "
-        "/mine lists your matches, /match preview and /match orders take one with match:, and "
-        "/timer notify sets your reminders."
+        "/mine lists your matches, /match status, log, preview and orders take one with "
+        "match:, and /timer notify sets your reminders."
     )
 
 
@@ -88,6 +88,14 @@ async def named_match(interaction: discord.Interaction[Any], named: int | None) 
     if interaction.guild_id is None:
         raise ServiceError(NAME_A_MATCH)
     return None
+
+
+async def privately(work: Coroutine[Any, Any, Reply]) -> Reply:
+    """The reply of `work`, for the asker only: a match named from elsewhere is shown where it
+    was asked for, to the one who asked, not to the channel they asked in."""
+    reply = await work
+    reply.private = True
+    return reply
 
 
 async def channel_named(interaction: discord.Interaction[Any], named: int | None) -> int:

@@ -56,6 +56,7 @@ from .inbox import (
     in_a_server_or_named,
     match_choices,
     named_match,
+    privately,
     situation_named,
 )
 from .play import offer
@@ -333,19 +334,34 @@ class Matches(
 
     # --- following -----------------------------------------------------------------------
     @app_commands.command(name="status", description="The map and whose turn it is")
-    async def status(self, interaction: discord.Interaction[Any]) -> None:
-        await answer(interaction, service_of(interaction).status(channel_of(interaction)))
+    @app_commands.describe(match="One of your matches, from anywhere (default: this channel's)")
+    @app_commands.autocomplete(match=match_choices)
+    async def status(
+        self, interaction: discord.Interaction[Any], match: MatchNumber | None = None
+    ) -> None:
+        channel = await channel_named(interaction, match)
+        work = service_of(interaction).status(channel)
+        if match is None:
+            await answer(interaction, work)
+        else:  # named from elsewhere: only the asker sees it
+            await answer(interaction, privately(work), private=True)
 
     @app_commands.command(
         name="log", description="What happened recently, every die shown (only you see it)"
     )
-    @app_commands.describe(count="How many lines (default 25)")
+    @app_commands.describe(
+        count="How many lines (default 25)",
+        match="One of your matches, from anywhere (default: this channel's)",
+    )
+    @app_commands.autocomplete(match=match_choices)
     async def log(
-        self, interaction: discord.Interaction[Any], count: app_commands.Range[int, 1, 200] = 25
+        self,
+        interaction: discord.Interaction[Any],
+        count: app_commands.Range[int, 1, 200] = 25,
+        match: MatchNumber | None = None,
     ) -> None:
-        await answer(
-            interaction, service_of(interaction).log(channel_of(interaction), count), private=True
-        )
+        channel = await channel_named(interaction, match)
+        await answer(interaction, service_of(interaction).log(channel, count), private=True)
 
     @app_commands.command(
         name="recap", description="What happened since you last acted, as a GIF and a summary"

@@ -104,6 +104,14 @@ async def test_the_inbox_in_a_direct_message(fake: FakeDiscord, start_bot) -> No
         assert all(m.ephemeral for m in shown.messages), shown.text
         assert f"Preview: {units[0]}" in shown.text, shown.text
 
+        # The named match's status (its map) and log, from the direct message, for her only.
+        status = await in_dm(bot, "match status", match=thread_match)
+        await settled(bot, status, lambda: status.pngs, "the named match's map")
+        assert all(m.ephemeral for m in status.messages), status.text
+        log = await in_dm(bot, "match log", match=thread_match)
+        assert [m.ephemeral for m in log.messages] == [True], log.text
+        assert "deploys: " in log.text and "Turn 1 of 4 begins." in log.text, log.text
+
         # Orders from the direct message: done in the thread, as if given there (the map and
         # the automatic player's turn, then Alice's ping), and she is told where.
         unit = str(units[0])
@@ -155,9 +163,9 @@ async def test_the_inbox_in_a_direct_message(fake: FakeDiscord, start_bot) -> No
         assert "You do not play in match" in wrong.text, wrong.text
         unnamed = await in_dm(bot, "match orders", line=line)
         assert "name the match" in unnamed.text and unnamed.messages[0].ephemeral, unnamed.text
-        status = await in_dm(bot, "match status")
-        assert "works in a server with the bot" in status.text, status.text
-        assert status.messages[0].ephemeral, status.text
+        concede = await in_dm(bot, "match concede")
+        assert "works in a server with the bot" in concede.text, concede.text
+        assert concede.messages[0].ephemeral, concede.text
         assert elsewhere() == posted + 3, "a refusal posted something"
         assert not fake.unknown, f"routes the fake does not know: {fake.unknown}"
         clean(bot.log())
