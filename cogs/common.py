@@ -291,3 +291,8 @@ def roles_of(interaction: discord.Interaction[Any]) -> list[int]:
     """The asking member's role ids (the service checks them against a league's organiser
     roles); none in a direct message."""
     return [role.id for role in getattr(interaction.user, "roles", [])]
+
+
+def guild_of(interaction: discord.Interaction[Any]) -> int:
+    """The server asked in (0 in a direct message: no server's settings apply)."""
+    return interaction.guild_id or 0

@@ -31,6 +31,7 @@ from .common import (
     ChannelGone,
     Text,
     bot_of,
+    guild_of,
     in_time,
     player,
     post_to_channel,
@@ -76,10 +77,6 @@ ON_MISS_CHOICES = [
 
 def leagues_of(interaction: discord.Interaction[Any]) -> LeagueService:
     return bot_of(interaction).leagues
-
-
-def guild_of(interaction: discord.Interaction[Any]) -> int:
-    return interaction.guild_id or 0
 
 
 def someone(member: discord.Member | discord.User) -> Member:

@@ -18,17 +18,13 @@ from skirmbot.service.maps import MapService
 from skirmbot.words import typed_key
 
 from .buttons import answer
-from .common import player, roles_of, service_of
+from .common import guild_of, player, roles_of, service_of
 from .matches import RULESETS, MapName, MissionName, mission_choices
 from .text import choices
 
 
 def maps_of(interaction: discord.Interaction[Any]) -> MapService:
     return service_of(interaction).maps
-
-
-def guild_of(interaction: discord.Interaction[Any]) -> int:
-    return interaction.guild_id or 0
 
 
 async def any_map(
@@ -45,8 +41,8 @@ async def own_map(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
     """The server's own maps (/map remove)."""
-    kept = await maps_of(interaction).store.server_maps(guild_of(interaction))
-    return _matching([(row.name, row.name) for row in kept], current)
+    kept = await maps_of(interaction).own_names(guild_of(interaction))
+    return _matching([(name, name) for name in kept], current)
 
 
 def _matching(options: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:

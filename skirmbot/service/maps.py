@@ -193,8 +193,12 @@ class MapService:
                 options.append((row.name, f"{row.name} (this server's)"))
         return options
 
+    async def own_names(self, guild_id: int) -> list[str]:
+        """The names of the server's own maps (what /map remove offers)."""
+        return [row.name for row in await self.store.server_maps(guild_id)]
+
     async def _own_names(self, guild_id: int) -> str:
-        kept = [row.name for row in await self.store.server_maps(guild_id)]
+        kept = await self.own_names(guild_id)
         return f"Its maps: {', '.join(kept)}." if kept else "It has none (/map upload)."
 
 
